@@ -1,0 +1,257 @@
+//! Chart 4: the distribution of per-request latency at the current load, with p50, p99 and the SLO marked. It shows
+//! *who* the tail is: a long right shoulder of requests that waited in the queue.
+
+use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::element::Rectangle;
+use plotters::prelude::DrawingBackend;
+
+use super::format::{format_ms, format_percent};
+use super::frame::{
+    build_chart, decade_range, draw_note, draw_top_tags, draw_vline, frame, linear_range,
+    log_tick_label, Axes, ChartResult, LegendEntry, Margins, Tag,
+};
+use super::latency::{LatencyMetric, Slo};
+use super::style::ChartStyle;
+use super::DataTable;
+
+/// Upper bound on histogram bins, so a million samples still give bars wide enough to see.
+const MAX_BINS: usize = 40;
+
+/// Everything chart 4 shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LatencyDistribution {
+    /// Which latency the samples are of.
+    pub metric: LatencyMetric,
+    /// Per-request latencies, seconds. Non-finite and non-positive values are ignored (they have no place on the
+    /// chart's log axis).
+    pub samples_s: Vec<f64>,
+    /// Median, seconds, as the model reports it (so chart, readouts and table agree).
+    pub p50_s: Option<f64>,
+    /// 99th percentile, seconds, as the model reports it.
+    pub p99_s: Option<f64>,
+    /// The SLO on this metric; its threshold is drawn as a dashed line.
+    pub slo: Option<Slo>,
+    /// The load the samples were taken at.
+    pub offered_load: f64,
+}
+
+impl LatencyDistribution {
+    /// A distribution whose p50 and p99 are computed from the samples by the nearest-rank method, for callers that
+    /// have no percentiles of their own.
+    pub fn from_samples(
+        metric: LatencyMetric,
+        samples_s: Vec<f64>,
+        slo: Option<Slo>,
+        offered_load: f64,
+    ) -> Self {
+        let mut sorted: Vec<f64> = samples_s
+            .iter()
+            .copied()
+            .filter(|s| s.is_finite())
+            .collect();
+        sorted.sort_by(f64::total_cmp);
+        let rank = |q: f64| -> Option<f64> {
+            let index =
+                ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1)) - 1;
+            sorted.get(index).copied()
+        };
+        LatencyDistribution {
+            metric,
+            p50_s: rank(0.50),
+            p99_s: rank(0.99),
+            samples_s,
+            slo,
+            offered_load,
+        }
+    }
+}
+
+/// One histogram bar: requests with latency in `[low_s, high_s)` (the last bar includes its upper edge).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Bin {
+    low_s: f64,
+    high_s: f64,
+    count: usize,
+}
+
+/// Bins equal in width on a log scale between the fastest and slowest request: on a linear scale the bulk of requests
+/// would share one bar and the tail would be a row of invisible slivers.
+fn bins(samples: &[f64]) -> (Vec<Bin>, usize) {
+    let valid: Vec<f64> = samples
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .collect();
+    let (Some(lo), Some(hi)) = (
+        valid.iter().copied().reduce(f64::min),
+        valid.iter().copied().reduce(f64::max),
+    ) else {
+        return (Vec::new(), 0);
+    };
+    let (lo, hi) = if hi > lo * 1.000_001 {
+        (lo, hi)
+    } else {
+        (lo / 1.2, hi * 1.2)
+    };
+    let count = ((valid.len() as f64).sqrt().ceil() as usize).clamp(1, MAX_BINS);
+    let (ln_lo, ln_hi) = (lo.ln(), hi.ln());
+    let step = (ln_hi - ln_lo) / count as f64;
+    let mut bins: Vec<Bin> = (0..count)
+        .map(|i| Bin {
+            low_s: (ln_lo + step * i as f64).exp(),
+            high_s: (ln_lo + step * (i + 1) as f64).exp(),
+            count: 0,
+        })
+        .collect();
+    for sample in &valid {
+        let index = (((sample.ln() - ln_lo) / step).floor().max(0.0) as usize).min(count - 1);
+        bins[index].count += 1;
+    }
+    (bins, valid.len())
+}
+
+/// Draws a histogram of per-request latency (share of requests per bin, log-spaced bins on a log axis) with p50 and
+/// p99 as solid lines and the SLO as a dashed line, each tagged with its value above the plot.
+pub fn latency_distribution<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &LatencyDistribution,
+    style: &ChartStyle,
+) -> ChartResult<DB> {
+    let palette = &style.palette;
+    let metric = data.metric.label();
+    let mut legend = vec![
+        LegendEntry::fill("share of requests", palette.histogram),
+        LegendEntry::line("p50", palette.p50, 1.0, false),
+        LegendEntry::line("p99", palette.p99, 1.0, false),
+    ];
+    if data.slo.is_some() {
+        legend.push(LegendEntry::line("SLO", palette.slo, 0.6, true));
+    }
+    let title = format!(
+        "{metric} distribution at {} load",
+        format_percent(data.offered_load)
+    );
+    let Some(body) = frame(area, style, &title, &legend)? else {
+        return Ok(());
+    };
+    let (bins, total) = bins(&data.samples_s);
+    let markers = [data.p50_s, data.p99_s, data.slo.map(|slo| slo.threshold_s)];
+    let x_range = decade_range(
+        bins.iter()
+            .flat_map(|b| [b.low_s, b.high_s])
+            .chain(markers.into_iter().flatten()),
+    );
+    let share = |bin: &Bin| bin.count as f64 / total.max(1) as f64;
+    let y_range = linear_range(bins.iter().map(share), true, 0.1);
+    let y_samples = [y_range.end];
+    let axes = Axes {
+        x_desc: &format!("{metric} (log scale)"),
+        y_desc: "share of requests",
+        x_format: &|x| log_tick_label(*x, format_ms),
+        y_format: &|y| format_percent(*y),
+        y_samples: &y_samples,
+        x_labels: 30,
+        y_labels: 6,
+    };
+    let margins = Margins {
+        top_tag_rows: 2,
+        right_tag_chars: 0,
+    };
+    let mut chart = build_chart(&body, style, x_range.log_scale(), y_range, &axes, margins)?;
+
+    let fill = style.bar(palette.histogram);
+    chart.draw_series(
+        bins.iter()
+            .map(|bin| Rectangle::new([(bin.low_s, 0.0), (bin.high_s, share(bin))], fill)),
+    )?;
+
+    let mut tags = Vec::new();
+    let mut mark =
+        |value: Option<f64>, name: &str, color, factor: f64, dashed: bool| -> ChartResult<DB> {
+            if let Some(value) = value.filter(|v| *v > 0.0) {
+                draw_vline(&mut chart, style, value, style.line(color, factor), dashed)?;
+                tags.push(Tag {
+                    at: value,
+                    text: format!("{name} {}", format_ms(value)),
+                    color,
+                });
+            }
+            Ok(())
+        };
+    mark(data.p50_s, "p50", palette.p50, 1.0, false)?;
+    mark(data.p99_s, "p99", palette.p99, 1.0, false)?;
+    mark(
+        data.slo.map(|slo| slo.threshold_s),
+        "SLO",
+        palette.slo,
+        0.6,
+        true,
+    )?;
+    draw_top_tags(&body, &chart, style, &tags)?;
+    if bins.is_empty() {
+        draw_note(&chart, style, "no requests yet")?;
+    }
+    Ok(())
+}
+
+/// The chart's `aria-label`, e.g. "At 97% load the median TTFT is 460 ms and p99 is 1.9 s; 3.2% of 10000 requests
+/// exceed the 500 ms SLO."
+pub fn distribution_summary(data: &LatencyDistribution) -> String {
+    let metric = data.metric.label();
+    let load = format_percent(data.offered_load);
+    let valid: Vec<f64> = data
+        .samples_s
+        .iter()
+        .copied()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .collect();
+    if valid.is_empty() {
+        return format!("No {metric} samples at {load} load yet.");
+    }
+    let mut sentence = format!("At {load} load");
+    match (data.p50_s, data.p99_s) {
+        (Some(p50), Some(p99)) => {
+            sentence += &format!(
+                " the median {metric} is {} and p99 is {}",
+                format_ms(p50),
+                format_ms(p99)
+            )
+        }
+        (Some(p50), None) => sentence += &format!(" the median {metric} is {}", format_ms(p50)),
+        (None, Some(p99)) => sentence += &format!(" p99 {metric} is {}", format_ms(p99)),
+        (None, None) => sentence += &format!(" {} {metric} samples were drawn", valid.len()),
+    }
+    if let Some(slo) = &data.slo {
+        let late = valid.iter().filter(|s| **s > slo.threshold_s).count();
+        sentence += &format!(
+            "; {} of {} requests exceed the {} SLO",
+            format_percent(late as f64 / valid.len() as f64),
+            valid.len(),
+            format_ms(slo.threshold_s)
+        );
+    }
+    sentence + "."
+}
+
+/// The chart's data table: one row per histogram bin.
+pub fn distribution_table(data: &LatencyDistribution) -> DataTable {
+    let header = vec![
+        format!("{} range", data.metric.label()),
+        "Requests".to_owned(),
+        "Share".to_owned(),
+    ];
+    let (bins, total) = bins(&data.samples_s);
+    let rows = bins
+        .iter()
+        .map(|bin| {
+            vec![
+                format!("{} – {}", format_ms(bin.low_s), format_ms(bin.high_s)),
+                bin.count.to_string(),
+                format_percent(bin.count as f64 / total.max(1) as f64),
+            ]
+        })
+        .collect();
+    DataTable { header, rows }
+}

@@ -1,0 +1,386 @@
+//! Chart 1: latency percentiles against offered load, the picture of the knee.
+
+use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::prelude::DrawingBackend;
+
+use super::format::{format_ms, format_percent, format_ratio};
+use super::frame::{
+    build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_hline, draw_note,
+    draw_right_tags, draw_top_tags, draw_vline, frame, log_tick_label, Axes, ChartResult,
+    LegendEntry, Margins, Tag,
+};
+use super::style::ChartStyle;
+use super::DataTable;
+
+/// Which latency a chart shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LatencyMetric {
+    /// Time to first token: queueing delay plus prefill.
+    #[default]
+    Ttft,
+    /// Time per output token (inter-token latency) while the request decodes.
+    Tpot,
+    /// Arrival to last token.
+    EndToEnd,
+}
+
+impl LatencyMetric {
+    /// The name used in titles, legends and sentences: "TTFT", "TPOT", "end-to-end latency".
+    pub fn label(self) -> &'static str {
+        match self {
+            LatencyMetric::Ttft => "TTFT",
+            LatencyMetric::Tpot => "TPOT",
+            LatencyMetric::EndToEnd => "end-to-end latency",
+        }
+    }
+}
+
+/// A percentile an SLO can be stated on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Percentile {
+    /// The median.
+    P50,
+    /// The 95th percentile (e.g. "p95 TPOT < 40 ms").
+    P95,
+    /// The 99th percentile (e.g. "p99 TTFT < 500 ms").
+    #[default]
+    P99,
+}
+
+impl Percentile {
+    /// "p50", "p95" or "p99".
+    pub fn label(self) -> &'static str {
+        match self {
+            Percentile::P50 => "p50",
+            Percentile::P95 => "p95",
+            Percentile::P99 => "p99",
+        }
+    }
+}
+
+/// A latency service-level objective: `percentile` of the metric must stay at or under `threshold_s`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slo {
+    /// The percentile the objective is stated on.
+    pub percentile: Percentile,
+    /// The threshold, in seconds.
+    pub threshold_s: f64,
+}
+
+/// Simulated latency statistics at one offered load. `None` means there is no steady-state value — an open-loop queue
+/// at or past 100% load grows without bound — and the chart leaves a gap there instead of drawing zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LatencyPoint {
+    /// Offered load as a fraction of capacity (0.97 = 97%).
+    pub offered_load: f64,
+    /// Median, seconds.
+    pub p50_s: Option<f64>,
+    /// 95th percentile, seconds.
+    pub p95_s: Option<f64>,
+    /// 99th percentile, seconds.
+    pub p99_s: Option<f64>,
+    /// Mean, seconds.
+    pub mean_s: Option<f64>,
+    /// Confidence interval of the p99 estimate, `(low, high)` in seconds, drawn as a band around the p99 line.
+    pub p99_ci_s: Option<(f64, f64)>,
+}
+
+/// An exact curve to draw beside the simulation, e.g. the Erlang C p99 of textbook (M/M/c) mode.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExactCurve {
+    /// Legend and table heading, e.g. "p99 exact (Erlang C)".
+    pub label: String,
+    /// `(offered load, seconds)`, ordered by load.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Everything chart 1 shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LatencyVsLoad {
+    /// Which latency the percentiles are of.
+    pub metric: LatencyMetric,
+    /// One entry per simulated load, ordered by load.
+    pub points: Vec<LatencyPoint>,
+    /// The exact curve, in textbook mode.
+    pub exact: Option<ExactCurve>,
+    /// The SLO on this metric, drawn as a labelled horizontal line.
+    pub slo: Option<Slo>,
+    /// The load the slider is at, marked with a vertical line.
+    pub current_load: f64,
+}
+
+/// Draws latency percentiles against offered load: p50, p95, p99 (thickest, with its confidence band) and mean, the
+/// exact curve dashed if given, the SLO as a dashed line tagged in the right margin, and the current load.
+///
+/// The y axis is logarithmic. Near 100% load the tail grows like 1/(1 − ρ), so on a linear axis p99 at 99.5% would
+/// squash p50, the mean and the SLO into the bottom few pixels — exactly the curves the reader must compare. On a
+/// log axis every curve keeps its shape, and the gap between two lines *is* their ratio (p99/p50 = 4× looks the same
+/// wherever it happens), which is the quantity the lesson talks about. Clipping was the alternative, but it hides the
+/// runaway the chart exists to show.
+pub fn latency_vs_load<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &LatencyVsLoad,
+    style: &ChartStyle,
+) -> ChartResult<DB> {
+    let palette = &style.palette;
+    let metric = data.metric.label();
+    let mut legend = vec![
+        LegendEntry::line("p50", palette.p50, 1.0, false),
+        LegendEntry::line("p95", palette.p95, 1.0, false),
+        LegendEntry::line("p99", palette.p99, 1.5, false),
+        LegendEntry::fill("p99 confidence band", palette.p99),
+        LegendEntry::line("mean", palette.mean, 1.0, false),
+    ];
+    if let Some(exact) = &data.exact {
+        legend.push(LegendEntry::line(
+            exact.label.clone(),
+            palette.exact,
+            1.0,
+            true,
+        ));
+    }
+    if let Some(slo) = &data.slo {
+        legend.push(LegendEntry::line(
+            slo_text(slo, data.metric),
+            palette.slo,
+            0.6,
+            true,
+        ));
+    }
+    let Some(body) = frame(area, style, &format!("{metric} vs offered load"), &legend)? else {
+        return Ok(());
+    };
+
+    let x_range = load_range(data.points.iter().map(|p| p.offered_load));
+    let y_range = decade_range(latency_values(data));
+    let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
+    let axes = Axes {
+        x_desc: "offered load (% of capacity)",
+        y_desc: &format!("{metric} (log scale)"),
+        x_format: &|x| format_percent(*x),
+        y_format: &|y| log_tick_label(*y, format_ms),
+        y_samples: &y_samples,
+        x_labels: 8,
+        y_labels: 30,
+    };
+    let margins = Margins {
+        top_tag_rows: 1,
+        right_tag_chars: if data.slo.is_some() { 10 } else { 0 },
+    };
+    let mut chart = build_chart(&body, style, x_range, y_range.log_scale(), &axes, margins)?;
+
+    // On a log axis a zero or negative latency has no place; treat it as missing like any other gap.
+    let positive = |v: Option<f64>| v.filter(|v| *v > 0.0);
+    let band = data.points.iter().map(|p| {
+        let ci = p.p99_ci_s.filter(|(lo, hi)| *lo > 0.0 && *hi > 0.0);
+        (p.offered_load, ci)
+    });
+    draw_gapped_band(&mut chart, band, style.fill(palette.p99))?;
+    // Bottom to top: the tail last among the simulated series so it is never hidden, then the exact curve, dashed,
+    // on top of it — where simulation and theory agree the dashes ride on the p99 line.
+    let series: [(fn(&LatencyPoint) -> Option<f64>, _, f64); 4] = [
+        (|p| p.mean_s, palette.mean, 1.0),
+        (|p| p.p50_s, palette.p50, 1.0),
+        (|p| p.p95_s, palette.p95, 1.0),
+        (|p| p.p99_s, palette.p99, 1.5),
+    ];
+    for (value, colour, factor) in series {
+        let points = data
+            .points
+            .iter()
+            .map(|p| (p.offered_load, positive(value(p))));
+        draw_gapped_line(&mut chart, style, points, style.line(colour, factor), false)?;
+    }
+    if let Some(exact) = &data.exact {
+        let points = exact.points.iter().map(|&(x, y)| (x, positive(Some(y))));
+        let stroke = style.line(palette.exact, 1.0);
+        draw_gapped_line(&mut chart, style, points, stroke, true)?;
+    }
+
+    let mut right_tags = Vec::new();
+    if let Some(slo) = &data.slo {
+        draw_hline(
+            &mut chart,
+            style,
+            slo.threshold_s,
+            style.line(palette.slo, 0.6),
+            true,
+        )?;
+        right_tags.push(Tag {
+            at: slo.threshold_s,
+            text: format!("SLO {}", format_ms(slo.threshold_s)),
+            color: palette.slo,
+        });
+    }
+    draw_vline(
+        &mut chart,
+        style,
+        data.current_load,
+        style.line(palette.marker, 0.5),
+        false,
+    )?;
+    let top_tags = [Tag {
+        at: data.current_load,
+        text: format!("load {}", format_percent(data.current_load)),
+        color: palette.marker,
+    }];
+    draw_top_tags(&body, &chart, style, &top_tags)?;
+    draw_right_tags(&body, &chart, style, &right_tags)?;
+    if data.points.is_empty() {
+        draw_note(&chart, style, "no results yet")?;
+    }
+    Ok(())
+}
+
+/// The load axis always spans at least 85%–100%, the lesson's range, and widens to any data outside it.
+pub(crate) fn load_range(loads: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {
+    let (mut lo, mut hi) = (0.85_f64, 1.0_f64);
+    for load in loads.into_iter().filter(|l| l.is_finite()) {
+        lo = lo.min(load);
+        hi = hi.max(load);
+    }
+    lo..hi
+}
+
+fn latency_values(data: &LatencyVsLoad) -> Vec<f64> {
+    let mut values = Vec::new();
+    for p in &data.points {
+        values.extend([p.p50_s, p.p95_s, p.p99_s, p.mean_s].into_iter().flatten());
+        values.extend(p.p99_ci_s.into_iter().flat_map(|(lo, hi)| [lo, hi]));
+    }
+    if let Some(exact) = &data.exact {
+        values.extend(exact.points.iter().map(|&(_, y)| y));
+    }
+    values.extend(data.slo.map(|slo| slo.threshold_s));
+    values
+}
+
+/// "SLO: p99 TTFT ≤ 500 ms"
+fn slo_text(slo: &Slo, metric: LatencyMetric) -> String {
+    format!(
+        "SLO: {} {} ≤ {}",
+        slo.percentile.label(),
+        metric.label(),
+        format_ms(slo.threshold_s)
+    )
+}
+
+/// The point nearest the current load: the summary describes what the reader sees under the marker.
+pub(crate) fn nearest<T>(items: &[T], load_of: impl Fn(&T) -> f64, load: f64) -> Option<&T> {
+    items
+        .iter()
+        .filter(|item| load_of(item).is_finite())
+        .min_by(|a, b| {
+            let (da, db) = ((load_of(a) - load).abs(), (load_of(b) - load).abs());
+            da.total_cmp(&db)
+        })
+}
+
+/// The chart's `aria-label`: p99 against p50 and the SLO at the current load, e.g.
+/// "At 97% load p99 TTFT is 1.9 s, 4.1× p50 (460 ms) and above the 500 ms SLO; the mean is 610 ms."
+pub fn latency_summary(data: &LatencyVsLoad) -> String {
+    let metric = data.metric.label();
+    let Some(point) = nearest(&data.points, |p| p.offered_load, data.current_load) else {
+        return format!("No {metric} results to show yet.");
+    };
+    let load = format_percent(point.offered_load);
+    let Some(p99) = point.p99_s else {
+        return format!(
+            "At {load} load p99 {metric} has no steady value: the queue grows without bound."
+        );
+    };
+    let mut sentence = format!("At {load} load p99 {metric} is {}", format_ms(p99));
+    if let Some(p50) = point.p50_s.filter(|p50| *p50 > 0.0) {
+        sentence += &format!(", {} p50 ({})", format_ratio(p99 / p50), format_ms(p50));
+    }
+    if let Some(slo) = &data.slo {
+        let verdict = |value: f64| {
+            if value > slo.threshold_s {
+                "above"
+            } else {
+                "within"
+            }
+        };
+        let threshold = format_ms(slo.threshold_s);
+        match slo.percentile {
+            Percentile::P99 => sentence += &format!(" and {} the {threshold} SLO", verdict(p99)),
+            other => {
+                let value = match other {
+                    Percentile::P50 => point.p50_s,
+                    _ => point.p95_s,
+                };
+                if let Some(value) = value {
+                    let name = other.label();
+                    sentence += &format!(
+                        "; {name} is {}, {} the {threshold} SLO",
+                        format_ms(value),
+                        verdict(value)
+                    );
+                }
+            }
+        }
+    }
+    if let Some(mean) = point.mean_s {
+        sentence += &format!("; the mean is {}", format_ms(mean));
+    }
+    sentence + "."
+}
+
+/// The chart's data table: one row per simulated load.
+pub fn latency_table(data: &LatencyVsLoad) -> DataTable {
+    let metric = data.metric.label();
+    let mut header = vec![
+        "Offered load".to_owned(),
+        format!("p50 {metric}"),
+        format!("p95 {metric}"),
+        format!("p99 {metric}"),
+        "p99 confidence interval".to_owned(),
+        format!("Mean {metric}"),
+    ];
+    if let Some(exact) = &data.exact {
+        header.push(exact.label.clone());
+    }
+    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_ms);
+    let rows = data
+        .points
+        .iter()
+        .map(|p| {
+            let mut row = vec![
+                format_percent(p.offered_load),
+                cell(p.p50_s),
+                cell(p.p95_s),
+                cell(p.p99_s),
+                p.p99_ci_s.map_or_else(
+                    || "—".to_owned(),
+                    |(lo, hi)| format!("{} – {}", format_ms(lo), format_ms(hi)),
+                ),
+                cell(p.mean_s),
+            ];
+            if let Some(exact) = &data.exact {
+                row.push(cell(interpolate(&exact.points, p.offered_load)));
+            }
+            row
+        })
+        .collect();
+    DataTable { header, rows }
+}
+
+/// Linear interpolation in an ordered curve; `None` outside it. The exact curve is usually on a finer grid than the
+/// simulated loads, so the table reads it at each simulated load.
+fn interpolate(curve: &[(f64, f64)], x: f64) -> Option<f64> {
+    curve
+        .windows(2)
+        .find_map(|pair| {
+            let ((x0, y0), (x1, y1)) = (pair[0], pair[1]);
+            if x < x0.min(x1) || x > x0.max(x1) {
+                None
+            } else if x1 == x0 {
+                Some(y0)
+            } else {
+                Some(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+            }
+        })
+        .or_else(|| curve.iter().find(|(x0, _)| *x0 == x).map(|&(_, y)| y))
+}

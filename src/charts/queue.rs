@@ -1,0 +1,210 @@
+//! Chart 3: the queue over time at the current load, as vLLM's gauges `num_requests_running` and
+//! `num_requests_waiting` would show it on a dashboard. A waiting count that keeps climbing is the clearest sign the
+//! server is past its knee.
+
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::prelude::DrawingBackend;
+
+use super::format::{format_number, format_percent};
+use super::frame::{
+    build_chart, draw_gapped_line, draw_hline, draw_note, draw_right_tags, frame, linear_range,
+    Axes, ChartResult, LegendEntry, Margins, Tag,
+};
+use super::style::ChartStyle;
+use super::DataTable;
+
+/// The data table shows at most this many samples, evenly spaced: enough to see the trend, few enough to tab through.
+pub const MAX_TABLE_ROWS: usize = 60;
+
+/// One scrape of the two gauges.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct QueueSample {
+    /// Seconds since the start of the run.
+    pub time_s: f64,
+    /// `vllm:num_requests_running`: requests in the running batch.
+    pub running: u32,
+    /// `vllm:num_requests_waiting`: requests queued for admission.
+    pub waiting: u32,
+}
+
+/// Everything chart 3 shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueOverTime {
+    /// Samples ordered by time.
+    pub samples: Vec<QueueSample>,
+    /// `--max-num-seqs`, the cap on running requests, drawn as a line when given.
+    pub max_num_seqs: Option<u32>,
+    /// The load these samples were taken at (for the title and summary).
+    pub offered_load: f64,
+}
+
+/// Draws running and waiting requests over time, with the `max_num_seqs` cap as a dashed line tagged on the right.
+pub fn queue_over_time<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &QueueOverTime,
+    style: &ChartStyle,
+) -> ChartResult<DB> {
+    let palette = &style.palette;
+    let mut legend = vec![
+        LegendEntry::line("running", palette.running, 1.0, false),
+        LegendEntry::line("waiting", palette.waiting, 1.5, false),
+    ];
+    if data.max_num_seqs.is_some() {
+        legend.push(LegendEntry::line("max_num_seqs", palette.slo, 0.6, true));
+    }
+    let title = format!(
+        "Requests in the server at {} load",
+        format_percent(data.offered_load)
+    );
+    let Some(body) = frame(area, style, &title, &legend)? else {
+        return Ok(());
+    };
+    let x_range = linear_range(data.samples.iter().map(|s| s.time_s), true, 0.0);
+    let counts = data
+        .samples
+        .iter()
+        .flat_map(|s| [f64::from(s.running), f64::from(s.waiting)]);
+    let y_range = linear_range(counts.chain(data.max_num_seqs.map(f64::from)), true, 0.08);
+    let y_samples = [y_range.end];
+    let x_span = x_range.end - x_range.start;
+    let axes = Axes {
+        x_desc: "time (s)",
+        y_desc: "requests",
+        x_format: &|t| {
+            if x_span < 10.0 {
+                format!("{t:.1}")
+            } else {
+                format!("{t:.0}")
+            }
+        },
+        y_format: &|n| format!("{n:.0}"),
+        y_samples: &y_samples,
+        x_labels: 8,
+        y_labels: 6,
+    };
+    let margins = Margins {
+        top_tag_rows: 0,
+        right_tag_chars: if data.max_num_seqs.is_some() { 7 } else { 0 },
+    };
+    let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
+
+    let running = data
+        .samples
+        .iter()
+        .map(|s| (s.time_s, Some(f64::from(s.running))));
+    draw_gapped_line(
+        &mut chart,
+        style,
+        running,
+        style.line(palette.running, 1.0),
+        false,
+    )?;
+    let waiting = data
+        .samples
+        .iter()
+        .map(|s| (s.time_s, Some(f64::from(s.waiting))));
+    draw_gapped_line(
+        &mut chart,
+        style,
+        waiting,
+        style.line(palette.waiting, 1.5),
+        false,
+    )?;
+    if let Some(cap) = data.max_num_seqs {
+        draw_hline(
+            &mut chart,
+            style,
+            f64::from(cap),
+            style.line(palette.slo, 0.6),
+            true,
+        )?;
+        draw_right_tags(
+            &body,
+            &chart,
+            style,
+            &[Tag {
+                at: f64::from(cap),
+                text: format!("cap {cap}"),
+                color: palette.slo,
+            }],
+        )?;
+    }
+    if data.samples.is_empty() {
+        draw_note(&chart, style, "no samples yet")?;
+    }
+    Ok(())
+}
+
+/// The chart's `aria-label`, e.g. "At 97% load over 60 s, on average 58 requests run (cap 64) and 12 wait, at most
+/// 140; the waiting queue is growing."
+pub fn queue_summary(data: &QueueOverTime) -> String {
+    let load = format_percent(data.offered_load);
+    let samples = &data.samples;
+    if samples.is_empty() {
+        return format!("No queue samples at {load} load yet.");
+    }
+    let mean = |part: &[QueueSample], of: fn(&QueueSample) -> u32| {
+        part.iter().map(|s| f64::from(of(s))).sum::<f64>() / part.len().max(1) as f64
+    };
+    let duration = samples.last().map_or(0.0, |s| s.time_s) - samples[0].time_s;
+    let mut sentence = format!(
+        "At {load} load over {:.0} s, on average {} requests run",
+        duration,
+        format_number(mean(samples, |s| s.running))
+    );
+    if let Some(cap) = data.max_num_seqs {
+        sentence += &format!(" (cap {cap})");
+    }
+    let peak = samples.iter().map(|s| s.waiting).max().unwrap_or(0);
+    if peak == 0 {
+        return sentence + " and none wait.";
+    }
+    sentence += &format!(
+        " and {} wait, at most {peak}",
+        format_number(mean(samples, |s| s.waiting))
+    );
+    // Growing: the last quarter's mean queue is well above the first quarter's. A queue that merely fluctuates near
+    // the knee does not count; one that keeps climbing means arrivals outpace service.
+    let quarter = (samples.len() / 4).max(1);
+    let early = mean(&samples[..quarter], |s| s.waiting);
+    let late = mean(&samples[samples.len() - quarter..], |s| s.waiting);
+    let trend = if late > early * 1.5 + 2.0 {
+        "growing"
+    } else {
+        "not growing"
+    };
+    sentence + &format!("; the waiting queue is {trend}.")
+}
+
+/// The chart's data table: time, running and waiting, thinned to at most [`MAX_TABLE_ROWS`] evenly spaced samples
+/// (always including the last).
+pub fn queue_table(data: &QueueOverTime) -> DataTable {
+    let header = vec![
+        "Time (s)".to_owned(),
+        "Running".to_owned(),
+        "Waiting".to_owned(),
+    ];
+    let samples = &data.samples;
+    let stride = samples.len().div_ceil(MAX_TABLE_ROWS).max(1);
+    let mut picked: Vec<&QueueSample> = samples.iter().step_by(stride).collect();
+    if let Some(last) = samples.last() {
+        if (samples.len() - 1) % stride != 0 {
+            if picked.len() == MAX_TABLE_ROWS {
+                picked.pop();
+            }
+            picked.push(last);
+        }
+    }
+    let rows = picked
+        .into_iter()
+        .map(|s| {
+            vec![
+                format!("{:.1}", s.time_s),
+                s.running.to_string(),
+                s.waiting.to_string(),
+            ]
+        })
+        .collect();
+    DataTable { header, rows }
+}

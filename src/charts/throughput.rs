@@ -1,0 +1,190 @@
+//! Chart 2: throughput against goodput. Throughput keeps rising into the knee; goodput (requests that met every SLO)
+//! peels off. The gap between them is capacity spent on answers that arrived too late to count.
+
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::prelude::DrawingBackend;
+
+use super::format::{format_number, format_percent};
+use super::frame::{
+    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_top_tags, draw_vline, frame,
+    linear_range, Axes, ChartResult, LegendEntry, Margins, Tag,
+};
+use super::latency::{load_range, nearest};
+use super::style::ChartStyle;
+use super::DataTable;
+
+/// The label of the shaded gap: the lesson's phrase for throughput that is not goodput.
+pub const GAP_LABEL: &str = "work you paid for but can't count";
+
+/// Throughput and goodput at one offered load; `None` where there is no steady-state value.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ThroughputPoint {
+    /// Offered load as a fraction of capacity.
+    pub offered_load: f64,
+    /// Completed requests (or tokens) per second, whether or not they met the SLOs.
+    pub throughput: Option<f64>,
+    /// Completed requests (or tokens) per second that met both the TTFT and the TPOT SLO.
+    pub goodput: Option<f64>,
+}
+
+/// Everything chart 2 shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ThroughputVsGoodput {
+    /// One entry per simulated load, ordered by load.
+    pub points: Vec<ThroughputPoint>,
+    /// Unit of both rates, e.g. "req/s" or "tok/s".
+    pub rate_unit: String,
+    /// The load the slider is at.
+    pub current_load: f64,
+}
+
+/// Draws throughput (dashed) and goodput (solid) against offered load, shades the gap between them and marks the
+/// current load. Both are read against zero, so the y axis is linear from 0.
+pub fn throughput_vs_goodput<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &ThroughputVsGoodput,
+    style: &ChartStyle,
+) -> ChartResult<DB> {
+    let palette = &style.palette;
+    let legend = [
+        LegendEntry::line("throughput", palette.throughput, 1.0, true),
+        LegendEntry::line("goodput (met both SLOs)", palette.goodput, 1.5, false),
+        LegendEntry::fill(GAP_LABEL, palette.gap),
+    ];
+    let Some(body) = frame(area, style, "Throughput vs goodput", &legend)? else {
+        return Ok(());
+    };
+    let x_range = load_range(data.points.iter().map(|p| p.offered_load));
+    let rates = data
+        .points
+        .iter()
+        .flat_map(|p| [p.throughput, p.goodput])
+        .flatten();
+    let y_range = linear_range(rates, true, 0.08);
+    let y_samples = [y_range.end, y_range.end * 0.9];
+    let axes = Axes {
+        x_desc: "offered load (% of capacity)",
+        y_desc: &format!("completed ({})", data.rate_unit),
+        x_format: &|x| format_percent(*x),
+        y_format: &|y| format_number(*y),
+        y_samples: &y_samples,
+        x_labels: 8,
+        y_labels: 6,
+    };
+    let margins = Margins {
+        top_tag_rows: 1,
+        right_tag_chars: 0,
+    };
+    let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
+
+    // The gap is shaded only where goodput really is below throughput, from goodput up to throughput.
+    let gap = data.points.iter().map(|p| match (p.goodput, p.throughput) {
+        (Some(good), Some(all)) => (p.offered_load, Some((good.min(all), all))),
+        _ => (p.offered_load, None),
+    });
+    draw_gapped_band(&mut chart, gap, style.fill(palette.gap))?;
+    let throughput = data.points.iter().map(|p| (p.offered_load, p.throughput));
+    draw_gapped_line(
+        &mut chart,
+        style,
+        throughput,
+        style.line(palette.throughput, 1.0),
+        true,
+    )?;
+    let goodput = data.points.iter().map(|p| (p.offered_load, p.goodput));
+    draw_gapped_line(
+        &mut chart,
+        style,
+        goodput,
+        style.line(palette.goodput, 1.5),
+        false,
+    )?;
+
+    draw_vline(
+        &mut chart,
+        style,
+        data.current_load,
+        style.line(palette.marker, 0.5),
+        false,
+    )?;
+    let tags = [Tag {
+        at: data.current_load,
+        text: format!("load {}", format_percent(data.current_load)),
+        color: palette.marker,
+    }];
+    draw_top_tags(&body, &chart, style, &tags)?;
+    if data.points.is_empty() {
+        draw_note(&chart, style, "no results yet")?;
+    }
+    Ok(())
+}
+
+/// The chart's `aria-label`, e.g. "At 97% load goodput is 62% of throughput (3.1 of 5.0 req/s); goodput peaks at 91%
+/// load (4.2 req/s)."
+pub fn throughput_summary(data: &ThroughputVsGoodput) -> String {
+    let unit = &data.rate_unit;
+    let Some(point) = nearest(&data.points, |p| p.offered_load, data.current_load) else {
+        return "No throughput results to show yet.".to_owned();
+    };
+    let load = format_percent(point.offered_load);
+    let mut sentence = match (point.goodput, point.throughput) {
+        (Some(good), Some(all)) if all > 0.0 => format!(
+            "At {load} load goodput is {} of throughput ({} of {} {unit})",
+            format_percent(good / all),
+            format_number(good),
+            format_number(all)
+        ),
+        (_, Some(all)) => format!(
+            "At {load} load throughput is {} {unit} and goodput has no steady value",
+            format_number(all)
+        ),
+        _ => format!("At {load} load there is no steady throughput: the queue grows without bound"),
+    };
+    let peak = data
+        .points
+        .iter()
+        .filter_map(|p| {
+            p.goodput
+                .filter(|g| g.is_finite())
+                .map(|g| (p.offered_load, g))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((peak_load, peak)) = peak {
+        sentence += &format!(
+            "; goodput peaks at {} load ({} {unit})",
+            format_percent(peak_load),
+            format_number(peak)
+        );
+    }
+    sentence + "."
+}
+
+/// The chart's data table: one row per simulated load.
+pub fn throughput_table(data: &ThroughputVsGoodput) -> DataTable {
+    let unit = &data.rate_unit;
+    let header = vec![
+        "Offered load".to_owned(),
+        format!("Throughput ({unit})"),
+        format!("Goodput ({unit})"),
+        "Goodput share".to_owned(),
+    ];
+    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_number);
+    let rows = data
+        .points
+        .iter()
+        .map(|p| {
+            let share = match (p.goodput, p.throughput) {
+                (Some(good), Some(all)) if all > 0.0 => format_percent(good / all),
+                _ => "—".to_owned(),
+            };
+            vec![
+                format_percent(p.offered_load),
+                cell(p.throughput),
+                cell(p.goodput),
+                share,
+            ]
+        })
+        .collect();
+    DataTable { header, rows }
+}

@@ -1,0 +1,695 @@
+//! The knee lab's charts, drawn natively into SVG strings: every chart draws for typical, empty, one-point, gappy and
+//! extreme data; the SVG holds the series the lesson needs; summaries and tables say exactly what the chart shows.
+
+use goodput::charts::format::format_ms;
+use goodput::charts::{
+    distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
+    latency_vs_load, queue_over_time, queue_summary, queue_table, throughput_summary,
+    throughput_table, throughput_vs_goodput, ChartResult, ChartStyle, ChartTheme, DataTable,
+    ExactCurve, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Percentile,
+    QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
+};
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
+
+type Svg<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// Draws `chart` on a `width`×`height` SVG and returns the document.
+fn render(
+    width: u32,
+    height: u32,
+    chart: impl for<'a, 'b> FnOnce(&'b Svg<'a>) -> ChartResult<SVGBackend<'a>>,
+) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        chart(&root).expect("chart draws");
+        root.present().expect("svg is written");
+    }
+    svg
+}
+
+/// Polylines stroked in `colour` (plotters writes every line series and every dash as one `<polyline>`).
+fn polylines(svg: &str, colour: &str) -> usize {
+    svg.lines()
+        .filter(|line| line.contains("<polyline") && line.contains(&format!("stroke=\"{colour}\"")))
+        .count()
+}
+
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            t.split_once('>')
+                .and_then(|(_, rest)| rest.split_once("</text>"))
+        })
+        .map(|(text, _)| text.trim().replace("&apos;", "'"))
+        .collect()
+}
+
+fn has_text(svg: &str, wanted: &str) -> bool {
+    texts(svg).iter().any(|t| t == wanted)
+}
+
+const P50: &str = "#0072B2";
+const P95: &str = "#E69F00";
+const P99: &str = "#D55E00";
+const MEAN: &str = "#009E73";
+const EXACT: &str = "#CC79A7";
+const THROUGHPUT: &str = "#0072B2";
+const GOODPUT: &str = "#009E73";
+
+fn style() -> ChartStyle {
+    ChartStyle::new(ChartTheme::Light, 1.0)
+}
+
+/// A textbook-looking M/M/c sweep: the tail grows like 1/(1 − ρ); at 100% the open-loop queue has no steady state.
+fn knee_sweep() -> LatencyVsLoad {
+    let points = (85..=100)
+        .map(|percent| {
+            let rho = f64::from(percent) / 100.0;
+            if percent == 100 {
+                return LatencyPoint {
+                    offered_load: rho,
+                    ..LatencyPoint::default()
+                };
+            }
+            let wait = 0.01 / (1.0 - rho);
+            let p99 = 0.12 + 4.6 * wait;
+            LatencyPoint {
+                offered_load: rho,
+                p50_s: Some(0.12 + 0.3 * wait),
+                p95_s: Some(0.12 + 3.0 * wait),
+                p99_s: Some(p99),
+                mean_s: Some(0.12 + wait),
+                p99_ci_s: Some((p99 * 0.85, p99 * 1.2)),
+            }
+        })
+        .collect();
+    let exact = ExactCurve {
+        label: "p99 exact (Erlang C)".to_owned(),
+        points: (850..995)
+            .step_by(5)
+            .map(|permille| {
+                let rho = f64::from(permille) / 1000.0;
+                (rho, 0.12 + 4.6 * 0.01 / (1.0 - rho))
+            })
+            .collect(),
+    };
+    LatencyVsLoad {
+        metric: LatencyMetric::Ttft,
+        points,
+        exact: Some(exact),
+        slo: Some(Slo {
+            percentile: Percentile::P99,
+            threshold_s: 0.5,
+        }),
+        current_load: 0.97,
+    }
+}
+
+fn goodput_sweep() -> ThroughputVsGoodput {
+    let points = (85..=100)
+        .map(|percent| {
+            let rho = f64::from(percent) / 100.0;
+            let throughput = 5.0 * rho;
+            // Goodput follows throughput until the knee at 91%, then falls away.
+            let met = if rho <= 0.91 {
+                0.99
+            } else {
+                (0.99 - (rho - 0.91) * 7.0).max(0.05)
+            };
+            ThroughputPoint {
+                offered_load: rho,
+                throughput: Some(throughput),
+                goodput: Some(throughput * met),
+            }
+        })
+        .collect();
+    ThroughputVsGoodput {
+        points,
+        rate_unit: "req/s".to_owned(),
+        current_load: 0.97,
+    }
+}
+
+fn growing_queue() -> QueueOverTime {
+    let samples = (0..=600)
+        .map(|tenth| {
+            let t = f64::from(tenth) / 10.0;
+            // Running sits at the cap; the backlog climbs by about two requests a second, with some jitter.
+            let jitter = ((tenth * 7919) % 13) as u32;
+            QueueSample {
+                time_s: t,
+                running: 60 + jitter % 5,
+                waiting: (2.0 * t) as u32 + jitter,
+            }
+        })
+        .collect();
+    QueueOverTime {
+        samples,
+        max_num_seqs: Some(64),
+        offered_load: 0.97,
+    }
+}
+
+fn tail_heavy_samples() -> LatencyDistribution {
+    // A deterministic mixture: most requests near 150 ms, a queued tail out to several seconds.
+    let samples: Vec<f64> = (0..2000)
+        .map(|i| {
+            let u = (f64::from(i) + 0.5) / 2000.0;
+            0.12 + 0.05 * u
+                + if u > 0.8 {
+                    // Queued requests: a tail that stretches as 1/(1 − u), out to a few seconds.
+                    0.05 * (u - 0.8) / (1.0 - u + 0.002)
+                } else {
+                    0.0
+                }
+        })
+        .collect();
+    LatencyDistribution::from_samples(
+        LatencyMetric::Ttft,
+        samples,
+        Some(Slo {
+            percentile: Percentile::P99,
+            threshold_s: 0.5,
+        }),
+        0.97,
+    )
+}
+
+// ---------------------------------------------------------------- latency vs load
+
+#[test]
+fn the_knee_chart_draws_every_percentile_the_band_the_exact_curve_and_the_slo() {
+    let svg = render(1200, 600, |area| {
+        latency_vs_load(area, &knee_sweep(), &style())
+    });
+    // The 100% point is missing, so each simulated series is one unbroken line over 85–99%.
+    assert_eq!(
+        polylines(&svg, P50),
+        1 + 1,
+        "p50 line and its legend swatch"
+    );
+    assert_eq!(polylines(&svg, P95), 1 + 1);
+    assert_eq!(polylines(&svg, MEAN), 1 + 1);
+    assert_eq!(polylines(&svg, P99), 1 + 1);
+    assert!(
+        polylines(&svg, EXACT) > 10,
+        "the exact curve is dashed: many short strokes"
+    );
+    assert!(
+        svg.contains("<polygon"),
+        "the p99 confidence band is shaded"
+    );
+    assert!(
+        has_text(&svg, "SLO 500 ms"),
+        "the SLO line is tagged with its value"
+    );
+    assert!(
+        has_text(&svg, "SLO: p99 TTFT ≤ 500 ms"),
+        "the legend states the SLO in full"
+    );
+    assert!(has_text(&svg, "load 97%"), "the current load is marked");
+    assert!(
+        has_text(&svg, "TTFT (log scale)"),
+        "the y axis says what it measures and that it is logarithmic"
+    );
+    assert!(has_text(&svg, "1.0 s"), "latency ticks carry units");
+}
+
+#[test]
+fn an_unstable_point_leaves_a_gap_instead_of_dropping_to_zero() {
+    let mut data = knee_sweep();
+    data.points[5].p50_s = None;
+    let svg = render(1200, 600, |area| latency_vs_load(area, &data, &style()));
+    assert_eq!(
+        polylines(&svg, P50),
+        2 + 1,
+        "two runs either side of the gap, plus the legend swatch"
+    );
+    assert_eq!(polylines(&svg, P95), 1 + 1, "other series are unaffected");
+}
+
+#[test]
+fn the_knee_chart_survives_empty_single_point_extreme_and_zero_size_inputs() {
+    let empty = LatencyVsLoad {
+        current_load: 0.9,
+        ..LatencyVsLoad::default()
+    };
+    let svg = render(800, 400, |area| latency_vs_load(area, &empty, &style()));
+    assert!(has_text(&svg, "no results yet"));
+    assert_eq!(polylines(&svg, P99), 1, "only the legend swatch");
+
+    let mut one = knee_sweep();
+    one.points.truncate(1);
+    one.exact = None;
+    let svg = render(800, 400, |area| latency_vs_load(area, &one, &style()));
+    assert!(
+        svg.contains(&format!("fill=\"{P99}\"")),
+        "a lone p99 point is drawn as a dot, not lost"
+    );
+
+    let mut runaway = knee_sweep();
+    runaway.points[14].p99_s = Some(1e3); // p99 = 1e6 ms
+    runaway.points[14].p99_ci_s = Some((5e2, 2e3));
+    let svg = render(800, 400, |area| latency_vs_load(area, &runaway, &style()));
+    assert!(
+        has_text(&svg, "1000 s"),
+        "the axis grows to the runaway value: {:?}",
+        texts(&svg)
+    );
+    assert!(
+        has_text(&svg, "10 ms") || has_text(&svg, "100 ms"),
+        "and still shows the bulk"
+    );
+
+    let svg = render(0, 0, |area| latency_vs_load(area, &knee_sweep(), &style()));
+    assert!(
+        !svg.contains("<polyline"),
+        "nothing to draw on a zero-size canvas"
+    );
+}
+
+#[test]
+fn p99_separates_from_p50_near_saturation_in_the_summary() {
+    let data = knee_sweep();
+    let point = &data.points[12];
+    assert_eq!(point.offered_load, 0.97);
+    let (p99, p50, mean) = (
+        point.p99_s.unwrap(),
+        point.p50_s.unwrap(),
+        point.mean_s.unwrap(),
+    );
+    assert_eq!(
+        (format_ms(p99), format_ms(p50), format_ms(mean)),
+        ("1.7 s".into(), "220 ms".into(), "453 ms".into())
+    );
+    assert_eq!(
+        latency_summary(&data),
+        "At 97% load p99 TTFT is 1.7 s, 7.5× p50 (220 ms) and above the 500 ms SLO; the mean is 453 ms."
+    );
+}
+
+#[test]
+fn the_summary_says_when_the_open_loop_queue_has_no_steady_state() {
+    let mut data = knee_sweep();
+    data.current_load = 1.0;
+    assert_eq!(
+        latency_summary(&data),
+        "At 100% load p99 TTFT has no steady value: the queue grows without bound."
+    );
+    data.points.clear();
+    assert_eq!(latency_summary(&data), "No TTFT results to show yet.");
+}
+
+#[test]
+fn a_tpot_slo_on_p95_is_judged_on_p95() {
+    let data = LatencyVsLoad {
+        metric: LatencyMetric::Tpot,
+        points: vec![LatencyPoint {
+            offered_load: 0.9,
+            p50_s: Some(0.020),
+            p95_s: Some(0.038),
+            p99_s: Some(0.055),
+            mean_s: None,
+            p99_ci_s: None,
+        }],
+        exact: None,
+        slo: Some(Slo {
+            percentile: Percentile::P95,
+            threshold_s: 0.040,
+        }),
+        current_load: 0.9,
+    };
+    assert_eq!(
+        latency_summary(&data),
+        "At 90% load p99 TPOT is 55 ms, 2.8× p50 (20 ms); p95 is 38 ms, within the 40 ms SLO."
+    );
+}
+
+#[test]
+fn the_latency_table_has_a_row_per_load_with_gaps_as_dashes() {
+    let mut data = knee_sweep();
+    data.points.truncate(2);
+    data.points.push(LatencyPoint {
+        offered_load: 1.0,
+        ..LatencyPoint::default()
+    });
+    let table = latency_table(&data);
+    assert_eq!(
+        table.header,
+        [
+            "Offered load",
+            "p50 TTFT",
+            "p95 TTFT",
+            "p99 TTFT",
+            "p99 confidence interval",
+            "Mean TTFT",
+            "p99 exact (Erlang C)"
+        ]
+    );
+    assert_eq!(
+        table.rows[0],
+        [
+            "85%",
+            "140 ms",
+            "320 ms",
+            "427 ms",
+            "363 ms – 512 ms",
+            "187 ms",
+            "427 ms"
+        ]
+    );
+    assert_eq!(table.rows[2], ["100%", "—", "—", "—", "—", "—", "—"]);
+}
+
+// ---------------------------------------------------------------- throughput vs goodput
+
+#[test]
+fn throughput_keeps_rising_dashed_while_goodput_peels_off_solid() {
+    let svg = render(1200, 600, |area| {
+        throughput_vs_goodput(area, &goodput_sweep(), &style())
+    });
+    assert!(
+        polylines(&svg, THROUGHPUT) > 10,
+        "throughput is dashed: many short strokes"
+    );
+    assert_eq!(
+        polylines(&svg, GOODPUT),
+        1 + 1,
+        "goodput is one solid line, plus its legend swatch"
+    );
+    assert!(svg.contains("<polygon"), "the gap between them is shaded");
+    assert!(has_text(&svg, "work you paid for but can't count"));
+    assert!(has_text(&svg, "completed (req/s)"));
+    assert!(has_text(&svg, "load 97%"));
+}
+
+#[test]
+fn the_goodput_chart_survives_empty_single_point_missing_and_extreme_inputs() {
+    let empty = ThroughputVsGoodput {
+        rate_unit: "req/s".into(),
+        current_load: 0.9,
+        ..Default::default()
+    };
+    assert!(has_text(
+        &render(800, 400, |a| throughput_vs_goodput(a, &empty, &style())),
+        "no results yet"
+    ));
+
+    let mut data = goodput_sweep();
+    data.points.truncate(1);
+    let svg = render(800, 400, |a| throughput_vs_goodput(a, &data, &style()));
+    assert!(
+        svg.contains(&format!("fill=\"{GOODPUT}\"")),
+        "a lone goodput point is a dot"
+    );
+
+    let mut data = goodput_sweep();
+    data.points[3].goodput = None;
+    data.points[15].throughput = Some(1e9);
+    let svg = render(800, 400, |a| throughput_vs_goodput(a, &data, &style()));
+    assert_eq!(
+        polylines(&svg, GOODPUT),
+        2 + 1,
+        "the missing goodput point splits the line"
+    );
+
+    render(10, 10, |a| {
+        throughput_vs_goodput(a, &goodput_sweep(), &style())
+    });
+}
+
+#[test]
+fn goodput_share_falls_past_the_knee_in_the_summary_and_table() {
+    let data = goodput_sweep();
+    assert_eq!(
+        throughput_summary(&data),
+        "At 97% load goodput is 57% of throughput (2.8 of 4.8 req/s); goodput peaks at 91% load (4.5 req/s)."
+    );
+    let table = throughput_table(&data);
+    assert_eq!(
+        table.header,
+        [
+            "Offered load",
+            "Throughput (req/s)",
+            "Goodput (req/s)",
+            "Goodput share"
+        ]
+    );
+    assert_eq!(table.rows[0], ["85%", "4.2", "4.2", "99%"]);
+    assert_eq!(table.rows[12], ["97%", "4.8", "2.8", "57%"]);
+}
+
+// ---------------------------------------------------------------- queue over time
+
+#[test]
+fn the_waiting_queue_climbs_past_the_running_cap() {
+    let svg = render(1200, 600, |area| {
+        queue_over_time(area, &growing_queue(), &style())
+    });
+    assert_eq!(
+        polylines(&svg, P50),
+        1 + 1,
+        "running: one line plus the legend swatch"
+    );
+    assert_eq!(
+        polylines(&svg, P99),
+        1 + 1,
+        "waiting: one line plus the legend swatch"
+    );
+    assert!(has_text(&svg, "cap 64"), "the max_num_seqs cap is tagged");
+    assert!(has_text(&svg, "Requests in the server at 97% load"));
+    assert_eq!(
+        queue_summary(&growing_queue()),
+        "At 97% load over 60 s, on average 62 requests run (cap 64) and 66 wait, at most 130; the waiting queue is growing."
+    );
+}
+
+#[test]
+fn a_quiet_queue_reads_as_none_waiting() {
+    let quiet = QueueOverTime {
+        samples: (0..10)
+            .map(|i| QueueSample {
+                time_s: f64::from(i),
+                running: 3,
+                waiting: 0,
+            })
+            .collect(),
+        max_num_seqs: None,
+        offered_load: 0.85,
+    };
+    assert_eq!(
+        queue_summary(&quiet),
+        "At 85% load over 9 s, on average 3.0 requests run and none wait."
+    );
+    assert_eq!(
+        queue_summary(&QueueOverTime::default()),
+        "No queue samples at 0% load yet."
+    );
+}
+
+#[test]
+fn the_queue_table_is_thinned_to_a_readable_length_and_keeps_the_last_sample() {
+    let table = queue_table(&growing_queue());
+    assert_eq!(table.header, ["Time (s)", "Running", "Waiting"]);
+    assert!(
+        (50..=60).contains(&table.rows.len()),
+        "{} rows",
+        table.rows.len()
+    );
+    assert_eq!(table.rows[0], ["0.0", "60", "0"]);
+    assert_eq!(table.rows.last().unwrap()[0], "60.0");
+}
+
+#[test]
+fn the_queue_chart_survives_empty_single_sample_and_extreme_inputs() {
+    let empty = QueueOverTime::default();
+    assert!(has_text(
+        &render(800, 400, |a| queue_over_time(a, &empty, &style())),
+        "no samples yet"
+    ));
+    let one = QueueOverTime {
+        samples: vec![QueueSample {
+            time_s: 5.0,
+            running: 8,
+            waiting: 2,
+        }],
+        max_num_seqs: Some(8),
+        offered_load: 0.9,
+    };
+    let svg = render(800, 400, |a| queue_over_time(a, &one, &style()));
+    assert!(
+        svg.contains(&format!("fill=\"{P99}\"")),
+        "a single sample is a dot"
+    );
+    let huge = QueueOverTime {
+        samples: vec![
+            QueueSample {
+                time_s: 0.0,
+                running: 64,
+                waiting: 0,
+            },
+            QueueSample {
+                time_s: 1e6,
+                running: 64,
+                waiting: u32::MAX,
+            },
+        ],
+        max_num_seqs: Some(64),
+        offered_load: 1.0,
+    };
+    render(800, 400, |a| queue_over_time(a, &huge, &style()));
+    render(0, 0, |a| queue_over_time(a, &huge, &style()));
+}
+
+// ---------------------------------------------------------------- latency distribution
+
+#[test]
+fn the_distribution_marks_p50_p99_and_the_slo_above_a_long_tail() {
+    let data = tail_heavy_samples();
+    let svg = render(1200, 600, |area| {
+        latency_distribution(area, &data, &style())
+    });
+    let bars = svg
+        .lines()
+        .filter(|l| l.contains("<rect") && l.contains("fill=\"#56B4E9\""))
+        .count();
+    assert!(
+        bars >= 40,
+        "one bar per bin plus the legend swatch, got {bars}"
+    );
+    assert!(has_text(
+        &svg,
+        &format!("p50 {}", format_ms(data.p50_s.unwrap()))
+    ));
+    assert!(has_text(
+        &svg,
+        &format!("p99 {}", format_ms(data.p99_s.unwrap()))
+    ));
+    assert!(has_text(&svg, "SLO 500 ms"));
+    assert_eq!(
+        distribution_summary(&data),
+        "At 97% load the median TTFT is 145 ms and p99 is 944 ms; 2.5% of 2000 requests exceed the 500 ms SLO."
+    );
+}
+
+#[test]
+fn the_distribution_table_lists_log_spaced_bins_that_add_up() {
+    let table = distribution_table(&tail_heavy_samples());
+    assert_eq!(table.header, ["TTFT range", "Requests", "Share"]);
+    assert_eq!(table.rows.len(), 40);
+    let total: usize = table
+        .rows
+        .iter()
+        .map(|row| row[1].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(total, 2000);
+    assert_eq!(table.rows[0][0], "120 ms – 131 ms");
+}
+
+#[test]
+fn the_distribution_survives_empty_single_and_extreme_samples() {
+    let empty = LatencyDistribution::default();
+    assert!(has_text(
+        &render(800, 400, |a| latency_distribution(a, &empty, &style())),
+        "no requests yet"
+    ));
+    assert_eq!(
+        distribution_summary(&empty),
+        "No TTFT samples at 0% load yet."
+    );
+    assert_eq!(
+        distribution_table(&empty),
+        DataTable {
+            header: vec!["TTFT range".into(), "Requests".into(), "Share".into()],
+            rows: vec![]
+        }
+    );
+
+    let one = LatencyDistribution::from_samples(LatencyMetric::Tpot, vec![0.02], None, 0.9);
+    assert_eq!(
+        distribution_summary(&one),
+        "At 90% load the median TPOT is 20 ms and p99 is 20 ms."
+    );
+    render(800, 400, |a| latency_distribution(a, &one, &style()));
+
+    let extreme = LatencyDistribution::from_samples(
+        LatencyMetric::EndToEnd,
+        vec![0.001, 0.5, 1e3, f64::NAN, -1.0],
+        None,
+        1.0,
+    );
+    let svg = render(800, 400, |a| latency_distribution(a, &extreme, &style()));
+    assert!(has_text(&svg, "p99 1000 s"));
+    render(0, 0, |a| latency_distribution(a, &extreme, &style()));
+}
+
+// ---------------------------------------------------------------- themes and scale
+
+#[test]
+fn every_theme_paints_its_own_background_and_scales_with_the_device() {
+    for (theme, background) in [
+        (ChartTheme::Light, "#FFFFFF"),
+        (ChartTheme::Dark, "#121418"),
+        (ChartTheme::HighContrast, "#FFFFFF"),
+    ] {
+        let svg = render(1200, 600, |area| {
+            latency_vs_load(area, &knee_sweep(), &ChartStyle::new(theme, 1.0))
+        });
+        assert!(svg.contains(&format!("fill=\"{background}\"")), "{theme:?}");
+    }
+    let crisp = ChartStyle::new(ChartTheme::Light, 2.0);
+    assert_eq!(crisp.px(crisp.line_px), 5);
+    assert!(
+        ChartStyle::new(ChartTheme::Light, 1.0).text_px >= 14.0,
+        "labels legible from the back of a room"
+    );
+    assert_eq!(ChartStyle::new(ChartTheme::Light, f64::NAN).scale, 1.0);
+}
+
+/// Writes each chart, in each theme, to `tests/browser/artifacts/charts/` for a human to look at (projector size).
+#[test]
+fn charts_are_written_out_for_a_look() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/artifacts/charts");
+    std::fs::create_dir_all(&dir).expect("artifact dir");
+    for (name, theme) in [
+        ("light", ChartTheme::Light),
+        ("dark", ChartTheme::Dark),
+        ("hc", ChartTheme::HighContrast),
+    ] {
+        let style = ChartStyle::new(theme, 1.0).for_svg();
+        let charts: [(&str, String); 4] = [
+            (
+                "latency",
+                render(1200, 600, |a| latency_vs_load(a, &knee_sweep(), &style)),
+            ),
+            (
+                "goodput",
+                render(1200, 600, |a| {
+                    throughput_vs_goodput(a, &goodput_sweep(), &style)
+                }),
+            ),
+            (
+                "queue",
+                render(1200, 600, |a| queue_over_time(a, &growing_queue(), &style)),
+            ),
+            (
+                "distribution",
+                render(1200, 600, |a| {
+                    latency_distribution(a, &tail_heavy_samples(), &style)
+                }),
+            ),
+        ];
+        for (chart, svg) in charts {
+            assert!(svg.contains("<text"), "{chart} has labels");
+            std::fs::write(dir.join(format!("{chart}-{name}.svg")), svg).expect("write svg");
+        }
+    }
+    // A phone-width chart at devicePixelRatio 2, where legends have to wrap.
+    let narrow = ChartStyle::new(ChartTheme::Light, 2.0).for_svg();
+    let svg = render(720, 640, |a| latency_vs_load(a, &knee_sweep(), &narrow));
+    std::fs::write(dir.join("latency-narrow-dpr2.svg"), svg).expect("write svg");
+}
