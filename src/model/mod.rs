@@ -1,0 +1,41 @@
+//! The queue model: why latency explodes near full load.
+//!
+//! Two kinds of service, each open or closed loop:
+//! - the textbook **M/M/c** queue, with exact references in [`analytic`] (Erlang C, exact MVA);
+//! - **LLM replicas with continuous batching** (vLLM-like: `max_num_seqs`, `max_num_batched_tokens`, chunked
+//!   prefill), reporting `ttft`, `tpot`, end-to-end latency, throughput and `goodput`.
+//!
+//! Pure Rust, no web types, deterministic given a seed; every input and output is `serde` serialisable.
+//!
+//! ```
+//! use goodput::model::{run, sweep, Scenario, default_load_points};
+//! let scenario = Scenario::course_preset();
+//! let summary = run(&scenario, 7).unwrap();
+//! let ttft = summary.steady.as_ref().unwrap().ttft.unwrap();
+//! assert!(ttft.p50 <= ttft.p99);
+//! let curve = sweep(&Scenario::textbook_preset(), &default_load_points(), 7).unwrap();
+//! assert_eq!(curve.len(), 16);
+//! ```
+//!
+//! Times: the LLM mode works in seconds; the textbook mode in abstract time units (mean service 1 by default).
+
+pub mod analytic;
+pub mod presets;
+pub mod progressive;
+pub mod scenario;
+pub mod sim;
+pub mod stats;
+pub mod sweep;
+
+pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva};
+pub use progressive::{Estimate, ProgressiveRun};
+pub use scenario::{
+    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ScenarioError, ServiceKind, Slo,
+    TextbookService,
+};
+pub use sim::{
+    run, run_traced, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, Stability,
+    SteadyState,
+};
+pub use stats::{Bin, ConfidenceInterval, LatencyStats, OccupancySample};
+pub use sweep::{default_load_points, load_points, sweep, SweepPoint};

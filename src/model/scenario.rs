@@ -1,0 +1,433 @@
+//! What to simulate: the service (textbook M/M/c or LLM replicas), the arrivals (open or closed loop), the SLO and
+//! the run length. A [`Scenario`] is a plain serialisable value: the page keeps it in the URL and sends it to a worker.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Everything a run needs besides the seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Who serves the requests.
+    pub service: ServiceKind,
+    /// How requests arrive.
+    pub arrivals: Arrivals,
+    /// Per-request latency thresholds that define goodput.
+    pub slo: Slo,
+    /// Number of requests measured (after the warm-up).
+    pub customers: u64,
+    /// Number of requests discarded before measuring starts, so that statistics do not carry the empty-system start.
+    /// (The open-loop textbook queue starts in its exact steady state, so it needs none.)
+    pub warm_up: u64,
+}
+
+/// The service stations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ServiceKind {
+    /// The textbook M/M/c queue: `servers` identical servers, exponential service, one FCFS queue.
+    Textbook(TextbookService),
+    /// A fleet of LLM inference replicas doing continuous (iteration-level) batching.
+    Llm(LlmFleet),
+}
+
+/// The textbook M/M/c station, in abstract time units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TextbookService {
+    /// Number of servers `c`.
+    pub servers: u32,
+    /// Mean service time `1/μ` (1 time unit by default).
+    pub mean_service: f64,
+}
+
+/// A fleet of identical vLLM-like replicas. Times are in seconds.
+///
+/// **Routing.** The fleet keeps one FCFS queue. An arriving request goes to the least-loaded replica that has a free
+/// slot (fewest admitted sequences, ties to the lowest index) and joins that replica's next iteration; when no
+/// replica has a free slot it waits in the queue, and each replica takes requests from the head of the queue at the
+/// start of every iteration while it has a free slot and token budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LlmFleet {
+    /// Number of replicas (data-parallel copies of the model), each with its own batch.
+    pub replicas: u32,
+    /// vLLM `--max-num-seqs`: the most sequences one replica keeps in its running batch.
+    pub max_num_seqs: u32,
+    /// vLLM `--max-num-batched-tokens`: the most tokens (one per decoding sequence plus prefill tokens) in one
+    /// iteration.
+    pub max_num_batched_tokens: u32,
+    /// vLLM `--enable-chunked-prefill`: split long prompts across iterations so no iteration exceeds the token budget.
+    /// Off, a whole prompt rides in one iteration (a prompt longer than the budget runs alone) and stalls the decodes
+    /// that share it.
+    pub chunked_prefill: bool,
+    /// How long one iteration takes.
+    pub iteration: IterationModel,
+    /// Prompt length distribution (tokens).
+    pub prompt_tokens: LengthDist,
+    /// Output length distribution (tokens, at least 1; geometric keeps the service memoryless).
+    pub output_tokens: LengthDist,
+}
+
+/// Linear iteration-time model, in seconds:
+/// `fixed + per_prefill_token · prefill tokens + per_decode_seq · decoding sequences + per_context_token · context
+/// tokens of the decoding sequences`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterationModel {
+    /// Cost of any iteration (weight loading, kernel launches, scheduling), seconds.
+    pub fixed: f64,
+    /// Cost per prompt token prefilled in the iteration, seconds.
+    pub per_prefill_token: f64,
+    /// Cost per sequence decoding one token in the iteration, seconds.
+    pub per_decode_seq: f64,
+    /// Cost per context token attended by the decoding sequences (KV-cache reads), seconds.
+    pub per_context_token: f64,
+}
+
+impl IterationModel {
+    /// Duration of an iteration with the given content.
+    pub fn duration(&self, prefill_tokens: u64, decode_seqs: u64, context_tokens: u64) -> f64 {
+        self.fixed
+            + self.per_prefill_token * prefill_tokens as f64
+            + self.per_decode_seq * decode_seqs as f64
+            + self.per_context_token * context_tokens as f64
+    }
+
+    /// The shortest time a prompt of `prompt_tokens` can take to prefill: one iteration holding only it. Every TTFT
+    /// is at least this long.
+    pub fn prefill_time(&self, prompt_tokens: u32) -> f64 {
+        self.duration(u64::from(prompt_tokens), 0, 0)
+    }
+}
+
+/// A distribution of token counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LengthDist {
+    /// Always `tokens`.
+    Fixed {
+        /// The length.
+        tokens: u32,
+    },
+    /// Uniform on the integers `min..=max`.
+    Uniform {
+        /// Smallest length.
+        min: u32,
+        /// Largest length.
+        max: u32,
+    },
+    /// Geometric on `1, 2, …` with the given mean (memoryless: every token is the last with probability 1/mean).
+    Geometric {
+        /// Mean length, at least 1.
+        mean: f64,
+    },
+}
+
+impl LengthDist {
+    /// Mean length.
+    pub fn mean(&self) -> f64 {
+        match *self {
+            LengthDist::Fixed { tokens } => f64::from(tokens),
+            LengthDist::Uniform { min, max } => (f64::from(min) + f64::from(max)) / 2.0,
+            LengthDist::Geometric { mean } => mean,
+        }
+    }
+
+    /// Second moment `E[L²]`.
+    pub fn second_moment(&self) -> f64 {
+        match *self {
+            LengthDist::Fixed { tokens } => f64::from(tokens).powi(2),
+            LengthDist::Uniform { min, max } => {
+                let (a, b) = (f64::from(min), f64::from(max));
+                let n = b - a + 1.0;
+                let var = (n * n - 1.0) / 12.0;
+                var + ((a + b) / 2.0).powi(2)
+            }
+            // Geometric on 1.. with success probability p = 1/m: Var = (1−p)/p².
+            LengthDist::Geometric { mean } => mean * mean * (2.0 - 1.0 / mean),
+        }
+    }
+}
+
+/// How requests arrive.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "loop", rename_all = "snake_case")]
+pub enum Arrivals {
+    /// Open loop: Poisson arrivals at `offered_load` × the fleet's saturation throughput. They keep coming whatever
+    /// the server does, which is what exposes the knee. At `offered_load ≥ 1` the queue grows without bound.
+    Open {
+        /// Offered load ρ = arrival rate ÷ saturation throughput.
+        offered_load: f64,
+    },
+    /// Closed loop: `users` each send a request, wait for the response, think for an exponential `think_time`, and
+    /// send the next. Like a fixed-concurrency load generator, they slow down when the server does.
+    Closed {
+        /// Number of users N.
+        users: u32,
+        /// Mean think time Z (time units or seconds).
+        think_time: f64,
+    },
+}
+
+/// Per-request latency thresholds. A request is *good* when it meets both; goodput is the rate of good requests.
+///
+/// In the textbook mode there is no first token: `ttft` is applied to the wait (the time until service starts, the
+/// counterpart of queueing before the first token) and `tpot` does not apply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Slo {
+    /// Time-to-first-token threshold.
+    pub ttft: f64,
+    /// Time-per-output-token threshold (mean gap between a request's later tokens).
+    pub tpot: f64,
+}
+
+/// An invalid scenario, naming the offending field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioError {
+    /// Path of the field, e.g. `service.servers`.
+    pub field: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid {}: {}", self.field, self.problem)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Largest accepted number of servers or replicas.
+pub const MAX_SERVERS: u32 = 4096;
+/// Largest accepted number of closed-loop users.
+pub const MAX_USERS: u32 = 1_000_000;
+/// Largest accepted run length (measured plus warm-up requests).
+pub const MAX_CUSTOMERS: u64 = 1_000_000_000;
+/// Largest accepted prompt or output length.
+pub const MAX_TOKENS: u32 = 10_000_000;
+/// Largest accepted open-loop offered load (beyond 1 the run only shows the queue growing).
+pub const MAX_OFFERED_LOAD: f64 = 10.0;
+
+fn err(field: &str, problem: &str) -> ScenarioError {
+    ScenarioError {
+        field: field.to_string(),
+        problem: problem.to_string(),
+    }
+}
+
+fn positive(field: &str, x: f64) -> Result<(), ScenarioError> {
+    if x.is_finite() && x > 0.0 {
+        Ok(())
+    } else {
+        Err(err(field, "must be a finite number above 0"))
+    }
+}
+
+fn non_negative(field: &str, x: f64) -> Result<(), ScenarioError> {
+    if x.is_finite() && x >= 0.0 {
+        Ok(())
+    } else {
+        Err(err(field, "must be a finite number, 0 or more"))
+    }
+}
+
+fn in_range<T: PartialOrd + fmt::Display>(
+    field: &str,
+    x: T,
+    lo: T,
+    hi: T,
+) -> Result<(), ScenarioError> {
+    if x >= lo && x <= hi {
+        Ok(())
+    } else {
+        Err(ScenarioError {
+            field: field.to_string(),
+            problem: format!("must be between {lo} and {hi}"),
+        })
+    }
+}
+
+impl LengthDist {
+    fn validate(&self, field: &str) -> Result<(), ScenarioError> {
+        match *self {
+            LengthDist::Fixed { tokens } => {
+                in_range(&format!("{field}.tokens"), tokens, 1, MAX_TOKENS)
+            }
+            LengthDist::Uniform { min, max } => {
+                in_range(&format!("{field}.min"), min, 1, MAX_TOKENS)?;
+                in_range(&format!("{field}.max"), max, min, MAX_TOKENS)
+            }
+            LengthDist::Geometric { mean } => {
+                if mean.is_finite() && (1.0..=f64::from(MAX_TOKENS)).contains(&mean) {
+                    Ok(())
+                } else {
+                    Err(err(
+                        &format!("{field}.mean"),
+                        "must be a finite number between 1 and 10000000",
+                    ))
+                }
+            }
+        }
+    }
+}
+
+impl Scenario {
+    /// Checks every field; the simulator and the analytic formulas accept any scenario that passes.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        match &self.service {
+            ServiceKind::Textbook(t) => {
+                in_range("service.servers", t.servers, 1, MAX_SERVERS)?;
+                positive("service.mean_service", t.mean_service)?;
+            }
+            ServiceKind::Llm(f) => {
+                in_range("service.replicas", f.replicas, 1, MAX_SERVERS)?;
+                in_range("service.max_num_seqs", f.max_num_seqs, 1, 65_536)?;
+                in_range(
+                    "service.max_num_batched_tokens",
+                    f.max_num_batched_tokens,
+                    f.max_num_seqs,
+                    MAX_TOKENS,
+                )?;
+                positive("service.iteration.fixed", f.iteration.fixed)?;
+                non_negative(
+                    "service.iteration.per_prefill_token",
+                    f.iteration.per_prefill_token,
+                )?;
+                non_negative(
+                    "service.iteration.per_decode_seq",
+                    f.iteration.per_decode_seq,
+                )?;
+                non_negative(
+                    "service.iteration.per_context_token",
+                    f.iteration.per_context_token,
+                )?;
+                f.prompt_tokens.validate("service.prompt_tokens")?;
+                f.output_tokens.validate("service.output_tokens")?;
+            }
+        }
+        match self.arrivals {
+            Arrivals::Open { offered_load } => {
+                positive("arrivals.offered_load", offered_load)?;
+                in_range("arrivals.offered_load", offered_load, 0.0, MAX_OFFERED_LOAD)?;
+            }
+            Arrivals::Closed { users, think_time } => {
+                in_range("arrivals.users", users, 1, MAX_USERS)?;
+                non_negative("arrivals.think_time", think_time)?;
+            }
+        }
+        positive("slo.ttft", self.slo.ttft)?;
+        positive("slo.tpot", self.slo.tpot)?;
+        in_range("customers", self.customers, 1, MAX_CUSTOMERS)?;
+        in_range("warm_up", self.warm_up, 0, MAX_CUSTOMERS - self.customers)?;
+        Ok(())
+    }
+
+    /// The fleet's saturation throughput (requests per time unit): `c·μ` for M/M/c; for LLM replicas see
+    /// [`LlmFleet::saturation_throughput`].
+    pub fn saturation_throughput(&self) -> f64 {
+        match &self.service {
+            ServiceKind::Textbook(t) => f64::from(t.servers) / t.mean_service,
+            ServiceKind::Llm(f) => f.saturation_throughput(),
+        }
+    }
+
+    /// Mean response time of a request alone in the system (no queueing, no batching partners).
+    pub fn unloaded_response_time(&self) -> f64 {
+        match &self.service {
+            ServiceKind::Textbook(t) => t.mean_service,
+            ServiceKind::Llm(f) => f.unloaded_response_time(),
+        }
+    }
+
+    /// Open-loop arrival rate λ = ρ × saturation throughput; `None` in closed loop.
+    pub fn arrival_rate(&self) -> Option<f64> {
+        match self.arrivals {
+            Arrivals::Open { offered_load } => Some(offered_load * self.saturation_throughput()),
+            Arrivals::Closed { .. } => None,
+        }
+    }
+
+    /// The offered load ρ. In closed loop: the request rate the users would send if nothing ever queued,
+    /// `N / (Z + R₀)`, divided by the saturation throughput.
+    pub fn offered_load(&self) -> f64 {
+        match self.arrivals {
+            Arrivals::Open { offered_load } => offered_load,
+            Arrivals::Closed { users, think_time } => {
+                f64::from(users)
+                    / (think_time + self.unloaded_response_time())
+                    / self.saturation_throughput()
+            }
+        }
+    }
+
+    /// The same scenario at offered load `rho`. In closed loop this sets the number of users whose unqueued request
+    /// rate equals ρ × saturation throughput (at least 1), keeping the think time.
+    pub fn with_offered_load(&self, rho: f64) -> Scenario {
+        let mut s = self.clone();
+        match &mut s.arrivals {
+            Arrivals::Open { offered_load } => *offered_load = rho,
+            Arrivals::Closed { users, think_time } => {
+                let n = rho
+                    * self.saturation_throughput()
+                    * (*think_time + self.unloaded_response_time());
+                *users = if n.is_finite() {
+                    n.round().clamp(1.0, f64::from(MAX_USERS)) as u32
+                } else {
+                    1
+                };
+            }
+        }
+        s
+    }
+
+    /// Whether arrivals are open loop.
+    pub fn is_open(&self) -> bool {
+        matches!(self.arrivals, Arrivals::Open { .. })
+    }
+}
+
+impl LlmFleet {
+    /// Effective batch at saturation: `max_num_seqs`, unless the token budget binds first. A request holds its slot
+    /// for about `E[O]` iterations (one that prefills it and yields the first token, `O−1` decodes), so a full batch
+    /// carries `B·(E[O]−1)/E[O]` decode tokens and `B·E[P]/E[O]` prefill tokens per iteration.
+    pub fn saturation_batch(&self) -> f64 {
+        let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
+        let per_slot_tokens = (o - 1.0 + p) / o;
+        f64::from(self.max_num_seqs)
+            .min(f64::from(self.max_num_batched_tokens) / per_slot_tokens)
+            .max(1.0)
+    }
+
+    /// Saturation throughput of the fleet (requests/s), derived from the iteration model at full batch.
+    ///
+    /// With `B` = [`saturation_batch`](Self::saturation_batch) slots always occupied, each slot cycles through
+    /// `E[O]` iterations per request, so one replica completes `B / (E[O] · t_full)` requests per second, where
+    /// `t_full` is the mean iteration time at full batch: the fixed cost, `B·E[P]/E[O]` prefill tokens,
+    /// `B·(E[O]−1)/E[O]` decoding sequences, and their context `B·(E[P]·E[O−1] + E[(O−1)·O]/2)/E[O]` tokens
+    /// (prompt plus tokens so far, averaged over a sequence's decode iterations). It assumes a prompt fits in one
+    /// iteration's budget, which holds for every preset.
+    pub fn saturation_throughput(&self) -> f64 {
+        let b = self.saturation_batch();
+        let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
+        let o2 = self.output_tokens.second_moment();
+        let context_per_slot = (p * (o - 1.0) + (o2 - o) / 2.0) / o;
+        let it = &self.iteration;
+        let t_full = it.fixed
+            + it.per_prefill_token * b * p / o
+            + it.per_decode_seq * b * (o - 1.0) / o
+            + it.per_context_token * b * context_per_slot;
+        f64::from(self.replicas) * b / (o * t_full)
+    }
+
+    /// Mean response time of a request alone on a replica: one prefill iteration, then `O−1` decode iterations of a
+    /// batch of one.
+    pub fn unloaded_response_time(&self) -> f64 {
+        let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
+        let o2 = self.output_tokens.second_moment();
+        let it = &self.iteration;
+        let prefill = it.fixed + it.per_prefill_token * p;
+        let decode_iterations = o - 1.0;
+        let context = p * (o - 1.0) + (o2 - o) / 2.0;
+        prefill
+            + decode_iterations * (it.fixed + it.per_decode_seq)
+            + it.per_context_token * context
+    }
+}

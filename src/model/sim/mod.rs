@@ -1,0 +1,488 @@
+//! The discrete-event simulator: the textbook M/M/c queue ([`textbook`]) and LLM replicas with continuous batching
+//! ([`llm`]), both open or closed loop, sharing one recorder of statistics and one summary format.
+//!
+//! **Random streams.** Each source of randomness (inter-arrival gaps, service demand, prompt and output lengths, think
+//! times, the initial state) draws from its own PCG stream derived from the seed, and arrival gaps are drawn as unit
+//! exponentials scaled by `1/λ`. Request *k* therefore gets the same service demand at every load and arrivals only
+//! move closer together as load rises: common random numbers, so curves over load are smooth.
+//!
+//! **Warm-up.** Statistics cover requests `warm_up .. warm_up + customers` in arrival order, and time averages run
+//! from the arrival of request `warm_up` to the end of the run. The open-loop textbook queue needs no warm-up: it
+//! starts in its exact steady state (the number present drawn from the M/M/c stationary law, residual services
+//! exponential by memorylessness). The other modes start empty with all closed-loop users thinking.
+//!
+//! **Instability.** In open loop at ρ ≥ 1 the run stops at the arrival of the last measured request (it never waits
+//! for a queue that cannot drain), flags [`Stability::Unstable`] with the queue's growth rate, and reports no
+//! steady-state figures.
+
+pub mod llm;
+pub mod textbook;
+
+use super::scenario::{Scenario, ScenarioError, ServiceKind, Slo};
+use super::stats::{
+    BatchMeans, Bin, ConfidenceInterval, FineHistogram, LatencyStats, Occupancy, OccupancySample,
+};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use serde::{Deserialize, Serialize};
+
+/// Whether the run reached a steady state.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Stability {
+    /// The queue is stable; steady-state figures are reported.
+    Stable,
+    /// Open loop at or beyond saturation: the queue grows without bound and no steady state exists.
+    Unstable {
+        /// How fast the waiting queue grew over the run (requests per time unit).
+        waiting_growth_rate: f64,
+        /// Requests waiting when the run stopped.
+        waiting_at_end: u32,
+        /// Requests that arrived while measuring.
+        arrived: u64,
+        /// Requests that completed while measuring.
+        completed: u64,
+    },
+}
+
+/// Little's Law check over the measured window: time-averaged number in system against throughput × mean latency.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LittleCheck {
+    /// Time-averaged number of requests in the system `L`.
+    pub time_averaged_in_system: f64,
+    /// Throughput × mean end-to-end latency `X·W`.
+    pub throughput_times_latency: f64,
+    /// `|L − X·W| / L`.
+    pub relative_error: f64,
+}
+
+/// 95% confidence intervals (batch means) of the headline latency: sojourn for the textbook queue, TTFT for LLM.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LatencyIntervals {
+    /// Mean.
+    pub mean: ConfidenceInterval,
+    /// Median.
+    pub p50: ConfidenceInterval,
+    /// 99th percentile.
+    pub p99: ConfidenceInterval,
+}
+
+/// Steady-state figures of a stable run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SteadyState {
+    /// Completed requests per time unit (per second in the LLM mode).
+    pub throughput: f64,
+    /// Measured arrival rate; in closed loop this is the users' real rate, lower than offered once queues form.
+    pub effective_arrival_rate: f64,
+    /// Output tokens per second (LLM mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens_per_second: Option<f64>,
+    /// Rate of requests meeting both SLO thresholds (≤ throughput).
+    pub goodput: f64,
+    /// Share of measured requests meeting both SLO thresholds, in percent.
+    pub slo_attainment: f64,
+    /// Textbook: wait in queue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait: Option<LatencyStats>,
+    /// Textbook: sojourn (wait plus service).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sojourn: Option<LatencyStats>,
+    /// LLM: time to first token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttft: Option<LatencyStats>,
+    /// LLM: time per output token, over requests with at least two output tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpot: Option<LatencyStats>,
+    /// LLM: end-to-end latency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub e2e: Option<LatencyStats>,
+    /// Time-averaged number in system (running plus waiting).
+    pub in_system_mean: f64,
+    /// Time-averaged running count (`num_requests_running`).
+    pub running_mean: f64,
+    /// Time-averaged waiting count (`num_requests_waiting`).
+    pub waiting_mean: f64,
+    /// Little's Law check.
+    pub little: LittleCheck,
+    /// Confidence intervals of the headline latency; `None` until the run has enough batches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervals: Option<LatencyIntervals>,
+    /// Histogram of the headline latency for a distribution chart.
+    pub distribution: Vec<Bin>,
+    /// Largest running batch seen on any replica (LLM mode), never above `max_num_seqs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_batch: Option<u32>,
+}
+
+/// What one run reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// `"textbook"` or `"llm"`.
+    pub service: String,
+    /// Offered load ρ (closed loop: the users' unqueued rate over saturation throughput).
+    pub offered_load: f64,
+    /// Open-loop arrival rate λ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrival_rate: Option<f64>,
+    /// Closed-loop population.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub users: Option<u32>,
+    /// Saturation throughput of the fleet (requests per time unit).
+    pub saturation_throughput: f64,
+    /// Requests measured so far.
+    pub measured: u64,
+    /// Length of the measured window (time units, seconds in the LLM mode).
+    pub duration: f64,
+    /// Stable or not.
+    pub stability: Stability,
+    /// Sampled running and waiting counts over the measured window.
+    pub occupancy: Vec<OccupancySample>,
+    /// Steady-state figures, present only when stable.
+    #[serde(flatten)]
+    pub steady: Option<SteadyState>,
+}
+
+impl RunSummary {
+    /// The headline latency: sojourn (textbook) or TTFT (LLM), when stable.
+    pub fn headline(&self) -> Option<&LatencyStats> {
+        let s = self.steady.as_ref()?;
+        s.sojourn.as_ref().or(s.ttft.as_ref())
+    }
+}
+
+/// The life of one measured request, for scatter plots and for checking the simulator request by request.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RequestTrace {
+    /// Arrival order (0-based, warm-up included).
+    pub index: u64,
+    /// Arrival time.
+    pub arrival: f64,
+    /// First token (LLM) or start of service (textbook).
+    pub first_token: f64,
+    /// Completion time.
+    pub finish: f64,
+    /// Prompt tokens (0 in the textbook mode).
+    pub prompt_tokens: u32,
+    /// Output tokens (0 in the textbook mode).
+    pub output_tokens: u32,
+}
+
+/// One finished request as the recorder sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sample {
+    /// Wait (textbook) or TTFT (LLM).
+    pub first: f64,
+    /// TPOT, for LLM requests with two or more output tokens.
+    pub tpot: Option<f64>,
+    /// Sojourn / end-to-end latency.
+    pub total: f64,
+    /// The request itself.
+    pub trace: RequestTrace,
+}
+
+/// Collects statistics of measured requests and the time averages; shared by both engines.
+pub(crate) struct Recorder {
+    llm: bool,
+    slo: Slo,
+    warm_up: u64,
+    target: u64,
+    measured: u64,
+    /// Completions of requests beyond the current target, kept until the target grows (progressive runs).
+    pending: Vec<(u64, Sample)>,
+    first: FineHistogram,
+    tpot: FineHistogram,
+    total: FineHistogram,
+    batches: BatchMeans,
+    good: u64,
+    completions_in_window: u64,
+    tokens_in_window: u64,
+    arrivals_in_window: u64,
+    pub occupancy: Occupancy,
+    pub peak_batch: u32,
+    /// Traces of the first measured requests, up to `trace_limit`.
+    pub traces: Vec<RequestTrace>,
+    pub trace_limit: usize,
+}
+
+impl Recorder {
+    pub fn new(scenario: &Scenario, target: u64, expected_rate: f64) -> Self {
+        let llm = matches!(scenario.service, ServiceKind::Llm(_));
+        Self {
+            llm,
+            slo: scenario.slo.clone(),
+            warm_up: scenario.warm_up,
+            target,
+            measured: 0,
+            pending: Vec::new(),
+            first: FineHistogram::new(),
+            tpot: FineHistogram::new(),
+            total: FineHistogram::new(),
+            batches: BatchMeans::new((target / 20).clamp(1, 1 << 20)),
+            good: 0,
+            completions_in_window: 0,
+            tokens_in_window: 0,
+            arrivals_in_window: 0,
+            occupancy: Occupancy::new(scenario.customers as f64 / expected_rate),
+            peak_batch: 0,
+            traces: Vec::new(),
+            trace_limit: 0,
+        }
+    }
+
+    /// Index one past the last measured request.
+    pub fn end_index(&self) -> u64 {
+        self.warm_up + self.target
+    }
+
+    /// Requests measured so far.
+    pub fn measured(&self) -> u64 {
+        self.measured
+    }
+
+    /// Whether every measured request has been recorded.
+    pub fn done(&self) -> bool {
+        self.measured >= self.target
+    }
+
+    /// Raises the target to `target` measured requests, taking in any completions already seen.
+    pub fn set_target(&mut self, target: u64) {
+        self.target = target;
+        let end = self.end_index();
+        let pending = std::mem::take(&mut self.pending);
+        for (index, s) in pending {
+            if index < end {
+                self.add(s);
+            } else {
+                self.pending.push((index, s));
+            }
+        }
+    }
+
+    /// A request with arrival `index` arrived at `t`.
+    #[inline]
+    pub fn arrival(&mut self, index: u64, t: f64) {
+        if index == self.warm_up {
+            self.occupancy.start(t);
+        }
+        if self.occupancy.started() {
+            self.arrivals_in_window += 1;
+        }
+    }
+
+    /// Any request finished at `t` with `output_tokens` tokens (counts toward throughput).
+    #[inline]
+    pub fn completion(&mut self, output_tokens: u32) {
+        if self.occupancy.started() {
+            self.completions_in_window += 1;
+            self.tokens_in_window += u64::from(output_tokens);
+        }
+    }
+
+    /// Statistics of request `index`, recorded if it is measured.
+    #[inline]
+    pub fn sample(&mut self, index: u64, s: Sample) {
+        if index < self.warm_up {
+            return;
+        }
+        if index >= self.end_index() {
+            self.pending.push((index, s));
+            return;
+        }
+        self.add(s);
+    }
+
+    fn add(&mut self, s: Sample) {
+        self.measured += 1;
+        if self.traces.len() < self.trace_limit {
+            self.traces.push(s.trace);
+        }
+        self.first.record(s.first);
+        self.total.record(s.total);
+        if let Some(t) = s.tpot {
+            self.tpot.record(t);
+        }
+        self.batches
+            .record(if self.llm { s.first } else { s.total });
+        let tpot_ok = s.tpot.is_none_or(|t| t <= self.slo.tpot);
+        if s.first <= self.slo.ttft && tpot_ok {
+            self.good += 1;
+        }
+    }
+
+    /// The summary of everything recorded so far.
+    pub fn summary(&self, scenario: &Scenario, unstable: bool) -> RunSummary {
+        let duration = self.occupancy.duration();
+        let stability = if unstable {
+            let (now, at_start) = self.occupancy.waiting_now_and_at_start();
+            let growth = if duration > 0.0 {
+                (f64::from(now) - f64::from(at_start)) / duration
+            } else {
+                0.0
+            };
+            Stability::Unstable {
+                waiting_growth_rate: growth,
+                waiting_at_end: now,
+                arrived: self.arrivals_in_window,
+                completed: self.completions_in_window,
+            }
+        } else {
+            Stability::Stable
+        };
+        let steady =
+            (!unstable && self.measured > 0 && duration > 0.0).then(|| self.steady_state(duration));
+        let users = match scenario.arrivals {
+            super::scenario::Arrivals::Closed { users, .. } => Some(users),
+            super::scenario::Arrivals::Open { .. } => None,
+        };
+        RunSummary {
+            service: if self.llm { "llm" } else { "textbook" }.to_string(),
+            offered_load: scenario.offered_load(),
+            arrival_rate: scenario.arrival_rate(),
+            users,
+            saturation_throughput: scenario.saturation_throughput(),
+            measured: self.measured,
+            duration,
+            stability,
+            occupancy: self.occupancy.series().to_vec(),
+            steady,
+        }
+    }
+
+    fn steady_state(&self, duration: f64) -> SteadyState {
+        let throughput = self.completions_in_window as f64 / duration;
+        let attainment = self.good as f64 / self.measured as f64;
+        let (running_mean, waiting_mean) = self.occupancy.means();
+        let in_system = running_mean + waiting_mean;
+        let xw = throughput * self.total.mean();
+        let little = LittleCheck {
+            time_averaged_in_system: in_system,
+            throughput_times_latency: xw,
+            relative_error: if in_system > 0.0 {
+                (in_system - xw).abs() / in_system
+            } else {
+                0.0
+            },
+        };
+        let headline = if self.llm { &self.first } else { &self.total };
+        let hs = headline.latency_stats();
+        let intervals = self
+            .batches
+            .intervals(hs.mean, hs.p50, hs.p99)
+            .map(|[mean, p50, p99]| LatencyIntervals { mean, p50, p99 });
+        let (first, total) = (self.first.latency_stats(), self.total.latency_stats());
+        SteadyState {
+            throughput,
+            effective_arrival_rate: self.arrivals_in_window as f64 / duration,
+            output_tokens_per_second: self.llm.then(|| self.tokens_in_window as f64 / duration),
+            goodput: throughput * attainment,
+            slo_attainment: 100.0 * attainment,
+            wait: (!self.llm).then_some(first),
+            sojourn: (!self.llm).then_some(total),
+            ttft: self.llm.then_some(first),
+            tpot: self.llm.then(|| self.tpot.latency_stats()),
+            e2e: self.llm.then_some(total),
+            in_system_mean: in_system,
+            running_mean,
+            waiting_mean,
+            little,
+            intervals,
+            distribution: headline.bins(),
+            peak_batch: self.llm.then_some(self.peak_batch),
+        }
+    }
+}
+
+/// An independent random stream for one purpose, derived from the run's seed.
+pub(crate) fn stream(seed: u64, purpose: u64) -> Pcg64Mcg {
+    // SplitMix64 finaliser over (seed, purpose): distinct purposes give unrelated streams.
+    let mut z = seed ^ purpose.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    Pcg64Mcg::seed_from_u64(z ^ (z >> 31))
+}
+
+/// A simulation in progress, of either kind.
+pub(crate) enum Engine {
+    Textbook(Box<textbook::TextbookSim>),
+    Llm(Box<llm::LlmSim>),
+}
+
+impl Engine {
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
+        Ok(match &scenario.service {
+            ServiceKind::Textbook(_) => {
+                Engine::Textbook(Box::new(textbook::TextbookSim::new(scenario, seed)))
+            }
+            ServiceKind::Llm(_) => Engine::Llm(Box::new(llm::LlmSim::new(scenario, seed))),
+        })
+    }
+
+    /// Runs until `target` requests are measured (or, when unstable, until the last of them arrives).
+    pub fn advance_to(&mut self, target: u64) {
+        match self {
+            Engine::Textbook(e) => e.advance_to(target),
+            Engine::Llm(e) => e.advance_to(target),
+        }
+    }
+
+    pub fn summary(&self) -> RunSummary {
+        match self {
+            Engine::Textbook(e) => e.summary(),
+            Engine::Llm(e) => e.summary(),
+        }
+    }
+
+    pub fn recorder_mut(&mut self) -> &mut Recorder {
+        match self {
+            Engine::Textbook(e) => &mut e.rec,
+            Engine::Llm(e) => &mut e.rec,
+        }
+    }
+
+    pub fn recorder(&self) -> &Recorder {
+        match self {
+            Engine::Textbook(e) => &e.rec,
+            Engine::Llm(e) => &e.rec,
+        }
+    }
+}
+
+/// Simulates `scenario` with `seed` and summarises it. Deterministic: the same scenario and seed give bit-identical
+/// results on every platform.
+pub fn run(scenario: &Scenario, seed: u64) -> Result<RunSummary, ScenarioError> {
+    let mut engine = Engine::new(scenario, seed)?;
+    engine.advance_to(scenario.customers);
+    Ok(engine.summary())
+}
+
+/// Like [`run`], and also returns the traces of the first `limit` measured requests (in completion order).
+pub fn run_traced(
+    scenario: &Scenario,
+    seed: u64,
+    limit: usize,
+) -> Result<(RunSummary, Vec<RequestTrace>), ScenarioError> {
+    let mut engine = Engine::new(scenario, seed)?;
+    engine.recorder_mut().trace_limit = limit;
+    engine.advance_to(scenario.customers);
+    let traces = std::mem::take(&mut engine.recorder_mut().traces);
+    Ok((engine.summary(), traces))
+}
+
+/// A time-ordered `f64` key for binary heaps (min-heap through `Reverse`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Time(pub f64);
+
+impl Eq for Time {}
+
+impl PartialOrd for Time {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Time {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}

@@ -1,0 +1,202 @@
+//! The textbook M/M/c queue, FCFS, open or closed loop.
+//!
+//! With one FCFS queue in front of `c` servers, an arrival's start of service is known the moment it arrives: the
+//! later of its arrival and the earliest time a server frees up (the Kiefer–Wolfowitz recursion). So each arrival
+//! costs one draw of service demand and three heap operations: the servers' free times, the departures still ahead
+//! (for the number in system and its time series), and in closed loop the users' next send times.
+
+use super::{stream, Recorder, RequestTrace, RunSummary, Sample, Time};
+use crate::model::analytic::erlang_c;
+use crate::model::scenario::{Arrivals, Scenario, ServiceKind};
+use rand::Rng;
+use rand_distr::Exp1;
+use rand_pcg::Pcg64Mcg;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const ARRIVALS: u64 = 1;
+const SERVICE: u64 = 2;
+const THINK: u64 = 3;
+const INITIAL: u64 = 4;
+
+/// A textbook simulation in progress.
+pub(crate) struct TextbookSim {
+    scenario: Scenario,
+    pub(super) rec: Recorder,
+    servers: u32,
+    mean_service: f64,
+    /// Open loop: mean inter-arrival gap `1/λ`.
+    mean_gap: f64,
+    think_time: f64,
+    unstable: bool,
+    arrivals: Pcg64Mcg,
+    service: Pcg64Mcg,
+    think: Pcg64Mcg,
+    next_index: u64,
+    next_arrival: f64,
+    /// Closed loop: when each thinking user sends next.
+    sends: BinaryHeap<Reverse<Time>>,
+    /// When each server next becomes free.
+    free: BinaryHeap<Reverse<Time>>,
+    /// Departure times of everyone in the system.
+    departures: BinaryHeap<Reverse<Time>>,
+}
+
+impl TextbookSim {
+    pub fn new(scenario: &Scenario, seed: u64) -> Self {
+        let ServiceKind::Textbook(t) = &scenario.service else {
+            unreachable!("checked by Engine::new")
+        };
+        let (servers, mean_service) = (t.servers, t.mean_service);
+        let mut think = stream(seed, THINK);
+        let mut sends = BinaryHeap::new();
+        let (mean_gap, think_time, expected_rate, unstable) = match scenario.arrivals {
+            Arrivals::Open { offered_load } => {
+                let rate = offered_load * scenario.saturation_throughput();
+                (1.0 / rate, 0.0, rate, offered_load >= 1.0)
+            }
+            Arrivals::Closed { users, think_time } => {
+                for _ in 0..users {
+                    sends.push(Reverse(Time(think_time * think.sample::<f64, _>(Exp1))));
+                }
+                let rate = f64::from(users) / (think_time + mean_service);
+                (
+                    0.0,
+                    think_time,
+                    rate.min(scenario.saturation_throughput()),
+                    false,
+                )
+            }
+        };
+        let mut sim = Self {
+            scenario: scenario.clone(),
+            rec: Recorder::new(scenario, scenario.customers, expected_rate),
+            servers,
+            mean_service,
+            mean_gap,
+            think_time,
+            unstable,
+            arrivals: stream(seed, ARRIVALS),
+            service: stream(seed, SERVICE),
+            think,
+            next_index: 0,
+            next_arrival: 0.0,
+            sends,
+            free: (0..servers).map(|_| Reverse(Time(0.0))).collect(),
+            departures: BinaryHeap::new(),
+        };
+        if scenario.is_open() {
+            sim.next_arrival = sim.mean_gap * sim.arrivals.sample::<f64, _>(Exp1);
+            if !unstable {
+                sim.start_in_steady_state(seed);
+            }
+        }
+        sim
+    }
+
+    /// Fills the system with a number of customers drawn from the M/M/c stationary law (by inversion, so a higher
+    /// load never draws fewer), those in service with exponential residual service.
+    fn start_in_steady_state(&mut self, seed: u64) {
+        let mu = 1.0 / self.mean_service;
+        let lambda = 1.0 / self.mean_gap;
+        let Some(e) = erlang_c(self.servers, lambda, mu) else {
+            return;
+        };
+        let mut rng = stream(seed, INITIAL);
+        let u: f64 = rng.random();
+        let mut cumulative = 0.0;
+        let mut present = 0usize;
+        let chunk = 1024;
+        'outer: loop {
+            // P(n) for n past c is geometric; compute in chunks so a very long tail costs nothing up front.
+            let probs = e.stationary_probabilities(present + chunk);
+            for p in &probs[present..] {
+                cumulative += p;
+                if cumulative >= u || present >= 10_000_000 {
+                    break 'outer;
+                }
+                present += 1;
+            }
+            if cumulative >= 1.0 - 1e-15 {
+                break;
+            }
+        }
+        for _ in 0..present {
+            let s = self.mean_service * rng.sample::<f64, _>(Exp1);
+            let mut top = self.free.peek_mut().expect("at least one server");
+            let depart = top.0 .0 + s;
+            top.0 = Time(depart);
+            drop(top);
+            self.departures.push(Reverse(Time(depart)));
+        }
+        self.set_occupancy(0.0);
+    }
+
+    #[inline]
+    fn set_occupancy(&mut self, t: f64) {
+        let n = self.departures.len() as u32;
+        let running = n.min(self.servers);
+        self.rec.occupancy.set(t, running, n - running);
+    }
+
+    pub fn advance_to(&mut self, target: u64) {
+        self.rec.set_target(target);
+        let end = self.rec.end_index();
+        while self.next_index < end {
+            let t = match self.scenario.arrivals {
+                Arrivals::Open { .. } => self.next_arrival,
+                Arrivals::Closed { .. } => self.sends.peek().map_or(f64::INFINITY, |r| r.0 .0),
+            };
+            while let Some(&Reverse(Time(d))) = self.departures.peek() {
+                if d > t {
+                    break;
+                }
+                self.departures.pop();
+                self.rec.completion(0);
+                self.set_occupancy(d);
+            }
+            let index = self.next_index;
+            self.next_index += 1;
+            self.rec.arrival(index, t);
+            let s = self.mean_service * self.service.sample::<f64, _>(Exp1);
+            let mut top = self.free.peek_mut().expect("at least one server");
+            let start = top.0 .0.max(t);
+            let depart = start + s;
+            top.0 = Time(depart);
+            drop(top);
+            self.departures.push(Reverse(Time(depart)));
+            self.set_occupancy(t);
+            let trace = RequestTrace {
+                index,
+                arrival: t,
+                first_token: start,
+                finish: depart,
+                prompt_tokens: 0,
+                output_tokens: 0,
+            };
+            self.rec.sample(
+                index,
+                Sample {
+                    first: start - t,
+                    tpot: None,
+                    total: depart - t,
+                    trace,
+                },
+            );
+            match self.scenario.arrivals {
+                Arrivals::Open { .. } => {
+                    self.next_arrival = t + self.mean_gap * self.arrivals.sample::<f64, _>(Exp1);
+                }
+                Arrivals::Closed { .. } => {
+                    let z = self.think_time * self.think.sample::<f64, _>(Exp1);
+                    let mut top = self.sends.peek_mut().expect("a user sent this request");
+                    top.0 = Time(depart + z);
+                }
+            }
+        }
+    }
+
+    pub fn summary(&self) -> RunSummary {
+        self.rec.summary(&self.scenario, self.unstable)
+    }
+}
