@@ -693,3 +693,17 @@ fn charts_are_written_out_for_a_look() {
     let svg = render(720, 640, |a| latency_vs_load(a, &knee_sweep(), &narrow));
     std::fs::write(dir.join("latency-narrow-dpr2.svg"), svg).expect("write svg");
 }
+
+#[test]
+fn one_chart_spec_gives_the_picture_the_label_and_the_table_from_the_same_data() {
+    use goodput::charts::{chart_svg, ChartSpec};
+    let spec = ChartSpec::ThroughputVsGoodput(goodput_sweep());
+    assert_eq!(spec.summary(), throughput_summary(&goodput_sweep()));
+    assert_eq!(spec.table(), throughput_table(&goodput_sweep()));
+    let svg = chart_svg(&spec, &style(), 1200, 600).expect("svg");
+    assert!(has_text(&svg, "work you paid for but can't count"));
+    assert!(
+        svg.contains("font-size=\"14\""),
+        "SVG text is the same 14 px as on the canvas, not 14 ÷ 1.24"
+    );
+}

@@ -9,8 +9,8 @@ use plotters::prelude::DrawingBackend;
 
 use super::format::{format_ms, format_percent};
 use super::frame::{
-    build_chart, decade_range, draw_note, draw_top_tags, draw_vline, frame, linear_range,
-    log_tick_label, Axes, ChartResult, LegendEntry, Margins, Tag,
+    build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range,
+    log_tick_label, Axes, ChartResult, LegendEntry, Margins, Rule, Tag,
 };
 use super::latency::{LatencyMetric, Slo};
 use super::style::ChartStyle;
@@ -171,7 +171,13 @@ pub fn latency_distribution<DB: DrawingBackend>(
     let mut mark =
         |value: Option<f64>, name: &str, color, factor: f64, dashed: bool| -> ChartResult<DB> {
             if let Some(value) = value.filter(|v| *v > 0.0) {
-                draw_vline(&mut chart, style, value, style.line(color, factor), dashed)?;
+                draw_rule(
+                    &mut chart,
+                    style,
+                    Rule::AtX(value),
+                    style.line(color, factor),
+                    dashed,
+                )?;
                 tags.push(Tag {
                     at: value,
                     text: format!("{name} {}", format_ms(value)),

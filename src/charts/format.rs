@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(format_percent(1.0), "100%");
         assert_eq!(format_ratio(4.125), "4.1×");
         assert_eq!(format_ratio(250.4), "250×");
-        assert_eq!(format_number(3.14), "3.1");
+        assert_eq!(format_number(3.08), "3.1");
         assert_eq!(format_number(0.42), "0.42");
         assert_eq!(format_number(1384.2), "1384");
     }

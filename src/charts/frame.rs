@@ -10,7 +10,7 @@ use plotters::element::{Circle, PathElement, Polygon, Rectangle, Text};
 use plotters::prelude::{DrawingBackend, LineSeries};
 use plotters::series::DashedLineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{Color, RGBColor, ShapeStyle, TextStyle, TRANSPARENT};
+use plotters::style::{RGBColor, ShapeStyle, TextStyle, TRANSPARENT};
 
 use super::style::ChartStyle;
 
@@ -191,6 +191,10 @@ fn draw_swatch<DB: DrawingBackend>(
     }
 }
 
+/// A coordinate over `f64` data, linear or logarithmic: what every helper here draws on.
+pub(crate) trait Axis: Ranged<ValueType = f64> {}
+impl<T: Ranged<ValueType = f64>> Axis for T {}
+
 /// Axis descriptions and tick formatting for [`build_chart`].
 pub(crate) struct Axes<'f> {
     pub x_desc: &'f str,
@@ -298,18 +302,13 @@ pub(crate) fn segments(
 
 /// Draws a series with gaps: each run as a line (dashed if asked), and a lone point between two gaps as a dot so it
 /// does not silently disappear.
-pub(crate) fn draw_gapped_line<DB, X, Y>(
+pub(crate) fn draw_gapped_line<DB: DrawingBackend, X: Axis, Y: Axis>(
     chart: &mut Chart<'_, DB, X, Y>,
     style: &ChartStyle,
     points: impl IntoIterator<Item = (f64, Option<f64>)>,
     stroke: ShapeStyle,
     dashed: bool,
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> ChartResult<DB> {
     for run in segments(points) {
         if run.len() == 1 {
             let radius = style.px(style.line_px * 1.6);
@@ -333,16 +332,11 @@ where
 }
 
 /// Shades the area between `lo` and `hi` wherever both are present (a confidence band, the goodput gap).
-pub(crate) fn draw_gapped_band<DB, X, Y>(
+pub(crate) fn draw_gapped_band<DB: DrawingBackend, X: Axis, Y: Axis>(
     chart: &mut Chart<'_, DB, X, Y>,
     points: impl IntoIterator<Item = (f64, Option<(f64, f64)>)>,
     fill: ShapeStyle,
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> ChartResult<DB> {
     let points: Vec<_> = points.into_iter().collect();
     let lows = segments(points.iter().map(|&(x, band)| (x, band.map(|(lo, _)| lo))));
     let highs = segments(points.iter().map(|&(x, band)| (x, band.map(|(_, hi)| hi))));
@@ -356,56 +350,29 @@ where
     Ok(())
 }
 
-/// A vertical line across the whole plot at `x` (the current load, a percentile).
-pub(crate) fn draw_vline<DB, X, Y>(
-    chart: &mut Chart<'_, DB, X, Y>,
-    style: &ChartStyle,
-    x: f64,
-    stroke: ShapeStyle,
-    dashed: bool,
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
-    let (x_range, y_range) = (chart.x_range(), chart.y_range());
-    if !in_range(x, x_range.start, x_range.end) {
-        return Ok(());
-    }
-    draw_gapped_line(
-        chart,
-        style,
-        [(x, Some(y_range.start)), (x, Some(y_range.end))],
-        stroke,
-        dashed,
-    )
+/// A line across the whole plot: vertical at an x (the current load, a percentile) or horizontal at a y (an SLO,
+/// the `max_num_seqs` cap). Outside the axis range it is left out rather than drawn on the frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Rule {
+    AtX(f64),
+    AtY(f64),
 }
 
-/// A horizontal line across the whole plot at `y` (an SLO, the `max_num_seqs` cap).
-pub(crate) fn draw_hline<DB, X, Y>(
+/// Draws a [`Rule`].
+pub(crate) fn draw_rule<DB: DrawingBackend, X: Axis, Y: Axis>(
     chart: &mut Chart<'_, DB, X, Y>,
     style: &ChartStyle,
-    y: f64,
+    rule: Rule,
     stroke: ShapeStyle,
     dashed: bool,
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
-    let (x_range, y_range) = (chart.x_range(), chart.y_range());
-    if !in_range(y, y_range.start, y_range.end) {
-        return Ok(());
-    }
-    draw_gapped_line(
-        chart,
-        style,
-        [(x_range.start, Some(y)), (x_range.end, Some(y))],
-        stroke,
-        dashed,
-    )
+) -> ChartResult<DB> {
+    let (xs, ys) = (chart.x_range(), chart.y_range());
+    let ends = match rule {
+        Rule::AtX(x) if in_range(x, xs.start, xs.end) => [(x, Some(ys.start)), (x, Some(ys.end))],
+        Rule::AtY(y) if in_range(y, ys.start, ys.end) => [(xs.start, Some(y)), (xs.end, Some(y))],
+        _ => return Ok(()),
+    };
+    draw_gapped_line(chart, style, ends, stroke, dashed)
 }
 
 fn in_range(value: f64, a: f64, b: f64) -> bool {
@@ -414,17 +381,12 @@ fn in_range(value: f64, a: f64, b: f64) -> bool {
 
 /// Draws tags above the plot, centred on their x and kept inside the area; a tag that would overlap the one before
 /// moves to the next row, so close markers (p50 and p99 of a tight distribution) stay readable.
-pub(crate) fn draw_top_tags<DB, X, Y>(
+pub(crate) fn draw_top_tags<DB: DrawingBackend, X: Axis, Y: Axis>(
     body: &DrawingArea<DB, Shift>,
     chart: &Chart<'_, DB, X, Y>,
     style: &ChartStyle,
     tags: &[Tag],
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> ChartResult<DB> {
     let (base_x, base_y) = body.get_base_pixel();
     let (_, plot_y) = chart.plotting_area().get_pixel_range();
     let (width, _) = body.dim_in_pixel();
@@ -466,17 +428,12 @@ where
 }
 
 /// Draws tags in the right margin, vertically centred on their y, nudged down when they would overlap.
-pub(crate) fn draw_right_tags<DB, X, Y>(
+pub(crate) fn draw_right_tags<DB: DrawingBackend, X: Axis, Y: Axis>(
     body: &DrawingArea<DB, Shift>,
     chart: &Chart<'_, DB, X, Y>,
     style: &ChartStyle,
     tags: &[Tag],
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> ChartResult<DB> {
     let (base_x, base_y) = body.get_base_pixel();
     let (plot_x, _) = chart.plotting_area().get_pixel_range();
     let (x_range, y_range) = (chart.x_range(), chart.y_range());
@@ -502,16 +459,11 @@ where
 }
 
 /// Writes a short note in the middle of the plot, for charts with nothing to show yet ("no data at this load").
-pub(crate) fn draw_note<DB, X, Y>(
+pub(crate) fn draw_note<DB: DrawingBackend, X: Axis, Y: Axis>(
     chart: &Chart<'_, DB, X, Y>,
     style: &ChartStyle,
     note: &str,
-) -> ChartResult<DB>
-where
-    DB: DrawingBackend,
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
+) -> ChartResult<DB> {
     let area = chart.plotting_area().strip_coord_spec();
     let (width, height) = area.dim_in_pixel();
     let text_style = style

@@ -7,9 +7,9 @@ use plotters::prelude::DrawingBackend;
 
 use super::format::{format_ms, format_percent, format_ratio};
 use super::frame::{
-    build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_hline, draw_note,
-    draw_right_tags, draw_top_tags, draw_vline, frame, log_tick_label, Axes, ChartResult,
-    LegendEntry, Margins, Tag,
+    build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
+    draw_rule, draw_top_tags, frame, log_tick_label, Axes, ChartResult, LegendEntry, Margins, Rule,
+    Tag,
 };
 use super::style::ChartStyle;
 use super::DataTable;
@@ -180,7 +180,7 @@ pub fn latency_vs_load<DB: DrawingBackend>(
     draw_gapped_band(&mut chart, band, style.fill(palette.p99))?;
     // Bottom to top: the tail last among the simulated series so it is never hidden, then the exact curve, dashed,
     // on top of it — where simulation and theory agree the dashes ride on the p99 line.
-    let series: [(fn(&LatencyPoint) -> Option<f64>, _, f64); 4] = [
+    let series: [(Statistic, _, f64); 4] = [
         (|p| p.mean_s, palette.mean, 1.0),
         (|p| p.p50_s, palette.p50, 1.0),
         (|p| p.p95_s, palette.p95, 1.0),
@@ -201,10 +201,10 @@ pub fn latency_vs_load<DB: DrawingBackend>(
 
     let mut right_tags = Vec::new();
     if let Some(slo) = &data.slo {
-        draw_hline(
+        draw_rule(
             &mut chart,
             style,
-            slo.threshold_s,
+            Rule::AtY(slo.threshold_s),
             style.line(palette.slo, 0.6),
             true,
         )?;
@@ -214,10 +214,10 @@ pub fn latency_vs_load<DB: DrawingBackend>(
             color: palette.slo,
         });
     }
-    draw_vline(
+    draw_rule(
         &mut chart,
         style,
-        data.current_load,
+        Rule::AtX(data.current_load),
         style.line(palette.marker, 0.5),
         false,
     )?;
@@ -233,6 +233,9 @@ pub fn latency_vs_load<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// Reads one statistic (p50, p95, p99, mean) of a point.
+type Statistic = fn(&LatencyPoint) -> Option<f64>;
 
 /// The load axis always spans at least 85%–100%, the lesson's range, and widens to any data outside it.
 pub(crate) fn load_range(loads: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {

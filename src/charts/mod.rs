@@ -40,3 +40,86 @@ pub struct DataTable {
     /// One row per data point; every row has as many cells as the header. Missing values are "—".
     pub rows: Vec<Vec<String>>,
 }
+
+/// Any one of the four charts with its data: what a canvas on the page is asked to show.
+///
+/// The drawing functions are generic over the plotters backend, which a closure cannot be; this enum is how one
+/// value can be drawn on the canvas, re-drawn into an SVG for download, and asked for its summary and table, all
+/// from the same data so the picture, the `aria-label` and the table cannot drift apart.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartSpec {
+    /// Chart 1, [`latency_vs_load`].
+    LatencyVsLoad(LatencyVsLoad),
+    /// Chart 2, [`throughput_vs_goodput`].
+    ThroughputVsGoodput(ThroughputVsGoodput),
+    /// Chart 3, [`queue_over_time`].
+    QueueOverTime(QueueOverTime),
+    /// Chart 4, [`latency_distribution`].
+    LatencyDistribution(LatencyDistribution),
+}
+
+impl ChartSpec {
+    /// Draws the chart on any backend.
+    pub fn draw<DB: plotters::prelude::DrawingBackend>(
+        &self,
+        area: &plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
+        style: &ChartStyle,
+    ) -> ChartResult<DB> {
+        match self {
+            ChartSpec::LatencyVsLoad(data) => latency_vs_load(area, data, style),
+            ChartSpec::ThroughputVsGoodput(data) => throughput_vs_goodput(area, data, style),
+            ChartSpec::QueueOverTime(data) => queue_over_time(area, data, style),
+            ChartSpec::LatencyDistribution(data) => latency_distribution(area, data, style),
+        }
+    }
+
+    /// The one-sentence `aria-label` of the chart.
+    pub fn summary(&self) -> String {
+        match self {
+            ChartSpec::LatencyVsLoad(data) => latency_summary(data),
+            ChartSpec::ThroughputVsGoodput(data) => throughput_summary(data),
+            ChartSpec::QueueOverTime(data) => queue_summary(data),
+            ChartSpec::LatencyDistribution(data) => distribution_summary(data),
+        }
+    }
+
+    /// The chart's data table.
+    pub fn table(&self) -> DataTable {
+        match self {
+            ChartSpec::LatencyVsLoad(data) => latency_table(data),
+            ChartSpec::ThroughputVsGoodput(data) => throughput_table(data),
+            ChartSpec::QueueOverTime(data) => queue_table(data),
+            ChartSpec::LatencyDistribution(data) => distribution_table(data),
+        }
+    }
+
+    /// A file name stem for downloads, e.g. "latency-vs-load".
+    pub fn file_stem(&self) -> &'static str {
+        match self {
+            ChartSpec::LatencyVsLoad(_) => "latency-vs-load",
+            ChartSpec::ThroughputVsGoodput(_) => "throughput-vs-goodput",
+            ChartSpec::QueueOverTime(_) => "queue-over-time",
+            ChartSpec::LatencyDistribution(_) => "latency-distribution",
+        }
+    }
+}
+
+/// Draws `chart` into an SVG document of `width`×`height` pixels, for the "Download SVG" button (and for slides).
+/// Fonts are corrected for plotters' SVG sizing (see [`ChartStyle::for_svg`]).
+pub fn chart_svg(
+    chart: &ChartSpec,
+    style: &ChartStyle,
+    width: u32,
+    height: u32,
+) -> Result<String, String> {
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        chart
+            .draw(&root, &style.clone().for_svg())
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}

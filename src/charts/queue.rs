@@ -8,8 +8,8 @@ use plotters::prelude::DrawingBackend;
 
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_line, draw_hline, draw_note, draw_right_tags, frame, linear_range,
-    Axes, ChartResult, LegendEntry, Margins, Tag,
+    build_chart, draw_gapped_line, draw_note, draw_right_tags, draw_rule, frame, linear_range,
+    Axes, ChartResult, LegendEntry, Margins, Rule, Tag,
 };
 use super::style::ChartStyle;
 use super::DataTable;
@@ -112,10 +112,10 @@ pub fn queue_over_time<DB: DrawingBackend>(
         false,
     )?;
     if let Some(cap) = data.max_num_seqs {
-        draw_hline(
+        draw_rule(
             &mut chart,
             style,
-            f64::from(cap),
+            Rule::AtY(f64::from(cap)),
             style.line(palette.slo, 0.6),
             true,
         )?;
@@ -189,7 +189,7 @@ pub fn queue_table(data: &QueueOverTime) -> DataTable {
     let stride = samples.len().div_ceil(MAX_TABLE_ROWS).max(1);
     let mut picked: Vec<&QueueSample> = samples.iter().step_by(stride).collect();
     if let Some(last) = samples.last() {
-        if (samples.len() - 1) % stride != 0 {
+        if !(samples.len() - 1).is_multiple_of(stride) {
             if picked.len() == MAX_TABLE_ROWS {
                 picked.pop();
             }

@@ -7,8 +7,8 @@ use plotters::prelude::DrawingBackend;
 
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_top_tags, draw_vline, frame,
-    linear_range, Axes, ChartResult, LegendEntry, Margins, Tag,
+    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_rule, draw_top_tags, frame,
+    linear_range, Axes, ChartResult, LegendEntry, Margins, Rule, Tag,
 };
 use super::latency::{load_range, nearest};
 use super::style::ChartStyle;
@@ -101,10 +101,10 @@ pub fn throughput_vs_goodput<DB: DrawingBackend>(
         false,
     )?;
 
-    draw_vline(
+    draw_rule(
         &mut chart,
         style,
-        data.current_load,
+        Rule::AtX(data.current_load),
         style.line(palette.marker, 0.5),
         false,
     )?;
