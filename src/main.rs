@@ -1,0 +1,13 @@
+//! The course page's entry point: Trunk builds this binary for wasm32 and the page mounts it.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    goodput::page_errors::install_panic_banner();
+    leptos::mount::mount_to_body(goodput::app::App);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("goodput: the course page is a WebAssembly app; run `make serve` to open it in a browser");
+    std::process::exit(2);
+}

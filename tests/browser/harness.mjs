@@ -1,0 +1,94 @@
+// Shared setup of the browser tests: a static server for dist/ under a sub-path, Debian's Chromium
+// driven by playwright-core, and the checks every page must pass (console, origin, axe).
+import { createServer } from 'node:http';
+import { readFile, stat, mkdir } from 'node:fs/promises';
+import { join, extname, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+export const DIST = join(root, 'dist');
+export const ARTIFACTS = join(root, 'tests/browser/artifacts');
+/** The site is served under this sub-path, as on a static host with no rewrite rules. */
+export const PREFIX = '/course/';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2', '.ico': 'image/x-icon', '.webmanifest': 'application/manifest+json',
+};
+
+/** A plain static file server: a directory serves its index.html, anything else missing is a 404. */
+export async function startStaticServer() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!path.startsWith(PREFIX)) return notFound(res);
+    let file = normalize(join(DIST, path.slice(PREFIX.length)));
+    if (!file.startsWith(DIST)) return notFound(res);
+    try {
+      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      notFound(res);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { origin, url: (path = '') => origin + PREFIX + path, close: () => server.close() };
+}
+
+function notFound(res) {
+  res.writeHead(404, { 'content-type': 'text/plain' });
+  res.end('not found');
+}
+
+/** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+}
+
+/**
+ * A new page that records what must never happen: console errors, uncaught exceptions and requests
+ * to any origin but the site's own. Call `problems()` at the end of a test and expect an empty list.
+ */
+export async function openPage(browser, origin, { width = 1280, height = 720 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      problems.push(`request left the origin: ${url}`);
+    }
+  });
+  return { page, context, problems: () => problems };
+}
+
+/** axe-core's WCAG 2 A/AA rules; returns a readable list of violations (empty when clean). */
+export async function axeViolations(page) {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** Save a screenshot to tests/browser/artifacts/ (ignored by git) for a person to look at. */
+export async function screenshot(page, name, options = {}) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), ...options });
+}
+
+/** Wait until the Leptos app has mounted (the header is rendered by wasm, not by index.html). */
+export async function waitForApp(page) {
+  await page.locator('header.site-header').waitFor({ timeout: 15000 });
+}

@@ -1,0 +1,81 @@
+// The static site: served under /course/ from the release build, it lists and renders lessons,
+// survives deep-link reloads with no server-side rewrite, stays on its own origin and passes axe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startStaticServer, launchBrowser, openPage, axeViolations, screenshot, waitForApp } from './harness.mjs';
+
+const LESSON_TITLE = 'Latency, Throughput & SLOs';
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+let server;
+let browser;
+
+before(async () => {
+  server = await startStaticServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('the home page lists the lesson and links to it under the sub-path', async () => {
+  const { page, problems } = await openPage(browser, server.origin);
+  await page.goto(server.url());
+  await waitForApp(page);
+  const link = page.getByRole('link', { name: new RegExp(LESSON_TITLE) });
+  await link.waitFor();
+  assert.equal(await link.getAttribute('href'), `/course/${LESSON_PATH}`);
+  await screenshot(page, 'home-1280x720');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('clicking a lesson renders its title without a page load', async () => {
+  const { page, problems } = await openPage(browser, server.origin);
+  await page.goto(server.url());
+  await waitForApp(page);
+  await page.evaluate(() => { window.__sameDocument = true; });
+  await page.getByRole('link', { name: new RegExp(LESSON_TITLE) }).click();
+  await page.getByRole('heading', { level: 1, name: new RegExp(LESSON_TITLE) }).waitFor();
+  assert.equal(new URL(page.url()).pathname, `/course/${LESSON_PATH}`);
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation reloaded the page');
+  assert.deepEqual(problems(), []);
+});
+
+test('a deep link to a lesson loads and survives a reload', async () => {
+  const { page, problems } = await openPage(browser, server.origin);
+  await page.goto(server.url(LESSON_PATH));
+  const heading = page.getByRole('heading', { level: 1, name: new RegExp(LESSON_TITLE) });
+  await heading.waitFor({ timeout: 15000 });
+  await page.reload();
+  await heading.waitFor({ timeout: 15000 });
+  assert.match(await page.title(), new RegExp(LESSON_TITLE));
+  await screenshot(page, 'lesson-1280x720');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('the header link leads back home from a deep link', async () => {
+  const { page, problems } = await openPage(browser, server.origin);
+  await page.goto(server.url(LESSON_PATH));
+  await waitForApp(page);
+  await page.getByRole('link', { name: 'goodput' }).click();
+  await page.getByRole('heading', { level: 1, name: /latency, throughput and SLOs/i }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/course/');
+  assert.deepEqual(problems(), []);
+});
+
+test('an unknown lesson says so and links home', async () => {
+  const { page, problems } = await openPage(browser, server.origin);
+  // The static host has no copy for an unknown slug, so go there inside the app.
+  await page.goto(server.url());
+  await waitForApp(page);
+  await page.evaluate(() => {
+    history.pushState({}, '', '/course/lessons/no-such-lesson/');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+  assert.ok(await page.getByRole('link', { name: 'Go to the course home' }).isVisible());
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});

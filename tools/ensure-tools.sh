@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Install what building (and, with --browser, testing) goodput needs — only what is missing, so it is
+# safe to run every time. Everything comes from the package registries (crates.io, npm, Debian);
+# nothing downloads a prebuilt binary or a browser of its own.
+#
+# First run on a fresh 2-core machine: ~25 min, almost all of it compiling Trunk and wasm-bindgen-cli
+# from source (in parallel); later runs take seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+TRUNK_VERSION=0.21.14 # Trunk 0.22 needs a newer rustc than 1.95
+# wasm-bindgen-cli must be exactly the version of the wasm-bindgen crate pinned in Cargo.toml.
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+want_browser=false
+[ "${1:-}" = "--browser" ] && want_browser=true
+
+say() { echo "ensure-tools: $*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The two slow installs run side by side; everything else happens while they compile.
+installs=()
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "compiling Trunk $TRUNK_VERSION from crates.io (about 18 min on 2 cores, once)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked --quiet &
+  installs+=($!)
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION from crates.io (about 8 min on 2 cores, once)"
+  # Not --locked: its lockfile pins a webpki-roots release that crates.io no longer serves.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force --quiet &
+  installs+=($!)
+fi
+
+# npm packages: playwright-core and axe-core for the browser tests, binaryen for a current wasm-opt.
+lock_stamp=node_modules/.goodput-lock.sha256
+if ! sha256sum --status -c "$lock_stamp" 2>/dev/null; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  sha256sum package-lock.json > "$lock_stamp"
+fi
+
+if $want_browser && ! { command -v chromium && command -v chromedriver; } >/dev/null; then
+  say "installing Debian's chromium and chromium-driver"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+for pid in "${installs[@]}"; do
+  wait "$pid" || { say "a cargo install failed (see above)"; exit 1; }
+done
+say "ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | cut -d' ' -f3)"
