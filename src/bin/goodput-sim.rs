@@ -23,6 +23,7 @@ fn main() {
     );
 }
 
+#[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
 mod bench {
     //! Throughput of the simulator, for BENCHMARKS.md.
 

@@ -251,9 +251,11 @@ mod tests {
 
     #[test]
     fn erlang_c_matches_the_reference_table() {
-        // (c, ρ, P(wait), E[Wq], p99 Wq, p99 T) with μ = 1, from REFERENCE.md §1.
+        // (c, ρ, P(wait), E[Wq], p99 Wq, p99 T) with μ = 1, from REFERENCE.md §1 (to its three or four digits).
         let table = [
-            (1, 0.90, 0.900, 9.000, 45.05, 46.05),
+            // REFERENCE.md lists p99 Wq = 45.05 here, which looks like p99 T − 1; the closed form gives
+            // ln(0.9 / 0.01) / 0.1 = 45.00 (for c = 1 the sojourn is exponential, so p99 T = ln(100) / 0.1 = 46.05).
+            (1, 0.90, 0.900, 9.000, 45.00, 46.05),
             (4, 0.85, 0.689, 1.149, 7.06, 8.56),
             (8, 0.95, 0.844, 2.110, 11.09, 12.37),
         ];

@@ -24,33 +24,25 @@ impl Scenario {
     /// This gives a saturation of ≈ 13.6 requests/s (≈ 870 output tokens/s); at full batch an iteration takes
     /// ≈ 73 ms, most of it the prefill chunk, so TPOT breaks its SLO near saturation while TTFT waits on the queue.
     pub fn course_preset() -> Scenario {
-        Scenario {
-            service: ServiceKind::Llm(LlmFleet {
-                replicas: 1,
-                max_num_seqs: 64,
-                max_num_batched_tokens: 8192,
-                chunked_prefill: true,
-                iteration: IterationModel {
-                    fixed: 4.0e-3,
-                    per_prefill_token: 30.0e-6,
-                    per_decode_seq: 50.0e-6,
-                    per_context_token: 20.0e-9,
-                },
-                // Output lengths geometric with mean 64; prompts uniform over 19×64 ..= 47×64 tokens (mean 33×).
-                prompt_tokens: LengthDist::Uniform {
-                    min: 1216,
-                    max: 3008,
-                },
-                output_tokens: LengthDist::Geometric { mean: 64.0 },
-            }),
-            arrivals: Arrivals::Open { offered_load: 0.9 },
-            slo: Slo {
+        llm_preset(
+            (64, 8192, true),
+            IterationModel {
+                fixed: 4.0e-3,
+                per_prefill_token: 30.0e-6,
+                per_decode_seq: 50.0e-6,
+                per_context_token: 20.0e-9,
+            },
+            // Prompts uniform over 19×64 ..= 47×64 tokens (mean 33×); outputs geometric with mean 64.
+            LengthDist::Uniform {
+                min: 1216,
+                max: 3008,
+            },
+            LengthDist::Geometric { mean: 64.0 },
+            Slo {
                 ttft: 0.5,
                 tpot: 0.04,
             },
-            customers: 20_000,
-            warm_up: 2_000,
-        }
+        )
     }
 
     /// The course scenario in closed loop: users thinking 5 s on average, as many as give offered load ρ = 0.9.
@@ -70,32 +62,24 @@ impl Scenario {
     /// ShareGPT-like (prompts uniform 128..=1382, mean 755; outputs geometric, mean 200), no chunked prefill, a batch
     /// cap of 64 (inside the fit's range of batches under 95), and DistServe's example SLOs TTFT 200 ms, TPOT 100 ms.
     pub fn distserve_preset() -> Scenario {
-        Scenario {
-            service: ServiceKind::Llm(LlmFleet {
-                replicas: 1,
-                max_num_seqs: 64,
-                max_num_batched_tokens: 4096,
-                chunked_prefill: false,
-                iteration: IterationModel {
-                    fixed: 19.9e-3,
-                    per_prefill_token: 0.0979e-3,
-                    per_decode_seq: 0.039e-3,
-                    per_context_token: 6.3e-7,
-                },
-                prompt_tokens: LengthDist::Uniform {
-                    min: 128,
-                    max: 1382,
-                },
-                output_tokens: LengthDist::Geometric { mean: 200.0 },
-            }),
-            arrivals: Arrivals::Open { offered_load: 0.9 },
-            slo: Slo {
+        llm_preset(
+            (64, 4096, false),
+            IterationModel {
+                fixed: 19.9e-3,
+                per_prefill_token: 0.0979e-3,
+                per_decode_seq: 0.039e-3,
+                per_context_token: 6.3e-7,
+            },
+            LengthDist::Uniform {
+                min: 128,
+                max: 1382,
+            },
+            LengthDist::Geometric { mean: 200.0 },
+            Slo {
                 ttft: 0.2,
                 tpot: 0.1,
             },
-            customers: 20_000,
-            warm_up: 2_000,
-        }
+        )
     }
 
     /// The textbook M/M/4 queue at ρ = 0.9 with mean service 1 time unit; a customer is "good" when it waits at most
@@ -114,5 +98,31 @@ impl Scenario {
             customers: 200_000,
             warm_up: 20_000,
         }
+    }
+}
+
+/// One replica with `(max_num_seqs, max_num_batched_tokens, chunked_prefill)`, open loop at 90% load, 20 000
+/// measured requests after 2 000 of warm-up.
+fn llm_preset(
+    (max_num_seqs, max_num_batched_tokens, chunked_prefill): (u32, u32, bool),
+    iteration: IterationModel,
+    prompt_tokens: LengthDist,
+    output_tokens: LengthDist,
+    slo: Slo,
+) -> Scenario {
+    Scenario {
+        service: ServiceKind::Llm(LlmFleet {
+            replicas: 1,
+            max_num_seqs,
+            max_num_batched_tokens,
+            chunked_prefill,
+            iteration,
+            prompt_tokens,
+            output_tokens,
+        }),
+        arrivals: Arrivals::Open { offered_load: 0.9 },
+        slo,
+        customers: 20_000,
+        warm_up: 2_000,
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! [`IterationModel::duration`]: crate::model::scenario::IterationModel::duration
 
-use super::{stream, Recorder, RequestTrace, RunSummary, Sample};
+use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample};
 use crate::model::scenario::{
     Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, MAX_TOKENS,
 };
@@ -127,28 +127,7 @@ impl LlmSim {
         let ServiceKind::Llm(fleet) = &scenario.service else {
             unreachable!("checked by Engine::new")
         };
-        let mut rng_think = stream(seed, THINK);
-        let mut sends = BinaryHeap::new();
-        let (mean_gap, think_time, expected_rate, unstable) = match scenario.arrivals {
-            Arrivals::Open { offered_load } => {
-                let rate = offered_load * scenario.saturation_throughput();
-                (1.0 / rate, 0.0, rate, offered_load >= 1.0)
-            }
-            Arrivals::Closed { users, think_time } => {
-                for _ in 0..users {
-                    sends.push(Reverse(super::Time(
-                        think_time * rng_think.sample::<f64, _>(Exp1),
-                    )));
-                }
-                let rate = f64::from(users) / (think_time + scenario.unloaded_response_time());
-                (
-                    0.0,
-                    think_time,
-                    rate.min(scenario.saturation_throughput()),
-                    false,
-                )
-            }
-        };
+        let plan = ArrivalPlan::new(scenario, seed, THINK);
         let replica = || Replica {
             prefilling: VecDeque::with_capacity(fleet.max_num_seqs.min(1024) as usize),
             decoding: BinaryHeap::with_capacity(fleet.max_num_seqs.min(1024) as usize),
@@ -160,27 +139,27 @@ impl LlmSim {
         };
         let mut rng_arrivals = stream(seed, ARRIVALS);
         let next_arrival = if scenario.is_open() {
-            mean_gap * rng_arrivals.sample::<f64, _>(Exp1)
+            plan.mean_gap * rng_arrivals.sample::<f64, _>(Exp1)
         } else {
             0.0
         };
         Self {
             scenario: scenario.clone(),
-            rec: Recorder::new(scenario, scenario.customers, expected_rate),
+            rec: Recorder::new(scenario, scenario.customers, plan.expected_rate),
             fleet: fleet.clone(),
             iteration: fleet.iteration.clone(),
             prompts: LengthSampler::new(&fleet.prompt_tokens),
             outputs: LengthSampler::new(&fleet.output_tokens),
-            mean_gap,
-            think_time,
-            unstable,
+            mean_gap: plan.mean_gap,
+            think_time: plan.think_time,
+            unstable: plan.unstable,
             rng_arrivals,
             rng_prompts: stream(seed, PROMPTS),
             rng_outputs: stream(seed, OUTPUTS),
-            rng_think,
+            rng_think: plan.think,
             next_index: 0,
             next_arrival,
-            sends,
+            sends: plan.sends,
             requests: Vec::with_capacity(1024),
             free_slots: Vec::new(),
             queue: VecDeque::with_capacity(1024),

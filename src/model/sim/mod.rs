@@ -18,13 +18,16 @@
 pub mod llm;
 pub mod textbook;
 
-use super::scenario::{Scenario, ScenarioError, ServiceKind, Slo};
+use super::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo};
 use super::stats::{
     BatchMeans, Bin, ConfidenceInterval, FineHistogram, LatencyStats, Occupancy, OccupancySample,
 };
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
+use rand_distr::Exp1;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// Whether the run reached a steady state.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -331,8 +334,8 @@ impl Recorder {
         let steady =
             (!unstable && self.measured > 0 && duration > 0.0).then(|| self.steady_state(duration));
         let users = match scenario.arrivals {
-            super::scenario::Arrivals::Closed { users, .. } => Some(users),
-            super::scenario::Arrivals::Open { .. } => None,
+            Arrivals::Closed { users, .. } => Some(users),
+            Arrivals::Open { .. } => None,
         };
         RunSummary {
             service: if self.llm { "llm" } else { "textbook" }.to_string(),
@@ -399,6 +402,55 @@ pub(crate) fn stream(seed: u64, purpose: u64) -> Pcg64Mcg {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     Pcg64Mcg::seed_from_u64(z ^ (z >> 31))
+}
+
+/// How a run's arrivals are driven; the same for both engines.
+pub(crate) struct ArrivalPlan {
+    /// Open loop: mean gap `1/λ` between arrivals.
+    pub mean_gap: f64,
+    /// Closed loop: mean think time.
+    pub think_time: f64,
+    /// Rough request rate, to size the occupancy series.
+    pub expected_rate: f64,
+    /// Open loop at ρ ≥ 1.
+    pub unstable: bool,
+    /// Closed loop: when each thinking user sends next (all users start thinking).
+    pub sends: BinaryHeap<Reverse<Time>>,
+    /// The think-time stream.
+    pub think: Pcg64Mcg,
+}
+
+impl ArrivalPlan {
+    pub fn new(scenario: &Scenario, seed: u64, think_stream: u64) -> Self {
+        let mut think = stream(seed, think_stream);
+        let mut sends = BinaryHeap::new();
+        let (mean_gap, think_time, expected_rate, unstable) = match scenario.arrivals {
+            Arrivals::Open { offered_load } => {
+                let rate = offered_load * scenario.saturation_throughput();
+                (1.0 / rate, 0.0, rate, offered_load >= 1.0)
+            }
+            Arrivals::Closed { users, think_time } => {
+                for _ in 0..users {
+                    sends.push(Reverse(Time(think_time * think.sample::<f64, _>(Exp1))));
+                }
+                let rate = f64::from(users) / (think_time + scenario.unloaded_response_time());
+                (
+                    0.0,
+                    think_time,
+                    rate.min(scenario.saturation_throughput()),
+                    false,
+                )
+            }
+        };
+        Self {
+            mean_gap,
+            think_time,
+            expected_rate,
+            unstable,
+            sends,
+            think,
+        }
+    }
 }
 
 /// A simulation in progress, of either kind.

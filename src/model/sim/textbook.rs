@@ -5,7 +5,7 @@
 //! costs one draw of service demand and three heap operations: the servers' free times, the departures still ahead
 //! (for the number in system and its time series), and in closed loop the users' next send times.
 
-use super::{stream, Recorder, RequestTrace, RunSummary, Sample, Time};
+use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample, Time};
 use crate::model::analytic::erlang_c;
 use crate::model::scenario::{Arrivals, Scenario, ServiceKind};
 use rand::Rng;
@@ -48,46 +48,27 @@ impl TextbookSim {
             unreachable!("checked by Engine::new")
         };
         let (servers, mean_service) = (t.servers, t.mean_service);
-        let mut think = stream(seed, THINK);
-        let mut sends = BinaryHeap::new();
-        let (mean_gap, think_time, expected_rate, unstable) = match scenario.arrivals {
-            Arrivals::Open { offered_load } => {
-                let rate = offered_load * scenario.saturation_throughput();
-                (1.0 / rate, 0.0, rate, offered_load >= 1.0)
-            }
-            Arrivals::Closed { users, think_time } => {
-                for _ in 0..users {
-                    sends.push(Reverse(Time(think_time * think.sample::<f64, _>(Exp1))));
-                }
-                let rate = f64::from(users) / (think_time + mean_service);
-                (
-                    0.0,
-                    think_time,
-                    rate.min(scenario.saturation_throughput()),
-                    false,
-                )
-            }
-        };
+        let plan = ArrivalPlan::new(scenario, seed, THINK);
         let mut sim = Self {
             scenario: scenario.clone(),
-            rec: Recorder::new(scenario, scenario.customers, expected_rate),
+            rec: Recorder::new(scenario, scenario.customers, plan.expected_rate),
             servers,
             mean_service,
-            mean_gap,
-            think_time,
-            unstable,
+            mean_gap: plan.mean_gap,
+            think_time: plan.think_time,
+            unstable: plan.unstable,
             arrivals: stream(seed, ARRIVALS),
             service: stream(seed, SERVICE),
-            think,
+            think: plan.think,
             next_index: 0,
             next_arrival: 0.0,
-            sends,
+            sends: plan.sends,
             free: (0..servers).map(|_| Reverse(Time(0.0))).collect(),
             departures: BinaryHeap::new(),
         };
         if scenario.is_open() {
             sim.next_arrival = sim.mean_gap * sim.arrivals.sample::<f64, _>(Exp1);
-            if !unstable {
+            if !sim.unstable {
                 sim.start_in_steady_state(seed);
             }
         }

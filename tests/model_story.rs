@@ -1,0 +1,187 @@
+//! The course's story told by the model, and the guarantees the page relies on.
+
+use goodput::model::{
+    default_load_points, exact_reference, run, sweep, Arrivals, ProgressiveRun, Scenario,
+    ServiceKind, Stability, SteadyState, TextbookService,
+};
+
+const SEED: u64 = 11;
+
+fn course(rho: f64, closed: bool) -> Scenario {
+    let base = if closed {
+        Scenario::course_closed_preset()
+    } else {
+        Scenario::course_preset()
+    };
+    let mut s = base.with_offered_load(rho);
+    s.customers = 60_000;
+    s.warm_up = 6_000;
+    s
+}
+
+fn steady(s: &Scenario) -> SteadyState {
+    run(s, SEED).unwrap().steady.expect("stable")
+}
+
+#[test]
+fn p99_separates_from_p50_near_saturation() {
+    let (calm, busy) = (steady(&course(0.85, false)), steady(&course(0.99, false)));
+    let (calm_ttft, busy_ttft) = (calm.ttft.unwrap(), busy.ttft.unwrap());
+    println!(
+        "85%: TTFT p50 {:.3} p99 {:.3}; 99%: p50 {:.3} p99 {:.3}",
+        calm_ttft.p50, calm_ttft.p99, busy_ttft.p50, busy_ttft.p99
+    );
+    // Throughput grows by a sixth while the TTFT tail grows several-fold, and so does its distance from the median.
+    assert!(busy.throughput / calm.throughput < 1.2);
+    assert!(busy_ttft.p99 > 4.0 * calm_ttft.p99);
+    assert!(busy_ttft.p99 - busy_ttft.p50 > 4.0 * (calm_ttft.p99 - calm_ttft.p50));
+    assert!(busy_ttft.p99 / busy_ttft.p50 > 3.0);
+}
+
+#[test]
+fn goodput_falls_away_from_throughput_near_saturation() {
+    let points = sweep(&course(0.85, false), &default_load_points(), SEED).unwrap();
+    let share = |i: usize| {
+        let st = points[i].summary.steady.as_ref().unwrap();
+        st.goodput / st.throughput
+    };
+    println!(
+        "goodput/throughput: 85% {:.2}, 95% {:.2}, 99% {:.2}",
+        share(0),
+        share(10),
+        share(14)
+    );
+    assert!(share(0) > 0.5);
+    assert!(share(14) < share(0) / 3.0);
+    assert!(
+        matches!(points[15].summary.stability, Stability::Unstable { .. }),
+        "100% load has no steady state"
+    );
+}
+
+#[test]
+fn closed_loop_keeps_the_tail_bounded_at_the_same_settings() {
+    let (calm, busy) = (steady(&course(0.85, true)), steady(&course(1.0, true)));
+    let (calm_ttft, busy_ttft) = (calm.ttft.unwrap(), busy.ttft.unwrap());
+    println!(
+        "closed 85%: p99 {:.3}; 100%: p99 {:.3}",
+        calm_ttft.p99, busy_ttft.p99
+    );
+    assert!(busy_ttft.p99 < 1.5 * calm_ttft.p99);
+    // The users slow down with the server: their real rate stays below what they would offer unqueued.
+    assert!(busy.effective_arrival_rate < course(1.0, true).saturation_throughput());
+    let open_busy = steady(&course(0.99, false)).ttft.unwrap();
+    assert!(busy_ttft.p99 < open_busy.p99 / 4.0);
+}
+
+#[test]
+fn open_loop_beyond_saturation_ends_and_reports_a_growing_queue_not_numbers() {
+    for s in [course(1.2, false), {
+        let mut t = Scenario::textbook_preset().with_offered_load(1.0);
+        t.customers = 100_000;
+        t
+    }] {
+        let summary = run(&s, SEED).unwrap();
+        assert!(summary.steady.is_none());
+        match summary.stability {
+            Stability::Unstable {
+                waiting_growth_rate,
+                arrived,
+                completed,
+                ..
+            } => {
+                println!(
+                    "growth {waiting_growth_rate:.3}/s, arrived {arrived}, completed {completed}"
+                );
+                assert!(waiting_growth_rate > 0.0 && arrived > completed);
+            }
+            Stability::Stable => panic!("ρ ≥ 1 must be flagged unstable"),
+        }
+        assert!(!summary.occupancy.is_empty());
+        assert!(serde_json::to_string(&summary)
+            .unwrap()
+            .find("null")
+            .is_none());
+    }
+}
+
+#[test]
+fn invalid_scenarios_name_the_field_instead_of_panicking() {
+    let mut s = Scenario::textbook_preset();
+    s.service = ServiceKind::Textbook(TextbookService {
+        servers: 0,
+        mean_service: 1.0,
+    });
+    assert_eq!(run(&s, 1).unwrap_err().field, "service.servers");
+    let s = Scenario {
+        arrivals: Arrivals::Open {
+            offered_load: f64::NAN,
+        },
+        ..Scenario::textbook_preset()
+    };
+    assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.offered_load");
+    let s = Scenario {
+        arrivals: Arrivals::Open { offered_load: -0.5 },
+        ..Scenario::course_preset()
+    };
+    assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.offered_load");
+    let mut s = Scenario::course_preset();
+    s.slo.ttft = 0.0;
+    assert_eq!(run(&s, 1).unwrap_err().field, "slo.ttft");
+    let mut s = Scenario::course_preset();
+    if let ServiceKind::Llm(f) = &mut s.service {
+        f.max_num_batched_tokens = 8;
+    }
+    assert_eq!(
+        run(&s, 1).unwrap_err().field,
+        "service.max_num_batched_tokens"
+    );
+    assert!(run(&s, 1)
+        .unwrap_err()
+        .to_string()
+        .contains("max_num_batched_tokens"));
+}
+
+#[test]
+fn a_progressive_run_refines_toward_the_full_run() {
+    for s in [Scenario::textbook_preset(), Scenario::course_preset()] {
+        let full = run(&s, SEED).unwrap();
+        let mut progressive = ProgressiveRun::new(&s, SEED).unwrap();
+        let first = progressive.advance(s.customers / 20);
+        assert!(!first.done && first.summary.measured < full.measured);
+        let mut last = first;
+        while !progressive.is_done() {
+            last = progressive.advance(s.customers / 7);
+        }
+        assert!(last.done);
+        assert_eq!(last.summary.measured, full.measured);
+        let (a, b) = (last.summary.headline().unwrap(), full.headline().unwrap());
+        assert!((a.p99 - b.p99).abs() <= 1e-9 * b.p99 && (a.mean - b.mean).abs() <= 1e-9 * b.mean);
+        assert!(last.p99_relative_half_width.is_some_and(|w| w < 0.25));
+    }
+}
+
+#[test]
+fn scenarios_and_summaries_survive_a_round_trip_through_json() {
+    for s in [
+        Scenario::course_preset(),
+        Scenario::course_closed_preset(),
+        Scenario::distserve_preset(),
+    ] {
+        let back: Scenario = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+    }
+    let mut s = Scenario::textbook_preset();
+    s.customers = 5_000;
+    let summary = run(&s, SEED).unwrap();
+    let text = serde_json::to_string(&summary).unwrap();
+    let back: goodput::model::RunSummary = serde_json::from_str(&text).unwrap();
+    // serde_json's default float parser may differ from the written value in the last bit, so compare with a
+    // tolerance rather than bit for bit.
+    assert_eq!(back.measured, summary.measured);
+    assert_eq!(back.occupancy.len(), summary.occupancy.len());
+    let (a, b) = (back.headline().unwrap(), summary.headline().unwrap());
+    assert!((a.p99 - b.p99).abs() <= 1e-12 * b.p99 && (a.mean - b.mean).abs() <= 1e-12 * b.mean);
+    let points = sweep(&s, &[0.5, 0.9], SEED).unwrap();
+    assert_eq!(points[1].exact, exact_reference(&s.with_offered_load(0.9)));
+}
