@@ -204,7 +204,7 @@ fn littles_law_holds_in_every_mode() {
 fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations() {
     // Each iteration takes δ whatever it holds; a request needs O iterations with O geometric of mean m, so its
     // service is δ·O ≈ exponential with mean δ·m = 1 s (squared coefficient of variation 1 − 1/m).
-    let (c, rho, m) = (4u32, 0.9, 100.0);
+    let (c, rho, m) = (4u32, 0.85, 50.0);
     let delta = 1.0 / m;
     let s = Scenario {
         service: ServiceKind::Llm(LlmFleet {
@@ -226,8 +226,8 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             ttft: 1.0,
             tpot: 1.0,
         },
-        customers: 600_000,
-        warm_up: 60_000,
+        customers: 2_000_000,
+        warm_up: 100_000,
     };
     assert!(relative_error(s.saturation_throughput(), f64::from(c)) < 1e-12);
     let exact = erlang_c(c, rho * f64::from(c), 1.0).unwrap();

@@ -15,13 +15,12 @@
 //!
 //! [`IterationModel::duration`]: crate::model::scenario::IterationModel::duration
 
-use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample};
+use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample, Stream};
 use crate::model::scenario::{
     Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, MAX_TOKENS,
 };
 use rand::Rng;
 use rand_distr::Exp1;
-use rand_pcg::Pcg64Mcg;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -51,7 +50,7 @@ impl LengthSampler {
     }
 
     #[inline]
-    fn sample(&self, rng: &mut Pcg64Mcg) -> u32 {
+    fn sample(&self, rng: &mut Stream) -> u32 {
         match self.dist {
             LengthDist::Fixed { tokens } => tokens,
             LengthDist::Uniform { min, max } => rng.random_range(min..=max),
@@ -108,10 +107,10 @@ pub(crate) struct LlmSim {
     mean_gap: f64,
     think_time: f64,
     unstable: bool,
-    rng_arrivals: Pcg64Mcg,
-    rng_prompts: Pcg64Mcg,
-    rng_outputs: Pcg64Mcg,
-    rng_think: Pcg64Mcg,
+    rng_arrivals: Stream,
+    rng_prompts: Stream,
+    rng_outputs: Stream,
+    rng_think: Stream,
     next_index: u64,
     next_arrival: f64,
     sends: BinaryHeap<Reverse<super::Time>>,

@@ -5,12 +5,11 @@
 //! costs one draw of service demand and three heap operations: the servers' free times, the departures still ahead
 //! (for the number in system and its time series), and in closed loop the users' next send times.
 
-use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample, Time};
+use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample, Stream, Time};
 use crate::model::analytic::erlang_c;
 use crate::model::scenario::{Arrivals, Scenario, ServiceKind};
 use rand::Rng;
 use rand_distr::Exp1;
-use rand_pcg::Pcg64Mcg;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -29,9 +28,9 @@ pub(crate) struct TextbookSim {
     mean_gap: f64,
     think_time: f64,
     unstable: bool,
-    arrivals: Pcg64Mcg,
-    service: Pcg64Mcg,
-    think: Pcg64Mcg,
+    arrivals: Stream,
+    service: Stream,
+    think: Stream,
     next_index: u64,
     next_arrival: f64,
     /// Closed loop: when each thinking user sends next.
