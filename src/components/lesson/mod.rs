@@ -1,0 +1,61 @@
+//! The lesson page: [`LessonArticle`] renders a compiled [`Lesson`], one small component per block kind.
+//!
+//! Prose arrives as sanitised HTML from the build-time compiler, so it is set with `inner_html`; every directive is
+//! rendered from typed data. No inline styles or scripts: the page runs under a strict CSP, and the look lives in
+//! `style/lesson.css`.
+
+mod analogy;
+mod check_yourself;
+mod explain;
+mod header;
+mod keywords;
+mod math_decoded;
+mod predict;
+mod recall_card;
+mod reveal;
+mod speaker_notes;
+mod tldr;
+mod widget_placeholder;
+
+use crate::lesson::{Block, Lesson};
+use leptos::prelude::*;
+
+/// The whole lesson: header, then every block in reading order.
+#[component]
+pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
+    let blocks = lesson
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| view! { <LessonBlock block index/> });
+    view! {
+        <article class="lesson" aria-labelledby="lesson-title">
+            <header::LessonHeader meta=&lesson.meta/>
+            {blocks.collect_view()}
+        </article>
+    }
+}
+
+/// One block; `index` makes ids for blocks that carry none of their own.
+#[component]
+fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
+    match block {
+        Block::Html(html) => {
+            view! { <div class="lesson-prose" inner_html=html.as_str()></div> }.into_any()
+        }
+        Block::Tldr(tldr) => view! { <tldr::Tldr tldr/> }.into_any(),
+        Block::Analogy(analogy) => view! { <analogy::Analogy analogy/> }.into_any(),
+        Block::Keywords(keywords) => view! { <keywords::Keywords keywords/> }.into_any(),
+        Block::MathDecoded(math) => view! { <math_decoded::MathDecoded math/> }.into_any(),
+        Block::RecallCard(card) => view! { <recall_card::RecallCard card/> }.into_any(),
+        Block::Predict(step) => view! { <predict::PredictStep step/> }.into_any(),
+        Block::CheckYourself(check) => view! { <check_yourself::CheckYourself check/> }.into_any(),
+        Block::ExplainToColleague(card) => {
+            view! { <explain::ExplainToColleague card index/> }.into_any()
+        }
+        Block::SpeakerNotes(notes) => view! { <speaker_notes::SpeakerNotes notes/> }.into_any(),
+        Block::Widget(widget) => {
+            view! { <widget_placeholder::WidgetPlaceholder widget index/> }.into_any()
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The markdown pass: walks pulldown-cmark events, refuses what a lesson may not contain, turns math into MathML and
+//! code into highlighted HTML, gives headings anchors, and cuts the body into prose and directive blocks.
+
+use super::{directives, front_matter, highlight, links, math, CompileError};
+use crate::lesson::{Block, Html, Lesson, LessonMeta};
+use pulldown_cmark::{
+    CodeBlockKind, CowStr, Event, MetadataBlockKind, Options, Parser, Tag, TagEnd,
+};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// The markdown extensions a lesson may use.
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+        | Options::ENABLE_MATH
+        | Options::ENABLE_GFM
+}
+
+/// What the event walk yields: prose to render, or a directive fence to compile.
+enum Piece {
+    Prose(Vec<Event<'static>>),
+    Directive {
+        name: String,
+        body: String,
+        line: usize,
+    },
+}
+
+/// The state of compiling one lesson: where ids were claimed and which in-page links wait to be checked.
+pub(super) struct LessonBuilder<'a> {
+    file: &'a str,
+    source: &'a str,
+    line_starts: Vec<usize>,
+    ids: HashMap<String, usize>,
+    internal_links: Vec<(String, usize)>,
+}
+
+impl<'a> LessonBuilder<'a> {
+    /// A builder for `source`, which errors will call `file`.
+    pub(super) fn new(file: &'a str, source: &'a str) -> Self {
+        let line_starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        LessonBuilder {
+            file,
+            source,
+            line_starts,
+            ids: HashMap::new(),
+            internal_links: Vec::new(),
+        }
+    }
+
+    /// An error at `line` of this lesson.
+    pub(super) fn error(&self, line: usize, message: impl Into<String>) -> CompileError {
+        CompileError {
+            file: self.file.to_string(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// The 1-based line of a byte offset in the lesson.
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= offset)
+    }
+
+    /// Compiles the whole lesson.
+    pub(super) fn build(mut self) -> Result<Lesson, CompileError> {
+        let source = self.source;
+        let mut events = Parser::new_ext(source, options())
+            .into_offset_iter()
+            .peekable();
+        let front_matter = match events.next() {
+            Some((Event::Start(Tag::MetadataBlock(MetadataBlockKind::PlusesStyle)), _)) => {
+                match events.next() {
+                    Some((Event::Text(text), range)) => {
+                        events.next(); // the closing `+++`
+                        (text, range.start)
+                    }
+                    _ => (CowStr::Borrowed(""), 0),
+                }
+            }
+            _ => {
+                return Err(self.error(
+                    1,
+                    format!("missing front matter; {}", front_matter::FIELDS_HINT),
+                ))
+            }
+        };
+        let meta = self.meta(&front_matter.0, front_matter.1)?;
+
+        let mut blocks = Vec::new();
+        for piece in self.walk(events, &|offset| offset, true)? {
+            match piece {
+                Piece::Prose(events) => blocks.push(Block::Html(render(events))),
+                Piece::Directive { name, body, line } => {
+                    blocks.push(directives::compile(&mut self, &name, &body, line)?)
+                }
+            }
+        }
+        self.check_internal_links()?;
+        Ok(Lesson { meta, blocks })
+    }
+
+    /// Parses and checks the front matter that starts at byte `offset`.
+    fn meta(&mut self, text: &str, offset: usize) -> Result<LessonMeta, CompileError> {
+        let parsed = front_matter::parse(text)
+            .map_err(|(at, message)| self.error(self.line_of(offset + at), message))?;
+        let line_of_key = |key: &str| {
+            let at = text
+                .find(&format!("{key} "))
+                .or_else(|| text.find(key))
+                .unwrap_or(0);
+            self.line_of(offset + at)
+        };
+        if let Some((number, slug)) = front_matter::expected_from_file_name(self.file) {
+            if parsed.number != number {
+                return Err(self.error(
+                    line_of_key("number"),
+                    format!("front matter says number = {} but the file name says {number}; make them agree", parsed.number),
+                ));
+            }
+            if parsed.slug != slug {
+                return Err(self.error(
+                    line_of_key("slug"),
+                    format!("front matter says slug = \"{}\" but the file name says \"{slug}\"; make them agree", parsed.slug),
+                ));
+            }
+        } else {
+            return Err(self.error(
+                1,
+                "a lesson file is named `NN-slug.md`, e.g. `32-latency-throughput-slos.md`",
+            ));
+        }
+        let objectives_line = line_of_key("objectives");
+        let objectives = parsed
+            .objectives
+            .iter()
+            .map(|objective| self.inline(objective, objectives_line))
+            .collect::<Result<_, _>>()?;
+        Ok(LessonMeta {
+            slug: parsed.slug,
+            number: parsed.number,
+            title: parsed.title,
+            summary: parsed.summary,
+            objectives,
+            minutes: parsed.minutes,
+        })
+    }
+
+    /// Renders a directive's text field (inline markdown) found at `line`; a single paragraph loses its `<p>`.
+    pub(super) fn inline(&mut self, text: &str, line: usize) -> Result<Html, CompileError> {
+        let events = Parser::new_ext(text, options()).into_offset_iter();
+        let base = self.line_starts[line - 1];
+        // Every event of a field reports the field's own line: `walk` maps offsets back through `base`.
+        let pieces = self.walk(events, &|_| base, false)?;
+        let html = render(
+            pieces
+                .into_iter()
+                .flat_map(|piece| match piece {
+                    Piece::Prose(events) => events,
+                    Piece::Directive { .. } => Vec::new(), // `walk` refuses directives when they are not allowed
+                })
+                .collect(),
+        );
+        let trimmed = html.0.trim_end();
+        let single_paragraph = trimmed.starts_with("<p>")
+            && trimmed.ends_with("</p>")
+            && trimmed.matches("<p>").count() == 1;
+        Ok(if single_paragraph {
+            Html(trimmed[3..trimmed.len() - 4].to_string())
+        } else {
+            html
+        })
+    }
+
+    /// Renders LaTeX found at `line` as MathML.
+    pub(super) fn math(
+        &self,
+        latex: &str,
+        display: bool,
+        line: usize,
+    ) -> Result<Html, CompileError> {
+        math::to_mathml(latex, display).map(Html).map_err(|e| {
+            self.error(line, format!("cannot render the math `{latex}`: {e}; check the LaTeX (MathML supports the usual commands)"))
+        })
+    }
+
+    /// Records that `id` is defined at `line`; ids (heading anchors and directive ids) are unique in a lesson.
+    pub(super) fn claim_id(&mut self, id: &str, line: usize) -> Result<(), CompileError> {
+        if let Some(first) = self.ids.get(id) {
+            return Err(self.error(
+                line,
+                format!("duplicate id `{id}`, already used on line {first}; rename one (a heading can take another with `{{#new-id}}`)"),
+            ));
+        }
+        self.ids.insert(id.to_string(), line);
+        Ok(())
+    }
+
+    /// Walks markdown events: checks and converts them, and cuts out directive fences. `offset_base` maps an
+    /// event's offset to an offset in the lesson, for line numbers.
+    fn walk<'s>(
+        &mut self,
+        events: impl Iterator<Item = (Event<'s>, Range<usize>)>,
+        offset_base: &dyn Fn(usize) -> usize,
+        directives_allowed: bool,
+    ) -> Result<Vec<Piece>, CompileError> {
+        let mut pieces = Vec::new();
+        let mut prose: Vec<Event<'static>> = Vec::new();
+        let mut depth = 0usize;
+        let mut events = events.peekable();
+        while let Some((event, range)) = events.next() {
+            let line = self.line_of(offset_base(range.start));
+            match event {
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    let info = match kind {
+                        CodeBlockKind::Fenced(info) => info.trim().to_string(),
+                        CodeBlockKind::Indented => String::new(),
+                    };
+                    let mut code = String::new();
+                    for (event, _) in events.by_ref() {
+                        match event {
+                            Event::Text(text) => code.push_str(&text),
+                            Event::End(TagEnd::CodeBlock) => break,
+                            _ => {}
+                        }
+                    }
+                    if let Some(name) = info.strip_prefix('@') {
+                        if !directives_allowed || depth > 0 {
+                            return Err(self.error(line, format!("the `@{name}` directive must stand on its own at the top level, not inside a list, quote or another directive")));
+                        }
+                        pieces.push(Piece::Prose(std::mem::take(&mut prose)));
+                        pieces.push(Piece::Directive {
+                            name: name.to_string(),
+                            body: code,
+                            line,
+                        });
+                    } else {
+                        let language = info.split_whitespace().next().unwrap_or("text");
+                        let html = highlight::code_block(&code, language).map_err(|e| {
+                            self.error(
+                                line,
+                                format!("cannot highlight this `{language}` block: {e}"),
+                            )
+                        })?;
+                        prose.push(Event::Html(html.into()));
+                    }
+                }
+                Event::Start(Tag::Heading {
+                    level,
+                    id,
+                    classes,
+                    attrs,
+                }) => {
+                    let mut inner = Vec::new();
+                    let mut text = String::new();
+                    for (event, range) in events.by_ref() {
+                        match &event {
+                            Event::End(TagEnd::Heading(_)) => break,
+                            Event::Text(t) | Event::Code(t) | Event::InlineMath(t) => {
+                                text.push_str(t)
+                            }
+                            _ => {}
+                        }
+                        inner.push((event, range));
+                    }
+                    let anchor = id
+                        .map(|id| id.to_string())
+                        .unwrap_or_else(|| links::heading_anchor(&text));
+                    if !anchor.is_empty() {
+                        self.claim_id(&anchor, line)?;
+                    }
+                    let attrs = attrs
+                        .into_iter()
+                        .map(|(k, v)| (k.into_static(), v.map(CowStr::into_static)))
+                        .collect();
+                    let classes = classes.into_iter().map(CowStr::into_static).collect();
+                    let id = (!anchor.is_empty()).then(|| CowStr::from(anchor));
+                    prose.push(Event::Start(Tag::Heading {
+                        level,
+                        id,
+                        classes,
+                        attrs,
+                    }));
+                    for (event, range) in inner {
+                        prose.push(self.check(event, self.line_of(offset_base(range.start)))?);
+                    }
+                    prose.push(Event::End(TagEnd::Heading(level)));
+                }
+                Event::Start(tag) => {
+                    depth += 1;
+                    prose.push(self.check(Event::Start(tag), line)?);
+                }
+                Event::End(tag) => {
+                    depth = depth.saturating_sub(1);
+                    prose.push(Event::End(tag));
+                }
+                other => prose.push(self.check(other, line)?),
+            }
+        }
+        pieces.push(Piece::Prose(prose));
+        pieces.retain(|piece| !matches!(piece, Piece::Prose(events) if events.is_empty()));
+        Ok(pieces)
+    }
+
+    /// Refuses raw HTML and unsafe links, records in-page links, and renders math; everything else passes.
+    fn check<'s>(&mut self, event: Event<'s>, line: usize) -> Result<Event<'static>, CompileError> {
+        match event {
+            Event::Html(html) | Event::InlineHtml(html) => Err(self.error(
+                line,
+                format!(
+                    "raw HTML is not allowed in a lesson (found `{}`); write markdown, or use a directive (lessons/README.md) for anything interactive",
+                    html.trim().chars().take(40).collect::<String>()
+                ),
+            )),
+            Event::Start(Tag::HtmlBlock) => Err(self.error(line, "raw HTML is not allowed in a lesson; write markdown, or use a directive (lessons/README.md) for anything interactive")),
+            Event::InlineMath(latex) => Ok(Event::InlineHtml(self.math(&latex, false, line)?.0.into())),
+            Event::DisplayMath(latex) => Ok(Event::Html(self.math(&latex, true, line)?.0.into())),
+            Event::Start(Tag::Link { ref dest_url, .. }) | Event::Start(Tag::Image { ref dest_url, .. }) => {
+                if let Some(scheme) = links::refused_scheme(dest_url) {
+                    return Err(self.error(
+                        line,
+                        format!("the link `{dest_url}` uses the `{scheme}:` scheme; only http, https, mailto, #anchors and relative links are allowed"),
+                    ));
+                }
+                if let Some(anchor) = dest_url.strip_prefix('#') {
+                    self.internal_links.push((anchor.to_string(), line));
+                }
+                Ok(event.into_static())
+            }
+            other => Ok(other.into_static()),
+        }
+    }
+
+    /// Every `#anchor` link must name a heading or a directive id of this lesson.
+    fn check_internal_links(&self) -> Result<(), CompileError> {
+        for (anchor, line) in &self.internal_links {
+            if !self.ids.contains_key(anchor) {
+                return Err(self.error(
+                    *line,
+                    format!("the link `#{anchor}` matches no heading or id in this lesson; a heading `## The knee` is `#the-knee`, or give the target an `id`"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Renders checked events to HTML.
+fn render(events: Vec<Event<'static>>) -> Html {
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    Html(html)
+}
