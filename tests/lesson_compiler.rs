@@ -1,0 +1,320 @@
+//! The lesson compiler: every authoring mistake fails with `file:line: message`, the shipped lessons compile, and a
+//! sample lesson compiles into exactly the typed data it describes.
+
+use goodput::lesson::compiler::{compile_dir, compile_lesson, CompileError};
+use goodput::lesson::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const FILE: &str = "lessons/99-sample.md";
+
+/// Front matter on lines 1–8, so a body's first line is line 9.
+const FRONT_MATTER: &str = "+++
+title = \"Sample\"
+number = 99
+slug = \"sample\"
+summary = \"A sample.\"
+objectives = [\"Learn.\"]
+minutes = 3
++++
+";
+
+/// Compiles `body` after the standard front matter and returns the error it must produce.
+fn error_of(body: &str) -> CompileError {
+    let source = format!("{FRONT_MATTER}{body}");
+    compile_lesson(FILE, &source).expect_err("this lesson must not compile")
+}
+
+/// Asserts the error's line and that its message says `expected`.
+fn assert_error(error: &CompileError, line: usize, expected: &str) {
+    assert_eq!(error.file, FILE);
+    assert_eq!(error.line, line, "wrong line for: {error}");
+    assert!(error.message.contains(expected), "message `{}` lacks `{expected}`", error.message);
+    assert!(error.to_string().starts_with(&format!("{FILE}:{line}: ")), "{error}");
+}
+
+#[test]
+fn bad_toml_in_a_directive_points_at_the_broken_line() {
+    let error = error_of("Intro.\n\n```@tldr\ntext = \"never closed\n```\n");
+    assert_error(&error, 12, "in `@tldr`:");
+    assert_error(&error, 12, "its TOML body takes text");
+}
+
+#[test]
+fn a_missing_required_field_is_named() {
+    let error = error_of("```@recall\nid = \"r\"\nprompt = \"What is the knee?\"\n```\n");
+    assert_error(&error, 10, "missing field `answer`");
+}
+
+#[test]
+fn an_unknown_field_is_refused() {
+    let error = error_of("```@tldr\ntext = \"t\"\ntxet = \"typo\"\n```\n");
+    assert_error(&error, 11, "unknown field `txet`");
+}
+
+#[test]
+fn an_unknown_directive_lists_the_known_ones() {
+    let error = error_of("Intro.\n\n```@recal\nid = \"r\"\n```\n");
+    assert_error(&error, 11, "unknown directive `@recal`; use one of @tldr, @analogy");
+    assert_error(&error, 11, "or drop the `@` for a plain code block");
+}
+
+#[test]
+fn an_unknown_widget_lists_the_known_ones() {
+    let error = error_of("```@widget\ncaption = \"Try it\"\nname = \"knee-labb\"\n```\n");
+    assert_error(
+        &error,
+        11,
+        "unknown widget `knee-labb`; known widgets: knee-lab, goodput-chart, littles-law-sizer, metrics-reader",
+    );
+}
+
+#[test]
+fn a_duplicate_heading_anchor_names_the_first_use() {
+    let error = error_of("## The knee\n\nText.\n\n## The knee\n");
+    assert_error(&error, 13, "duplicate id `the-knee`, already used on line 9");
+}
+
+#[test]
+fn a_directive_id_may_not_repeat_a_heading_anchor() {
+    let error = error_of("## Knee\n\n```@recall\nid = \"knee\"\nprompt = \"p\"\nanswer = \"a\"\n```\n");
+    assert_error(&error, 12, "duplicate id `knee`, already used on line 9");
+}
+
+#[test]
+fn bad_front_matter_points_into_the_front_matter() {
+    let source = FRONT_MATTER.replace("number = 99", "number = \"ninety-nine\"");
+    let error = compile_lesson(FILE, &source).unwrap_err();
+    assert_error(&error, 3, "bad front matter: invalid type: string \"ninety-nine\", expected u32");
+}
+
+#[test]
+fn front_matter_missing_a_field_is_named() {
+    let source = FRONT_MATTER.replace("minutes = 3\n", "");
+    let error = compile_lesson(FILE, &source).unwrap_err();
+    assert_error(&error, 2, "missing field `minutes`");
+}
+
+#[test]
+fn a_lesson_without_front_matter_is_refused() {
+    let error = compile_lesson(FILE, "# Title\n").unwrap_err();
+    assert_error(&error, 1, "missing front matter; front matter is TOML between `+++` lines");
+}
+
+#[test]
+fn front_matter_must_agree_with_the_file_name() {
+    let source = FRONT_MATTER.replace("slug = \"sample\"", "slug = \"other\"");
+    let error = compile_lesson(FILE, &source).unwrap_err();
+    assert_error(&error, 4, "front matter says slug = \"other\" but the file name says \"sample\"");
+}
+
+#[test]
+fn a_broken_internal_link_is_refused() {
+    let error = error_of("## The knee\n\nSee [the knee](#the-knee) and [goodput](#goodput).\n");
+    assert_error(&error, 11, "the link `#goodput` matches no heading or id in this lesson");
+}
+
+#[test]
+fn raw_html_blocks_are_refused() {
+    let error = error_of("Intro.\n\n<script>alert(1)</script>\n");
+    assert_error(&error, 11, "raw HTML is not allowed in a lesson");
+}
+
+#[test]
+fn inline_raw_html_is_refused() {
+    let error = error_of("Intro.\n\nSome <b onclick=\"x()\">bold</b> text.\n");
+    assert_error(&error, 11, "raw HTML is not allowed in a lesson (found `<b onclick=\"x()\">`)");
+}
+
+#[test]
+fn raw_html_inside_a_directive_field_is_refused_at_the_field() {
+    let error = error_of("```@explain\nprompt = \"Say it\"\nanswer = \"<img src=x onerror=alert(1)>\"\n```\n");
+    assert_error(&error, 11, "raw HTML is not allowed in a lesson");
+}
+
+#[test]
+fn script_links_are_refused() {
+    let error = error_of("Intro.\n\n[click](javascript:alert(1))\n");
+    assert_error(&error, 11, "the link `javascript:alert(1)` uses the `javascript:` scheme; only http, https, mailto");
+}
+
+#[test]
+fn data_images_are_refused() {
+    let error = error_of("![x](data:image/svg+xml,evil)\n");
+    assert_error(&error, 9, "uses the `data:` scheme");
+}
+
+#[test]
+fn broken_math_is_refused() {
+    let error = error_of("Text.\n\n$$\\notacommand{L}$$\n");
+    assert_error(&error, 11, "cannot render the math `\\notacommand{L}`");
+}
+
+#[test]
+fn a_predict_step_needs_the_fields_of_its_type() {
+    let body = "```@predict\nid = \"p\"\ntitle = \"t\"\nquestion = \"q\"\nreveal = \"r\"\ntype = \"numeric-estimate\"\nanswer = 4\n```\n";
+    let error = error_of(body);
+    assert_error(&error, 14, "needs exactly one of `tolerance` (in units) or `relative_tolerance`");
+}
+
+#[test]
+fn a_multiple_choice_step_needs_exactly_one_right_option() {
+    let body = "```@predict\nid = \"p\"\ntitle = \"t\"\nquestion = \"q\"\nreveal = \"r\"\ntype = \"multiple-choice\"\n\n[[options]]\nlabel = \"a\"\nexplanation = \"e\"\n\n[[options]]\nlabel = \"b\"\nexplanation = \"e\"\n```\n";
+    let error = error_of(body);
+    assert_error(&error, 14, "exactly one with `correct = true`");
+}
+
+#[test]
+fn directives_may_not_hide_inside_lists() {
+    let error = error_of("- item\n\n  ```@tldr\n  text = \"t\"\n  ```\n");
+    assert_error(&error, 11, "must stand on its own at the top level");
+}
+
+#[test]
+fn the_shipped_lessons_compile_and_are_the_catalog() {
+    let lessons = compile_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons").as_path(), "lessons")
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(lessons, catalog());
+    let lesson = find("latency-throughput-slos").expect("lesson 32 ships");
+    assert_eq!(lesson.meta.number, 32);
+    let widgets: Vec<_> = lesson
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Widget(widget) => Some(widget.name),
+            _ => None,
+        })
+        .collect();
+    assert!(widgets.contains(&WidgetName::KneeLab) && widgets.contains(&WidgetName::GoodputChart));
+}
+
+fn sample() -> Lesson {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lessons/07-sample.md");
+    let source = std::fs::read_to_string(path).unwrap();
+    compile_lesson("tests/fixtures/lessons/07-sample.md", &source).unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn html(text: &str) -> Html {
+    Html(text.to_string())
+}
+
+#[test]
+fn the_sample_lesson_compiles_into_typed_data() {
+    let lesson = sample();
+    assert_eq!(
+        lesson.meta,
+        LessonMeta {
+            slug: "sample".into(),
+            number: 7,
+            title: "A sample lesson".into(),
+            summary: "Every directive once.".into(),
+            objectives: vec![html("Read <strong>bold</strong> objectives.")],
+            minutes: 5,
+        }
+    );
+    let blocks = &lesson.blocks;
+    assert_eq!(blocks.len(), 14, "{blocks:#?}");
+
+    let Block::Html(prose) = &blocks[0] else { panic!("prose first: {:?}", blocks[0]) };
+    assert!(prose.as_str().starts_with("<h2 id=\"knee\">The knee</h2>"), "{}", prose.as_str());
+    assert!(prose.as_str().contains("<math display=\"inline\">"), "{}", prose.as_str());
+    assert!(prose.as_str().contains("<a href=\"#recall-knee\">link</a>"), "{}", prose.as_str());
+
+    assert_eq!(blocks[1], Block::Tldr(Tldr { text: html("Short <em>summary</em>.") }));
+    assert_eq!(blocks[2], Block::Analogy(Analogy { title: "Pantry".into(), body: html("A road to the pantry.") }));
+    assert_eq!(
+        blocks[3],
+        Block::Keywords(Keywords {
+            terms: vec![
+                Keyword { term: "TTFT".into(), meaning: html("Time to <strong>first</strong> token.") },
+                Keyword { term: "TPOT".into(), meaning: html("Time per output token.") },
+            ]
+        })
+    );
+
+    let Block::MathDecoded(math) = &blocks[4] else { panic!("math: {:?}", blocks[4]) };
+    assert!(math.formula.as_str().starts_with("<math display=\"block\">"), "{}", math.formula.as_str());
+    assert_eq!(math.legend.len(), 1);
+    assert!(math.legend[0].symbol.as_str().contains("<mi>L</mi>"));
+    assert_eq!(math.legend[0].meaning, html("in flight"));
+    assert_eq!(math.note, Some(html("Little's Law.")));
+
+    assert_eq!(
+        blocks[5],
+        Block::RecallCard(RecallCard {
+            id: "recall-knee".into(),
+            prompt: html("What is the knee?"),
+            answer: html("Where throughput saturates."),
+        })
+    );
+    assert_eq!(
+        blocks[6],
+        Block::Predict(PredictStep {
+            id: "predict-choice".into(),
+            title: "Step 1".into(),
+            question: html("Which phase sets TTFT?"),
+            answer: PredictAnswer::MultipleChoice {
+                options: vec![
+                    ChoiceOption { label: html("Prefill"), correct: true, explanation: html("One pass over the prompt.") },
+                    ChoiceOption { label: html("Decode"), correct: false, explanation: html("That sets TPOT.") },
+                ]
+            },
+            reveal: html("Prefill."),
+        })
+    );
+    let Block::Predict(numeric) = &blocks[7] else { panic!("numeric: {:?}", blocks[7]) };
+    assert_eq!(
+        numeric.answer,
+        PredictAnswer::NumericEstimate { answer: 4.0, tolerance: Tolerance::Relative(0.25), unit: "replicas".into() }
+    );
+    let Block::Predict(chart) = &blocks[8] else { panic!("chart: {:?}", blocks[8]) };
+    assert_eq!(
+        chart.answer,
+        PredictAnswer::ChartPrediction {
+            x: Axis { label: "load".into(), unit: "%".into(), min: 0.0, max: 100.0 },
+            y: Axis { label: "p99".into(), unit: "s".into(), min: 0.0, max: 10.0 },
+            curve: vec![[0.0, 1.0], [100.0, 10.0]],
+        }
+    );
+    assert_eq!(blocks[9], Block::CheckYourself(CheckYourself { questions: vec![html("One?"), html("Two?")] }));
+    assert_eq!(
+        blocks[10],
+        Block::ExplainToColleague(ExplainToColleague {
+            prompt: html("We should autoscale when…"),
+            answer: html("…the queue grows."),
+        })
+    );
+    assert_eq!(blocks[11], Block::SpeakerNotes(SpeakerNotes { notes: html("Pause here.") }));
+    let settings = BTreeMap::from([
+        ("load".to_string(), SettingValue::Number(0.85)),
+        ("mode".to_string(), SettingValue::Text("p99".into())),
+        ("open_loop".to_string(), SettingValue::Bool(true)),
+    ]);
+    assert_eq!(
+        blocks[12],
+        Block::Widget(WidgetEmbed {
+            id: Some("lab".into()),
+            name: WidgetName::KneeLab,
+            caption: Some("Try it".into()),
+            settings,
+        })
+    );
+    let Block::Html(code) = &blocks[13] else { panic!("code: {:?}", blocks[13]) };
+    assert!(code.as_str().starts_with("<pre class=\"code language-bash\"><code><span class=\"hl-"), "{}", code.as_str());
+}
+
+#[test]
+fn lesson_data_survives_the_json_the_page_reads() {
+    let lesson = sample();
+    let json = serde_json::to_string(&lesson).unwrap();
+    let back: Lesson = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, lesson);
+}
+
+#[test]
+fn numeric_tolerance_accepts_close_estimates_only() {
+    assert!(Tolerance::Relative(0.25).accepts(4.0, 5.0));
+    assert!(!Tolerance::Relative(0.25).accepts(4.0, 5.5));
+    assert!(Tolerance::Absolute(2.0).accepts(10.0, 8.0));
+    assert!(!Tolerance::Absolute(2.0).accepts(10.0, 7.9));
+}
