@@ -29,8 +29,15 @@ fn error_of(body: &str) -> CompileError {
 fn assert_error(error: &CompileError, line: usize, expected: &str) {
     assert_eq!(error.file, FILE);
     assert_eq!(error.line, line, "wrong line for: {error}");
-    assert!(error.message.contains(expected), "message `{}` lacks `{expected}`", error.message);
-    assert!(error.to_string().starts_with(&format!("{FILE}:{line}: ")), "{error}");
+    assert!(
+        error.message.contains(expected),
+        "message `{}` lacks `{expected}`",
+        error.message
+    );
+    assert!(
+        error.to_string().starts_with(&format!("{FILE}:{line}: ")),
+        "{error}"
+    );
 }
 
 #[test]
@@ -55,7 +62,11 @@ fn an_unknown_field_is_refused() {
 #[test]
 fn an_unknown_directive_lists_the_known_ones() {
     let error = error_of("Intro.\n\n```@recal\nid = \"r\"\n```\n");
-    assert_error(&error, 11, "unknown directive `@recal`; use one of @tldr, @analogy");
+    assert_error(
+        &error,
+        11,
+        "unknown directive `@recal`; use one of @tldr, @analogy",
+    );
     assert_error(&error, 11, "or drop the `@` for a plain code block");
 }
 
@@ -72,12 +83,17 @@ fn an_unknown_widget_lists_the_known_ones() {
 #[test]
 fn a_duplicate_heading_anchor_names_the_first_use() {
     let error = error_of("## The knee\n\nText.\n\n## The knee\n");
-    assert_error(&error, 13, "duplicate id `the-knee`, already used on line 9");
+    assert_error(
+        &error,
+        13,
+        "duplicate id `the-knee`, already used on line 9",
+    );
 }
 
 #[test]
 fn a_directive_id_may_not_repeat_a_heading_anchor() {
-    let error = error_of("## Knee\n\n```@recall\nid = \"knee\"\nprompt = \"p\"\nanswer = \"a\"\n```\n");
+    let error =
+        error_of("## Knee\n\n```@recall\nid = \"knee\"\nprompt = \"p\"\nanswer = \"a\"\n```\n");
     assert_error(&error, 12, "duplicate id `knee`, already used on line 9");
 }
 
@@ -85,7 +101,11 @@ fn a_directive_id_may_not_repeat_a_heading_anchor() {
 fn bad_front_matter_points_into_the_front_matter() {
     let source = FRONT_MATTER.replace("number = 99", "number = \"ninety-nine\"");
     let error = compile_lesson(FILE, &source).unwrap_err();
-    assert_error(&error, 3, "bad front matter: invalid type: string \"ninety-nine\", expected u32");
+    assert_error(
+        &error,
+        3,
+        "bad front matter: invalid type: string \"ninety-nine\", expected u32",
+    );
 }
 
 #[test]
@@ -98,20 +118,32 @@ fn front_matter_missing_a_field_is_named() {
 #[test]
 fn a_lesson_without_front_matter_is_refused() {
     let error = compile_lesson(FILE, "# Title\n").unwrap_err();
-    assert_error(&error, 1, "missing front matter; front matter is TOML between `+++` lines");
+    assert_error(
+        &error,
+        1,
+        "missing front matter; front matter is TOML between `+++` lines",
+    );
 }
 
 #[test]
 fn front_matter_must_agree_with_the_file_name() {
     let source = FRONT_MATTER.replace("slug = \"sample\"", "slug = \"other\"");
     let error = compile_lesson(FILE, &source).unwrap_err();
-    assert_error(&error, 4, "front matter says slug = \"other\" but the file name says \"sample\"");
+    assert_error(
+        &error,
+        4,
+        "front matter says slug = \"other\" but the file name says \"sample\"",
+    );
 }
 
 #[test]
 fn a_broken_internal_link_is_refused() {
     let error = error_of("## The knee\n\nSee [the knee](#the-knee) and [goodput](#goodput).\n");
-    assert_error(&error, 11, "the link `#goodput` matches no heading or id in this lesson");
+    assert_error(
+        &error,
+        11,
+        "the link `#goodput` matches no heading or id in this lesson",
+    );
 }
 
 #[test]
@@ -123,19 +155,29 @@ fn raw_html_blocks_are_refused() {
 #[test]
 fn inline_raw_html_is_refused() {
     let error = error_of("Intro.\n\nSome <b onclick=\"x()\">bold</b> text.\n");
-    assert_error(&error, 11, "raw HTML is not allowed in a lesson (found `<b onclick=\"x()\">`)");
+    assert_error(
+        &error,
+        11,
+        "raw HTML is not allowed in a lesson (found `<b onclick=\"x()\">`)",
+    );
 }
 
 #[test]
 fn raw_html_inside_a_directive_field_is_refused_at_the_field() {
-    let error = error_of("```@explain\nprompt = \"Say it\"\nanswer = \"<img src=x onerror=alert(1)>\"\n```\n");
+    let error = error_of(
+        "```@explain\nprompt = \"Say it\"\nanswer = \"<img src=x onerror=alert(1)>\"\n```\n",
+    );
     assert_error(&error, 11, "raw HTML is not allowed in a lesson");
 }
 
 #[test]
 fn script_links_are_refused() {
     let error = error_of("Intro.\n\n[click](javascript:alert(1))\n");
-    assert_error(&error, 11, "the link `javascript:alert(1)` uses the `javascript:` scheme; only http, https, mailto");
+    assert_error(
+        &error,
+        11,
+        "the link `javascript:alert(1)` uses the `javascript:` scheme; only http, https, mailto",
+    );
 }
 
 #[test]
@@ -154,7 +196,11 @@ fn broken_math_is_refused() {
 fn a_predict_step_needs_the_fields_of_its_type() {
     let body = "```@predict\nid = \"p\"\ntitle = \"t\"\nquestion = \"q\"\nreveal = \"r\"\ntype = \"numeric-estimate\"\nanswer = 4\n```\n";
     let error = error_of(body);
-    assert_error(&error, 14, "needs exactly one of `tolerance` (in units) or `relative_tolerance`");
+    assert_error(
+        &error,
+        14,
+        "needs exactly one of `tolerance` (in units) or `relative_tolerance`",
+    );
 }
 
 #[test]
@@ -172,8 +218,13 @@ fn directives_may_not_hide_inside_lists() {
 
 #[test]
 fn the_shipped_lessons_compile_and_are_the_catalog() {
-    let lessons = compile_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons").as_path(), "lessons")
-        .unwrap_or_else(|error| panic!("{error}"));
+    let lessons = compile_dir(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("lessons")
+            .as_path(),
+        "lessons",
+    )
+    .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(lessons, catalog());
     let lesson = find("latency-throughput-slos").expect("lesson 32 ships");
     assert_eq!(lesson.meta.number, 32);
@@ -191,7 +242,8 @@ fn the_shipped_lessons_compile_and_are_the_catalog() {
 fn sample() -> Lesson {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lessons/07-sample.md");
     let source = std::fs::read_to_string(path).unwrap();
-    compile_lesson("tests/fixtures/lessons/07-sample.md", &source).unwrap_or_else(|error| panic!("{error}"))
+    compile_lesson("tests/fixtures/lessons/07-sample.md", &source)
+        .unwrap_or_else(|error| panic!("{error}"))
 }
 
 fn html(text: &str) -> Html {
@@ -215,25 +267,64 @@ fn the_sample_lesson_compiles_into_typed_data() {
     let blocks = &lesson.blocks;
     assert_eq!(blocks.len(), 14, "{blocks:#?}");
 
-    let Block::Html(prose) = &blocks[0] else { panic!("prose first: {:?}", blocks[0]) };
-    assert!(prose.as_str().starts_with("<h2 id=\"knee\">The knee</h2>"), "{}", prose.as_str());
-    assert!(prose.as_str().contains("<math display=\"inline\">"), "{}", prose.as_str());
-    assert!(prose.as_str().contains("<a href=\"#recall-knee\">link</a>"), "{}", prose.as_str());
+    let Block::Html(prose) = &blocks[0] else {
+        panic!("prose first: {:?}", blocks[0])
+    };
+    assert!(
+        prose.as_str().starts_with("<h2 id=\"knee\">The knee</h2>"),
+        "{}",
+        prose.as_str()
+    );
+    assert!(
+        prose.as_str().contains("<math display=\"inline\">"),
+        "{}",
+        prose.as_str()
+    );
+    assert!(
+        prose.as_str().contains("<a href=\"#recall-knee\">link</a>"),
+        "{}",
+        prose.as_str()
+    );
 
-    assert_eq!(blocks[1], Block::Tldr(Tldr { text: html("Short <em>summary</em>.") }));
-    assert_eq!(blocks[2], Block::Analogy(Analogy { title: "Pantry".into(), body: html("A road to the pantry.") }));
+    assert_eq!(
+        blocks[1],
+        Block::Tldr(Tldr {
+            text: html("Short <em>summary</em>.")
+        })
+    );
+    assert_eq!(
+        blocks[2],
+        Block::Analogy(Analogy {
+            title: "Pantry".into(),
+            body: html("A road to the pantry.")
+        })
+    );
     assert_eq!(
         blocks[3],
         Block::Keywords(Keywords {
             terms: vec![
-                Keyword { term: "TTFT".into(), meaning: html("Time to <strong>first</strong> token.") },
-                Keyword { term: "TPOT".into(), meaning: html("Time per output token.") },
+                Keyword {
+                    term: "TTFT".into(),
+                    meaning: html("Time to <strong>first</strong> token.")
+                },
+                Keyword {
+                    term: "TPOT".into(),
+                    meaning: html("Time per output token.")
+                },
             ]
         })
     );
 
-    let Block::MathDecoded(math) = &blocks[4] else { panic!("math: {:?}", blocks[4]) };
-    assert!(math.formula.as_str().starts_with("<math display=\"block\">"), "{}", math.formula.as_str());
+    let Block::MathDecoded(math) = &blocks[4] else {
+        panic!("math: {:?}", blocks[4])
+    };
+    assert!(
+        math.formula
+            .as_str()
+            .starts_with("<math display=\"block\">"),
+        "{}",
+        math.formula.as_str()
+    );
     assert_eq!(math.legend.len(), 1);
     assert!(math.legend[0].symbol.as_str().contains("<mi>L</mi>"));
     assert_eq!(math.legend[0].meaning, html("in flight"));
@@ -255,28 +346,59 @@ fn the_sample_lesson_compiles_into_typed_data() {
             question: html("Which phase sets TTFT?"),
             answer: PredictAnswer::MultipleChoice {
                 options: vec![
-                    ChoiceOption { label: html("Prefill"), correct: true, explanation: html("One pass over the prompt.") },
-                    ChoiceOption { label: html("Decode"), correct: false, explanation: html("That sets TPOT.") },
+                    ChoiceOption {
+                        label: html("Prefill"),
+                        correct: true,
+                        explanation: html("One pass over the prompt.")
+                    },
+                    ChoiceOption {
+                        label: html("Decode"),
+                        correct: false,
+                        explanation: html("That sets TPOT.")
+                    },
                 ]
             },
             reveal: html("Prefill."),
         })
     );
-    let Block::Predict(numeric) = &blocks[7] else { panic!("numeric: {:?}", blocks[7]) };
+    let Block::Predict(numeric) = &blocks[7] else {
+        panic!("numeric: {:?}", blocks[7])
+    };
     assert_eq!(
         numeric.answer,
-        PredictAnswer::NumericEstimate { answer: 4.0, tolerance: Tolerance::Relative(0.25), unit: "replicas".into() }
+        PredictAnswer::NumericEstimate {
+            answer: 4.0,
+            tolerance: Tolerance::Relative(0.25),
+            unit: "replicas".into()
+        }
     );
-    let Block::Predict(chart) = &blocks[8] else { panic!("chart: {:?}", blocks[8]) };
+    let Block::Predict(chart) = &blocks[8] else {
+        panic!("chart: {:?}", blocks[8])
+    };
     assert_eq!(
         chart.answer,
         PredictAnswer::ChartPrediction {
-            x: Axis { label: "load".into(), unit: "%".into(), min: 0.0, max: 100.0 },
-            y: Axis { label: "p99".into(), unit: "s".into(), min: 0.0, max: 10.0 },
+            x: Axis {
+                label: "load".into(),
+                unit: "%".into(),
+                min: 0.0,
+                max: 100.0
+            },
+            y: Axis {
+                label: "p99".into(),
+                unit: "s".into(),
+                min: 0.0,
+                max: 10.0
+            },
             curve: vec![[0.0, 1.0], [100.0, 10.0]],
         }
     );
-    assert_eq!(blocks[9], Block::CheckYourself(CheckYourself { questions: vec![html("One?"), html("Two?")] }));
+    assert_eq!(
+        blocks[9],
+        Block::CheckYourself(CheckYourself {
+            questions: vec![html("One?"), html("Two?")]
+        })
+    );
     assert_eq!(
         blocks[10],
         Block::ExplainToColleague(ExplainToColleague {
@@ -284,7 +406,12 @@ fn the_sample_lesson_compiles_into_typed_data() {
             answer: html("…the queue grows."),
         })
     );
-    assert_eq!(blocks[11], Block::SpeakerNotes(SpeakerNotes { notes: html("Pause here.") }));
+    assert_eq!(
+        blocks[11],
+        Block::SpeakerNotes(SpeakerNotes {
+            notes: html("Pause here.")
+        })
+    );
     let settings = BTreeMap::from([
         ("load".to_string(), SettingValue::Number(0.85)),
         ("mode".to_string(), SettingValue::Text("p99".into())),
@@ -299,8 +426,15 @@ fn the_sample_lesson_compiles_into_typed_data() {
             settings,
         })
     );
-    let Block::Html(code) = &blocks[13] else { panic!("code: {:?}", blocks[13]) };
-    assert!(code.as_str().starts_with("<pre class=\"code language-bash\"><code><span class=\"hl-"), "{}", code.as_str());
+    let Block::Html(code) = &blocks[13] else {
+        panic!("code: {:?}", blocks[13])
+    };
+    assert!(
+        code.as_str()
+            .starts_with("<pre class=\"code language-bash\"><code><span class=\"hl-"),
+        "{}",
+        code.as_str()
+    );
 }
 
 #[test]
@@ -317,4 +451,26 @@ fn numeric_tolerance_accepts_close_estimates_only() {
     assert!(!Tolerance::Relative(0.25).accepts(4.0, 5.5));
     assert!(Tolerance::Absolute(2.0).accepts(10.0, 8.0));
     assert!(!Tolerance::Absolute(2.0).accepts(10.0, 7.9));
+}
+
+#[test]
+fn the_readme_example_compiles() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons/README.md"))
+            .unwrap();
+    let start = readme
+        .find("````markdown\n")
+        .expect("README has a complete example")
+        + "````markdown\n".len();
+    let end = start
+        + readme[start..]
+            .find("\n````\n")
+            .expect("the example is closed");
+    let lesson = compile_lesson("lessons/07-queues.md", &readme[start..=end])
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(lesson.meta.slug, "queues");
+    assert!(lesson
+        .blocks
+        .iter()
+        .any(|block| matches!(block, Block::Predict(_))));
 }
