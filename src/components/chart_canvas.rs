@@ -1,0 +1,171 @@
+//! `ChartCanvas`: one chart of the knee lab on a `<canvas>`, crisp at any devicePixelRatio, redrawn on resize and
+//! whenever its data or theme change, with its summary as the canvas's `aria-label`, its data table one keyboard
+//! press away in a `<details>`, and PNG/SVG downloads for slides.
+//!
+//! ```ignore
+//! view! { <ChartCanvas chart=Signal::derive(move || ChartSpec::LatencyVsLoad(latency.get())) theme=theme /> }
+//! ```
+
+use leptos::html;
+use leptos::prelude::*;
+use leptos_use_resize_observer::use_resize_observer;
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+
+use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
+
+/// A chart on a canvas, with its accessible label, data table and download buttons.
+///
+/// The canvas's CSS size comes from the stylesheet (class `chart-canvas`, no inline style, for the CSP); its backing
+/// store is set to CSS size × `devicePixelRatio` and the [`ChartStyle`] is scaled to match, because plotters-canvas
+/// draws in backing-store pixels and knows nothing about DPR.
+#[component]
+pub fn ChartCanvas(
+    /// The chart and its data.
+    #[prop(into)]
+    chart: Signal<ChartSpec>,
+    /// The page theme.
+    #[prop(into)]
+    theme: Signal<ChartTheme>,
+    /// Caption shown above the chart (and the `<details>` summary names it too).
+    #[prop(into)]
+    caption: String,
+) -> impl IntoView {
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    // CSS size of the canvas as last observed; (0, 0) until the first layout.
+    let (css_size, set_css_size) = signal((0.0_f64, 0.0_f64));
+    use_resize_observer(canvas_ref, move |entries, _| {
+        if let Some(entry) = entries.first() {
+            let rect = entry.content_rect();
+            set_css_size.set((rect.width(), rect.height()));
+        }
+    });
+
+    // Redraw whenever the size, the data or the theme change.
+    Effect::new(move |_| {
+        let (width, height) = css_size.get();
+        let spec = chart.get();
+        let theme = theme.get();
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let ratio = window().device_pixel_ratio().max(1.0);
+        let (device_w, device_h) = (
+            (width * ratio).round() as u32,
+            (height * ratio).round() as u32,
+        );
+        if device_w == 0 || device_h == 0 {
+            return;
+        }
+        let canvas: web_sys::HtmlCanvasElement = canvas;
+        canvas.set_width(device_w);
+        canvas.set_height(device_h);
+        let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+            return;
+        };
+        let area = backend.into_drawing_area();
+        let style = ChartStyle::new(theme, ratio);
+        if let Err(error) = spec.draw(&area, &style).and_then(|()| area.present()) {
+            web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());
+        }
+    });
+
+    let label = Signal::derive(move || chart.with(ChartSpec::summary));
+    let table = Memo::new(move |_| chart.with(ChartSpec::table));
+
+    let download_png = move |_| {
+        let Some(canvas) = canvas_ref.get_untracked() else {
+            return;
+        };
+        let canvas: web_sys::HtmlCanvasElement = canvas;
+        if let Ok(url) = canvas.to_data_url_with_type("image/png") {
+            save(
+                &url,
+                &format!("{}.png", chart.with_untracked(ChartSpec::file_stem)),
+            );
+        }
+    };
+    let download_svg = move |_| {
+        let (width, height) = css_size.get_untracked();
+        let spec = chart.get_untracked();
+        // The SVG is drawn at CSS size and scale 1: it is a vector, so slides scale it without blur.
+        let style = ChartStyle::new(theme.get_untracked(), 1.0);
+        let size = (
+            width.max(640.0).round() as u32,
+            height.max(320.0).round() as u32,
+        );
+        match chart_svg(&spec, &style, size.0, size.1).and_then(|svg| svg_object_url(&svg)) {
+            Ok(url) => {
+                save(&url, &format!("{}.svg", spec.file_stem()));
+                let _ = web_sys::Url::revoke_object_url(&url);
+            }
+            Err(error) => web_sys::console::error_1(&format!("chart svg: {error}").into()),
+        }
+    };
+
+    view! {
+        <figure class="chart">
+            <figcaption>{caption.clone()}</figcaption>
+            <canvas node_ref=canvas_ref class="chart-canvas" role="img" aria-label=label></canvas>
+            <div class="chart-actions">
+                <button type="button" on:click=download_png>"Download PNG"</button>
+                <button type="button" on:click=download_svg>"Download SVG"</button>
+            </div>
+            <details class="chart-data">
+                <summary>{format!("Data table: {caption}")}</summary>
+                <table>
+                    <thead>
+                        <tr>
+                            {move || table.with(|t| t.header.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view())}
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            table.with(|t| {
+                                t.rows
+                                    .iter()
+                                    .map(|row| {
+                                        view! {
+                                            <tr>{row.iter().map(|cell| view! { <td>{cell.clone()}</td> }).collect_view()}</tr>
+                                        }
+                                    })
+                                    .collect_view()
+                            })
+                        }}
+                    </tbody>
+                </table>
+            </details>
+        </figure>
+    }
+}
+
+/// A Blob URL holding `svg`, so the download needs no `data:` URL (which a strict CSP may refuse for SVG).
+fn svg_object_url(svg: &str) -> Result<String, String> {
+    let parts = js_sys_array_of(svg);
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("image/svg+xml");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| format!("{e:?}"))?;
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))
+}
+
+fn js_sys_array_of(text: &str) -> wasm_bindgen::JsValue {
+    let array = web_sys::js_sys::Array::new();
+    array.push(&wasm_bindgen::JsValue::from_str(text));
+    array.into()
+}
+
+/// Saves `url` as `file_name` through a transient `<a download>`; it is never attached to the page.
+fn save(url: &str, file_name: &str) {
+    let Some(anchor) = document()
+        .create_element("a")
+        .ok()
+        .and_then(|element| element.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
+    anchor.set_href(url);
+    anchor.set_download(file_name);
+    anchor.click();
+}
