@@ -64,9 +64,22 @@ fn LessonRoute() -> impl IntoView {
         match lesson::catalog().iter().find(|l| l.meta.slug == slug) {
             Some(found) => {
                 document().set_title(&format!("{} · goodput", found.meta.title));
+                // The browser looked for `#section` before the lesson existed; look again once it is drawn.
+                Effect::new(|_| scroll_to_location_hash());
                 view! { <LessonArticle lesson=found /> }.into_any()
             }
             None => view! { <NotFound /> }.into_any(),
         }
+    }
+}
+
+/// Scroll the element named by the URL's `#fragment` into view, if there is one.
+fn scroll_to_location_hash() {
+    let hash = window().location().hash().unwrap_or_default();
+    let Some(id) = hash.strip_prefix('#').filter(|id| !id.is_empty()) else {
+        return;
+    };
+    if let Some(target) = document().get_element_by_id(id) {
+        target.scroll_into_view();
     }
 }

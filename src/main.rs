@@ -8,6 +8,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("goodput: the course page is a WebAssembly app; run `make serve` to open it in a browser");
+    eprintln!(
+        "goodput: the course page is a WebAssembly app; run `make serve` to open it in a browser"
+    );
     std::process::exit(2);
 }

@@ -271,7 +271,10 @@ fn the_sample_lesson_compiles_into_typed_data() {
         panic!("prose first: {:?}", blocks[0])
     };
     assert!(
-        prose.as_str().starts_with("<h2 id=\"knee\">The knee</h2>"),
+        prose.as_str().starts_with(
+            "<h2 id=\"knee\">The knee <a class=\"heading-anchor\" href=\"#knee\" \
+             aria-label=\"Link to this section: The knee\">#</a></h2>"
+        ),
         "{}",
         prose.as_str()
     );
@@ -430,8 +433,9 @@ fn the_sample_lesson_compiles_into_typed_data() {
         panic!("code: {:?}", blocks[13])
     };
     assert!(
-        code.as_str()
-            .starts_with("<pre class=\"code language-bash\"><code><span class=\"hl-"),
+        code.as_str().starts_with(
+            "<pre class=\"code language-bash\" tabindex=\"0\"><code><span class=\"hl-"
+        ),
         "{}",
         code.as_str()
     );

@@ -1,6 +1,6 @@
 //! Leptos components, one widget a file. A component reads signals, calls the model or a chart
 //! function, and renders; it holds no simulation logic.
 
+pub mod chart_canvas;
 pub mod lesson;
 pub mod site;
-pub mod chart_canvas; // TEMP compile-check by charts engineer

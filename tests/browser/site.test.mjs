@@ -59,7 +59,7 @@ test('the header link leads back home from a deep link', async () => {
   const { page, problems } = await openPage(browser, server.origin);
   await page.goto(server.url(LESSON_PATH));
   await waitForApp(page);
-  await page.getByRole('link', { name: 'goodput' }).click();
+  await page.getByRole('link', { name: 'goodput', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: /latency, throughput and SLOs/i }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/course/');
   assert.deepEqual(problems(), []);

@@ -19,7 +19,8 @@ pub fn MathDecoded(math: &'static MathDecodedData) -> impl IntoView {
     view! {
         <section class="lesson-math" aria-label="Math, decoded">
             <p class="lesson-label">"Math, decoded"</p>
-            <div class="math-formula" inner_html=math.formula.as_str()></div>
+            // Focusable: a wide formula scrolls sideways on a phone.
+            <div class="math-formula" tabindex="0" inner_html=math.formula.as_str()></div>
             <dl class="math-legend">{legend.collect_view()}</dl>
             {note}
         </section>

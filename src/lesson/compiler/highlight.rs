@@ -31,7 +31,8 @@ pub(super) fn code_block(code: &str, language: &str) -> Result<String, String> {
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
         .collect::<String>();
     Ok(format!(
-        "<pre class=\"code language-{language_class}\"><code>{}</code></pre>\n",
+        // tabindex: a long line scrolls sideways, and a keyboard user must be able to scroll it too.
+        "<pre class=\"code language-{language_class}\" tabindex=\"0\"><code>{}</code></pre>\n",
         generator.finalize()
     ))
 }

@@ -281,6 +281,7 @@ impl<'a> LessonBuilder<'a> {
                         .map(|(k, v)| (k.into_static(), v.map(CowStr::into_static)))
                         .collect();
                     let classes = classes.into_iter().map(CowStr::into_static).collect();
+                    let self_link = (!anchor.is_empty()).then(|| heading_self_link(&anchor, &text));
                     let id = (!anchor.is_empty()).then(|| CowStr::from(anchor));
                     prose.push(Event::Start(Tag::Heading {
                         level,
@@ -291,15 +292,25 @@ impl<'a> LessonBuilder<'a> {
                     for (event, range) in inner {
                         prose.push(self.check(event, self.line_of(offset_base(range.start)))?);
                     }
+                    if let Some(self_link) = self_link {
+                        prose.push(Event::Html(self_link.into()));
+                    }
                     prose.push(Event::End(TagEnd::Heading(level)));
                 }
                 Event::Start(tag) => {
                     depth += 1;
+                    if matches!(tag, Tag::Table(_)) {
+                        prose.push(Event::Html(SCROLL_X_OPEN.into()));
+                    }
                     prose.push(self.check(Event::Start(tag), line)?);
                 }
                 Event::End(tag) => {
                     depth = depth.saturating_sub(1);
+                    let closes_table = tag == TagEnd::Table;
                     prose.push(Event::End(tag));
+                    if closes_table {
+                        prose.push(Event::Html(SCROLL_X_CLOSE.into()));
+                    }
                 }
                 other => prose.push(self.check(other, line)?),
             }
@@ -321,7 +332,10 @@ impl<'a> LessonBuilder<'a> {
             )),
             Event::Start(Tag::HtmlBlock) => Err(self.error(line, "raw HTML is not allowed in a lesson; write markdown, or use a directive (lessons/README.md) for anything interactive")),
             Event::InlineMath(latex) => Ok(Event::InlineHtml(self.math(&latex, false, line)?.0.into())),
-            Event::DisplayMath(latex) => Ok(Event::Html(self.math(&latex, true, line)?.0.into())),
+            Event::DisplayMath(latex) => {
+                let mathml = self.math(&latex, true, line)?.0;
+                Ok(Event::InlineHtml(format!("{SCROLL_X_OPEN}{mathml}{SCROLL_X_CLOSE}").into()))
+            }
             Event::Start(Tag::Link { ref dest_url, .. }) | Event::Start(Tag::Image { ref dest_url, .. }) => {
                 if let Some(scheme) = links::refused_scheme(dest_url) {
                     return Err(self.error(
@@ -350,6 +364,20 @@ impl<'a> LessonBuilder<'a> {
         }
         Ok(())
     }
+}
+
+/// Wide tables and formulas scroll sideways on a phone; `tabindex` lets a keyboard user scroll them too. A `span`
+/// (styled as a block) because display math sits inside a paragraph.
+const SCROLL_X_OPEN: &str = "<span class=\"scroll-x\" tabindex=\"0\">";
+const SCROLL_X_CLOSE: &str = "</span>";
+
+/// A `#` link after a heading's text, so a reader can copy a link to the section.
+fn heading_self_link(id: &str, heading_text: &str) -> String {
+    let label = heading_text
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    format!(" <a class=\"heading-anchor\" href=\"#{id}\" aria-label=\"Link to this section: {label}\">#</a>")
 }
 
 /// Renders checked events to HTML.
