@@ -10,27 +10,39 @@ impl Scenario {
     /// prefill-heavy traffic (prompts 19–47× longer than outputs); SLOs p99 TTFT < 500 ms and p95 TPOT < 40 ms;
     /// open loop at 90% load. In closed loop the users think 5 s between requests.
     ///
-    /// Iteration-model coefficients, calibrated from hardware figures and checked against public measurements:
-    /// - `fixed` = 4 ms: the weights (27 GB in FP8, 6.75 GB per GPU) stream from HBM3 at 3.35 TB/s in 2.0 ms per
-    ///   step, plus ≈ 2 ms of all-reduces, kernel launches, sampling and scheduling. For scale, Llama-3.1-8B in BF16
-    ///   (16 GB on one H100, 4.8 ms to stream) measures a 6.5 ms TPOT at concurrency 1.
-    /// - `per_prefill_token` = 30 µs: a forward pass costs 2 × 27 GFLOP = 54 GFLOP per token; four H100s give
-    ///   4 × 989 TFLOP/s dense FP8, of which prefill reaches ≈ 45%, so ≈ 1.8 PFLOP/s.
-    /// - `per_decode_seq` = 50 µs: the same 54 GFLOP per token at the low efficiency of skinny decode GEMMs, plus
-    ///   per-sequence sampling and bookkeeping.
-    /// - `per_context_token` = 20 ns: the KV cache of a ~27B GQA model is ≈ 250 KB per token, ≈ 64 KB per GPU under
-    ///   tensor parallelism, read at 3.35 TB/s.
+    /// Iteration-model coefficients, from hardware figures and checked against public measurements (H100 SXM:
+    /// 3.35 TB/s HBM3, 1979 TFLOP/s dense FP8):
+    /// - `fixed` = 5.5 ms: the weights (27 GB in FP8, 6.75 GB per GPU under tensor parallelism) stream from HBM in
+    ///   2.0 ms at peak bandwidth, ≈ 2.4 ms at a realistic 85%; two all-reduces per layer over NVLink (≈ 60 layers,
+    ///   ≈ 12 µs each) add ≈ 1.5 ms; kernel launches, sampling and vLLM's scheduler ≈ 1.5 ms. For scale,
+    ///   Llama-3.1-8B in BF16 on one H100 (4.8 ms to stream its weights, no all-reduce) measures a 6.5 ms TPOT at
+    ///   concurrency 1.
+    /// - `per_prefill_token` = 12 µs: a forward pass costs 2 × 27 GFLOP = 54 GFLOP per token; four H100s give
+    ///   7.9 PFLOP/s dense FP8, of which prefill reaches ≈ 57%, so ≈ 4.5 PFLOP/s, ≈ 83 000 prompt tokens/s. For
+    ///   scale, DistServe's fit for OPT-13B on one A100 (0.093 ms per prompt token, 26 GFLOP per token) implies
+    ///   ≈ 280 TFLOP/s, 90% of that GPU's BF16 peak.
+    /// - `per_decode_seq` = 30 µs: sampling, bookkeeping and the slightly wider GEMMs per sequence (DistServe's fit:
+    ///   39 µs per sequence on one A100).
+    /// - `per_context_token` = 30 ns: the KV cache of a ~27B GQA model is ≈ 250 KB per token, ≈ 62 KB per GPU under
+    ///   tensor parallelism, read at ≈ 65% of 3.35 TB/s (DistServe's 0.63 µs per context token for OPT-13B's
+    ///   800 KB per token on one A100 implies the same ≈ 65% of its 2 TB/s).
     ///
-    /// This gives a saturation of ≈ 13.6 requests/s (≈ 870 output tokens/s); at full batch an iteration takes
-    /// ≈ 73 ms, most of it the prefill chunk, so TPOT breaks its SLO near saturation while TTFT waits on the queue.
+    /// This gives a saturation of ≈ 27 requests/s (≈ 1 750 output tokens/s, ≈ 57 000 prompt tokens/s); at full
+    /// batch an iteration takes ≈ 37 ms, two thirds of it prefill. Below saturation the batch is not full, a request
+    /// finds a free slot and its TTFT is about its own prefill; near saturation the 64 slots fill and requests queue
+    /// for a slot, a wait of whole decode lifetimes — the M/M/c picture. The tail this gives (seed 11, 60 000
+    /// requests): at 85% load p50/p99 TTFT ≈ 70/290 ms and 93% of requests meet both SLOs; at 95% p99 ≈ 1.5 s is
+    /// ≈ 12× the median; at 99% p99 ≈ 3.8 s and under a third meet both SLOs. The TPOT SLO is the tight one at low
+    /// load: an iteration carrying a full 8192-token prefill chunk lasts ≈ 100 ms and stalls every decode in it, so
+    /// p95 TPOT sits a little above 40 ms even at 85% — the price of the large chunk budget.
     pub fn course_preset() -> Scenario {
         llm_preset(
             (64, 8192, true),
             IterationModel {
-                fixed: 4.0e-3,
-                per_prefill_token: 30.0e-6,
-                per_decode_seq: 50.0e-6,
-                per_context_token: 20.0e-9,
+                fixed: 5.5e-3,
+                per_prefill_token: 12.0e-6,
+                per_decode_seq: 30.0e-6,
+                per_context_token: 30.0e-9,
             },
             // Prompts uniform over 19×64 ..= 47×64 tokens (mean 33×); outputs geometric with mean 64.
             LengthDist::Uniform {

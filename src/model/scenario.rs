@@ -41,10 +41,10 @@ pub struct TextbookService {
 
 /// A fleet of identical vLLM-like replicas. Times are in seconds.
 ///
-/// **Routing.** The fleet keeps one FCFS queue. An arriving request goes to the least-loaded replica that has a free
-/// slot (fewest admitted sequences, ties to the lowest index) and joins that replica's next iteration; when no
-/// replica has a free slot it waits in the queue, and each replica takes requests from the head of the queue at the
-/// start of every iteration while it has a free slot and token budget.
+/// **Routing.** The fleet keeps one FCFS waiting queue and replicas pull from it: an arriving request joins the queue,
+/// an idle replica (the lowest-indexed) schedules it at once, and otherwise each replica takes requests from the head
+/// of the queue at the start of every iteration while it has a free slot and token budget — so a request goes to the
+/// first replica with room, and it counts as waiting, as in vLLM, until a scheduler admits it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LlmFleet {
     /// Number of replicas (data-parallel copies of the model), each with its own batch.

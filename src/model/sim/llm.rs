@@ -1,9 +1,14 @@
 //! LLM replicas with continuous (iteration-level) batching.
 //!
-//! Each replica runs iterations back to back while it has work. At the start of an iteration it schedules, in this
-//! order: one decode token for every decoding sequence; prefill tokens for admitted sequences still prefilling, first
-//! come first served; then newly admitted requests from the fleet's queue while it has a free slot (`max_num_seqs`)
-//! and budget left (`max_num_batched_tokens` minus the decode tokens). With chunked prefill a prompt takes whatever
+//! Each replica runs iterations back to back while it has work. At the start of an iteration its scheduler fills the
+//! token budget (`max_num_batched_tokens`) the way vLLM's does: first one decode token for every decoding sequence,
+//! then the remaining budget goes to prefill **first come first served** — the oldest admitted prompt's next chunk
+//! first, then newly admitted requests from the head of the fleet's waiting queue while the replica has a free slot
+//! (`max_num_seqs`) and budget left. A request is admitted (joins `num_requests_running`) only when a scheduler gives
+//! it budget; until then it stays in the waiting queue (`num_requests_waiting`). Prefill work is therefore served in
+//! arrival order, not shared evenly among everyone admitted: at moderate load most requests find no prompt backlog
+//! and their TTFT is about their own prefill, while the unlucky ones wait behind a burst — and once the slots fill,
+//! they wait for a slot, which is where the M/M/c-like tail comes from. With chunked prefill a prompt takes whatever
 //! budget is left and finishes in later iterations; without it a prompt is scheduled whole or waits (a prompt longer
 //! than the budget runs alone). The iteration lasts [`IterationModel::duration`]. At its end every decoding sequence
 //! has one more token, and a sequence whose prefill completed has its first token (its TTFT) and decodes from the
@@ -240,34 +245,17 @@ impl LlmSim {
                 (self.requests.len() - 1) as u32
             }
         };
-        // Least-loaded replica with a free slot, unless others are already queued ahead (FCFS).
-        let cap = self.fleet.max_num_seqs as usize;
-        let target = if self.queue.is_empty() {
-            self.replicas
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| r.admitted() < cap)
-                .min_by_key(|(_, r)| r.admitted())
-        } else {
-            None
-        };
-        match target.map(|(i, _)| i) {
-            Some(r) => {
-                self.replicas[r].prefilling.push_back(id);
-                self.admitted_total += 1;
-                self.note_batch(r);
-                if self.replicas[r].busy_until.is_infinite() {
-                    self.start_iteration(r, t);
-                }
-            }
-            None => self.queue.push_back(id),
+        // The request waits in the fleet queue (vLLM's `waiting`) until a scheduler gives it budget. An idle replica
+        // schedules at once; a busy one takes it, first come first served, when its current iteration ends.
+        self.queue.push_back(id);
+        if let Some(r) = self
+            .replicas
+            .iter()
+            .position(|r| r.busy_until.is_infinite())
+        {
+            self.start_iteration(r, t);
         }
         self.set_occupancy(t);
-    }
-
-    #[inline]
-    fn note_batch(&mut self, r: usize) {
-        self.rec.peak_batch = self.rec.peak_batch.max(self.replicas[r].admitted() as u32);
     }
 
     /// Schedules replica `r`'s next iteration starting at `t`, or leaves it idle when it has nothing to do.
