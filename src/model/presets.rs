@@ -31,8 +31,8 @@ impl Scenario {
     /// batch an iteration takes ≈ 37 ms, two thirds of it prefill. Below saturation the batch is not full, a request
     /// finds a free slot and its TTFT is about its own prefill; near saturation the 64 slots fill and requests queue
     /// for a slot, a wait of whole decode lifetimes — the M/M/c picture. The tail this gives (seed 11, 60 000
-    /// requests): at 85% load p50/p99 TTFT ≈ 70/290 ms and 93% of requests meet both SLOs; at 95% p99 ≈ 1.5 s is
-    /// ≈ 12× the median; at 99% p99 ≈ 3.8 s and under a third meet both SLOs. The TPOT SLO is the tight one at low
+    /// requests): at 85% load p50/p99 TTFT ≈ 70/310 ms and 93% of requests meet both SLOs; at 95% p99 ≈ 1.5 s is
+    /// ≈ 12× the median; at 99% p99 ≈ 4.5 s and about a quarter meet both SLOs. The TPOT SLO is the tight one at low
     /// load: an iteration carrying a full 8192-token prefill chunk lasts ≈ 100 ms and stalls every decode in it, so
     /// p95 TPOT sits a little above 40 ms even at 85% — the price of the large chunk budget.
     pub fn course_preset() -> Scenario {

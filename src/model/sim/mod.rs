@@ -2,7 +2,7 @@
 //! ([`llm`]), both open or closed loop, sharing one recorder of statistics and one summary format.
 //!
 //! **Random streams.** Each source of randomness (inter-arrival gaps, service demand, prompt and output lengths, think
-//! times, the initial state) draws from its own PCG stream derived from the seed, and arrival gaps are drawn as unit
+//! times, the initial state) draws from its own xoshiro256++ stream derived from the seed, and arrival gaps are drawn as unit
 //! exponentials scaled by `1/λ`. Request *k* therefore gets the same service demand at every load and arrivals only
 //! move closer together as load rises: common random numbers, so curves over load are smooth.
 //!
@@ -22,8 +22,9 @@ use super::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo};
 use super::stats::{
     BatchMeans, Bin, ConfidenceInterval, FineHistogram, LatencyStats, Occupancy, OccupancySample,
 };
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_distr::Exp1;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -394,56 +395,20 @@ impl Recorder {
     }
 }
 
-/// A random stream: xoshiro256++ (Blackman & Vigna), seeded through SplitMix64. It needs only 64-bit adds, shifts
-/// and rotations, so it runs as fast in wasm32 as natively (a 128-bit-multiply generator such as PCG64 costs wasm
-/// several times more), and its quality is ample for simulation.
-#[derive(Clone, Debug)]
-pub(crate) struct Stream {
-    s: [u64; 4],
-}
+/// A random stream: xoshiro256++ (Blackman & Vigna) from the rust-random project's `rand_xoshiro`. It needs only
+/// 64-bit adds, shifts and rotations, so it runs as fast in wasm32 as natively (a 128-bit-multiply generator such as
+/// PCG64 costs wasm several times more), and its quality is ample for simulation.
+pub(crate) type Stream = Xoshiro256PlusPlus;
 
-impl rand::RngCore for Stream {
-    #[inline]
-    fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
-    }
-
-    #[inline]
-    fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let out = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        out
-    }
-
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
-        for chunk in dst.chunks_mut(8) {
-            let bytes = self.next_u64().to_le_bytes();
-            chunk.copy_from_slice(&bytes[..chunk.len()]);
-        }
-    }
-}
-
-/// An independent random stream for one purpose, derived from the run's seed.
+/// An independent random stream for one purpose, derived from the run's seed: the generator seeded from `seed`
+/// (through SplitMix64, as `seed_from_u64` does), then advanced by `purpose` long jumps of 2¹⁹² steps each, so the
+/// streams of one run never overlap.
 pub(crate) fn stream(seed: u64, purpose: u64) -> Stream {
-    // SplitMix64 over (seed, purpose) fills the state: distinct purposes give unrelated streams.
-    let mut z = seed ^ purpose.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    let mut next = || {
-        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut x = z;
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    };
-    Stream {
-        s: [next(), next(), next(), next()],
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..purpose {
+        rng.long_jump();
     }
+    rng
 }
 
 /// How a run's arrivals are driven; the same for both engines.
