@@ -1,0 +1,16 @@
+// Run a wasm32-wasip1 build of a command (e.g. `goodput-sim bench`) under Node's WASI, in V8 — the
+// engine Chromium runs the page's wasm in — to compare the model's speed in wasm with native.
+// Usage: node --no-warnings tools/run-wasi.mjs target/wasm32-wasip1/release/goodput-sim.wasm bench
+import { readFile } from 'node:fs/promises';
+import { WASI } from 'node:wasi';
+import { argv, env, exit } from 'node:process';
+
+const [file, ...args] = argv.slice(2);
+if (!file) {
+  console.error('usage: node tools/run-wasi.mjs FILE.wasm [ARGS...]');
+  exit(2);
+}
+const wasi = new WASI({ version: 'preview1', args: [file, ...args], env });
+const module = await WebAssembly.compile(await readFile(file));
+const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+exit(wasi.start(instance) ?? 0);
