@@ -32,3 +32,10 @@ fn show_banner(message: &str) {
         let _ = body.prepend_with_node_1(&banner);
     }
 }
+
+/// Panics on purpose. The browser tests call it through Trunk's `window.wasmBindings` to check that a panic
+/// shows the banner instead of leaving a dead page; nothing in the page calls it.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn panic_for_test() {
+    panic!("a deliberate panic, raised by the browser test");
+}

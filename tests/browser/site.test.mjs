@@ -79,3 +79,25 @@ test('an unknown lesson says so and links home', async () => {
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems(), []);
 });
+
+test('a panic in the page shows a visible error instead of a dead page', async () => {
+  const { page, problems } = await openPage(browser, server.origin);
+  await page.goto(server.url());
+  await waitForApp(page);
+  const thrown = await page.evaluate(() => {
+    try {
+      window.wasmBindings.panic_for_test();
+      return null;
+    } catch (error) {
+      return String(error);
+    }
+  });
+  assert.ok(thrown, 'the panic did not reach JavaScript');
+  const banner = page.getByRole('alert');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /internal error.*Reload the page.*deliberate panic/s);
+  await screenshot(page, 'panic-banner-1280x720');
+  // The panic is logged for a bug report; nothing else went wrong.
+  assert.deepEqual(problems().filter((p) => !/deliberate panic|unreachable/.test(p)), []);
+  assert.ok(problems().some((p) => /goodput panicked: .*deliberate panic/s.test(p)));
+});
