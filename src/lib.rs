@@ -6,6 +6,7 @@
 //! - `app` and `components` (wasm only): the Leptos page that drives the model and renders lessons.
 
 pub mod charts;
+pub mod cluster;
 pub mod lesson;
 pub mod model;
 

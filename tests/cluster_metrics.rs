@@ -1,0 +1,438 @@
+//! The `/metrics` reader: parsing real-format pages, refusing malformed ones with the right line, estimating
+//! percentiles from buckets, and the knee verdict on the two sample pages.
+
+use goodput::cluster::exposition::{render_vllm_metrics, TTFT_BUCKETS};
+use goodput::cluster::metrics::{parse, MetricKind, ParseError, MAX_INPUT_BYTES};
+use goodput::cluster::vllm::{
+    assess, find_signals, Bucket, HistogramSeries, KneeVerdict, QuantileEstimate, ServerSignals,
+    SloTargets,
+};
+use goodput::model::{run_traced, Scenario};
+use proptest::prelude::*;
+use std::time::Instant;
+
+/// A page in the shape vLLM serves: two models, comments, escapes, histograms with `_sum`/`_count`, a timestamp.
+const TWO_MODELS: &str = r#"# HELP vllm:num_requests_running Number of requests in model execution batches.
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{model_name="llama-8b",engine="0"} 12.0
+vllm:num_requests_running{model_name="qwen \"chat\" \\ v2\nbeta",engine="0"} 64.0 1732886400000
+# HELP vllm:num_requests_waiting Number of requests waiting to be processed.
+# TYPE vllm:num_requests_waiting gauge
+vllm:num_requests_waiting{model_name="llama-8b",engine="0"} 0.0
+vllm:num_requests_waiting{model_name="qwen \"chat\" \\ v2\nbeta",engine="0"} 40.0
+# a free-form comment between families
+# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.
+# TYPE vllm:time_to_first_token_seconds histogram
+vllm:time_to_first_token_seconds_bucket{model_name="llama-8b",engine="0",le="0.1"} 50.0
+vllm:time_to_first_token_seconds_bucket{model_name="llama-8b",engine="0",le="0.25"} 90.0
+vllm:time_to_first_token_seconds_bucket{model_name="llama-8b",engine="0",le="0.5"} 100.0
+vllm:time_to_first_token_seconds_bucket{model_name="llama-8b",engine="0",le="+Inf"} 100.0
+vllm:time_to_first_token_seconds_count{model_name="llama-8b",engine="0"} 100.0
+vllm:time_to_first_token_seconds_sum{model_name="llama-8b",engine="0"} 9.5
+vllm:time_to_first_token_seconds_bucket{model_name="qwen \"chat\" \\ v2\nbeta",engine="0",le="0.1"} 10.0
+vllm:time_to_first_token_seconds_bucket{model_name="qwen \"chat\" \\ v2\nbeta",engine="0",le="0.25"} 20.0
+vllm:time_to_first_token_seconds_bucket{model_name="qwen \"chat\" \\ v2\nbeta",engine="0",le="0.5"} 40.0
+vllm:time_to_first_token_seconds_bucket{model_name="qwen \"chat\" \\ v2\nbeta",engine="0",le="+Inf"} 100.0
+vllm:time_to_first_token_seconds_count{model_name="qwen \"chat\" \\ v2\nbeta",engine="0"} 100.0
+vllm:time_to_first_token_seconds_sum{model_name="qwen \"chat\" \\ v2\nbeta",engine="0"} 150.0
+# HELP vllm:time_per_output_token_seconds Histogram of time per output token in seconds.
+# TYPE vllm:time_per_output_token_seconds histogram
+vllm:time_per_output_token_seconds_bucket{model_name="llama-8b",engine="0",le="0.01"} 0.0
+vllm:time_per_output_token_seconds_bucket{model_name="llama-8b",engine="0",le="0.025"} 1000.0
+vllm:time_per_output_token_seconds_bucket{model_name="llama-8b",engine="0",le="0.05"} 1000.0
+vllm:time_per_output_token_seconds_bucket{model_name="llama-8b",engine="0",le="+Inf"} 1000.0
+vllm:time_per_output_token_seconds_count{model_name="llama-8b",engine="0"} 1000.0
+vllm:time_per_output_token_seconds_sum{model_name="llama-8b",engine="0"} 20.0
+# HELP vllm:gpu_cache_usage_perc GPU KV-cache usage. 1 means 100 percent usage.
+# TYPE vllm:gpu_cache_usage_perc gauge
+vllm:gpu_cache_usage_perc{model_name="llama-8b",engine="0"} NaN
+vllm:lora_requests_info{max_lora="0"} -Inf
+vllm:cache_config_info{block_size="16"} +Inf
+"#;
+
+const QWEN: &str = "qwen \"chat\" \\ v2\nbeta";
+
+fn syntax_error(text: &str) -> (usize, String) {
+    match parse(text) {
+        Err(ParseError::Syntax { line, message }) => (line, message),
+        other => panic!("expected a syntax error for {text:?}, got {other:?}"),
+    }
+}
+
+fn histogram(bounds_and_counts: &[(f64, f64)]) -> HistogramSeries {
+    HistogramSeries {
+        buckets: bounds_and_counts
+            .iter()
+            .map(|&(upper_bound, cumulative)| Bucket {
+                upper_bound,
+                cumulative,
+            })
+            .collect(),
+        sum: None,
+    }
+}
+
+fn seconds(estimate: QuantileEstimate) -> f64 {
+    match estimate {
+        QuantileEstimate::Seconds(s) => s,
+        other => panic!("expected an estimate in seconds, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_vllm_page_parses_into_typed_families_with_decoded_labels() {
+    let page = parse(TWO_MODELS).expect("the sample page parses");
+    let ttft = page.family("vllm:time_to_first_token_seconds").unwrap();
+    assert_eq!(ttft.kind, MetricKind::Histogram);
+    assert_eq!(
+        ttft.help.as_deref(),
+        Some("Histogram of time to first token in seconds.")
+    );
+    assert_eq!(
+        ttft.samples.len(),
+        12,
+        "buckets, _count and _sum join their family"
+    );
+    let running = page.family("vllm:num_requests_running").unwrap();
+    assert_eq!(running.samples[1].label("model_name"), Some(QWEN));
+    assert_eq!(running.samples[1].timestamp_ms, Some(1_732_886_400_000));
+    assert_eq!(running.samples[1].line, 4);
+    assert!(page.family("vllm:gpu_cache_usage_perc").unwrap().samples[0]
+        .value
+        .is_nan());
+    assert_eq!(
+        page.family("vllm:lora_requests_info").unwrap().samples[0].value,
+        f64::NEG_INFINITY
+    );
+    assert_eq!(
+        page.family("vllm:cache_config_info").unwrap().kind,
+        MetricKind::Untyped
+    );
+}
+
+#[test]
+fn each_label_set_is_reported_separately_with_its_four_signals() {
+    let servers = find_signals(&parse(TWO_MODELS).unwrap());
+    assert_eq!(servers.len(), 2);
+    let llama = &servers[0];
+    assert_eq!(llama.model_name(), Some("llama-8b"));
+    assert_eq!((llama.running, llama.waiting), (Some(12.0), Some(0.0)));
+    assert_eq!(llama.ttft.as_ref().unwrap().count(), 100.0);
+    assert_eq!(llama.ttft.as_ref().unwrap().mean(), Some(0.095));
+    assert!(llama.tpot.is_some());
+    let qwen = &servers[1];
+    assert_eq!(qwen.model_name(), Some(QWEN));
+    assert_eq!((qwen.running, qwen.waiting), (Some(64.0), Some(40.0)));
+    assert!(qwen.tpot.is_none());
+}
+
+#[test]
+fn percentiles_interpolate_linearly_within_the_bucket_like_histogram_quantile() {
+    // 50 of 100 at or below 0.1 s, 90 at or below 0.25 s, all at or below 0.5 s.
+    let h = histogram(&[
+        (0.1, 50.0),
+        (0.25, 90.0),
+        (0.5, 100.0),
+        (f64::INFINITY, 100.0),
+    ]);
+    // p50: rank 50 is the top of the first bucket, interpolated from 0: 0 + 0.1 × 50/50 = 0.1.
+    assert!((seconds(h.quantile(0.5)) - 0.1).abs() < 1e-12);
+    // p95: rank 95 in (0.25, 0.5] holding 90..100: 0.25 + 0.25 × 5/10 = 0.375.
+    assert!((seconds(h.quantile(0.95)) - 0.375).abs() < 1e-12);
+    // p99: 0.25 + 0.25 × 9/10 = 0.475.
+    assert!((seconds(h.quantile(0.99)) - 0.475).abs() < 1e-12);
+    // p25: rank 25 in the first bucket: 0.1 × 25/50 = 0.05.
+    assert!((seconds(h.quantile(0.25)) - 0.05).abs() < 1e-12);
+}
+
+#[test]
+fn a_percentile_in_the_inf_bucket_is_reported_as_above_the_last_finite_bound() {
+    let h = histogram(&[
+        (0.1, 10.0),
+        (0.25, 20.0),
+        (0.5, 40.0),
+        (f64::INFINITY, 100.0),
+    ]);
+    assert_eq!(h.quantile(0.99), QuantileEstimate::AboveLastBound(0.5));
+    assert_eq!(
+        h.quantile(0.99).describe(),
+        "above the last finite bound 500 ms"
+    );
+    // p30: rank 30 in (0.25, 0.5] holding 20..40: 0.25 + 0.25 × 10/20 = 0.375.
+    assert!((seconds(h.quantile(0.3)) - 0.375).abs() < 1e-12);
+    let empty = histogram(&[(0.1, 0.0), (f64::INFINITY, 0.0)]);
+    assert_eq!(empty.quantile(0.99), QuantileEstimate::NoObservations);
+}
+
+#[test]
+fn the_verdict_follows_the_queue_and_the_slos() {
+    let servers = find_signals(&parse(TWO_MODELS).unwrap());
+    let llama = assess(&servers[0], &SloTargets::COURSE);
+    // No queue, but p99 TTFT 475 ms is above 80% of the 500 ms SLO: near the limit, so at the knee.
+    assert_eq!(llama.verdict, KneeVerdict::AtTheKnee, "{:?}", llama.reasons);
+    assert!(llama
+        .reasons
+        .iter()
+        .any(|r| r.contains("p99 TTFT ≈ 475 ms is near the 500 ms SLO")));
+    let relaxed = SloTargets {
+        ttft_p99: 1.0,
+        tpot_p95: 0.05,
+    };
+    assert_eq!(
+        assess(&servers[0], &relaxed).verdict,
+        KneeVerdict::BelowTheKnee
+    );
+    let qwen = assess(&servers[1], &SloTargets::COURSE);
+    assert_eq!(qwen.verdict, KneeVerdict::PastTheKnee);
+    assert!(
+        qwen.reasons
+            .iter()
+            .any(|r| r.contains("p99 TTFT ≈ above the last finite bound 500 ms breaks")),
+        "{:?}",
+        qwen.reasons
+    );
+    assert!(qwen
+        .reasons
+        .iter()
+        .any(|r| r.contains("40 requests waiting against 64 running")));
+    assert!(
+        qwen.reasons.iter().any(|r| r.contains("breaks")),
+        "{:?}",
+        qwen.reasons
+    );
+}
+
+#[test]
+fn a_small_queue_is_at_the_knee_and_a_page_without_signals_has_no_verdict() {
+    let small_queue = ServerSignals {
+        labels: vec![],
+        ttft: None,
+        tpot: None,
+        running: Some(64.0),
+        waiting: Some(3.0),
+    };
+    let assessment = assess(&small_queue, &SloTargets::COURSE);
+    assert_eq!(assessment.verdict, KneeVerdict::AtTheKnee);
+    let nothing = ServerSignals {
+        waiting: None,
+        running: None,
+        ..small_queue
+    };
+    assert_eq!(
+        assess(&nothing, &SloTargets::COURSE).verdict,
+        KneeVerdict::NotEnoughData
+    );
+    assert!(find_signals(&parse("# just a comment\nup 1\n").unwrap()).is_empty());
+}
+
+#[test]
+fn malformed_lines_are_refused_with_their_line_number_and_what_is_wrong() {
+    let cases: &[(&str, usize, &str)] = &[
+        ("up 1\nvllm:num_requests_running{model_name=\"m\"}\n", 2, "has no value"),
+        ("up 1\n\nup2 one\n", 3, "\"one\", which is not a number"),
+        ("m{model_name=\"unterminated} 1\n", 1, "has no closing quote"),
+        ("m{a=\"1\",a=\"2\"} 1\n", 1, "label a appears twice"),
+        ("m{a=\"1\" 1\n", 1, "expected , or } after label a"),
+        ("m{a=\"x\\t\"} 1\n", 1, "unknown escape"),
+        ("m{a=1} 1\n", 1, "must be in double quotes"),
+        ("m 1 12.5\n", 1, "not a whole number of milliseconds"),
+        ("m 1 2 3\n", 1, "unexpected text \"3\""),
+        ("{a=\"b\"} 1\n", 1, "expected a metric name"),
+        ("m 1\nm 2\n", 2, "already appeared earlier"),
+        ("# TYPE m gauge\n# TYPE m counter\n", 2, "a second # TYPE line for m (the first is on line 1)"),
+        ("# TYPE m flux\n", 1, "unknown metric type \"flux\""),
+        ("m 1\n# TYPE m gauge\n", 2, "comes after its samples"),
+        ("m infinity\n", 1, "not a number"),
+        ("# TYPE h histogram\nh_bucket{le=\"0.1\"} 5\nh_bucket{le=\"0.2\"} 3\nh_bucket{le=\"+Inf\"} 5\n", 3, "cumulative counts cannot fall"),
+        ("# TYPE h histogram\nh_bucket{le=\"0.2\"} 1\nh_bucket{le=\"0.1\"} 2\nh_bucket{le=\"+Inf\"} 2\n", 3, "out of order"),
+        ("# TYPE h histogram\nh_bucket{le=\"0.1\"} 1\nh_bucket{le=\"0.2\"} 2\n", 3, "without an le=\"+Inf\" bucket"),
+        ("# TYPE h histogram\nh_bucket{le=\"fast\"} 1\nh_bucket{le=\"+Inf\"} 2\n", 2, "le=\"fast\" is not a number"),
+        ("# TYPE h histogram\nh_bucket{x=\"1\"} 1\n", 2, "has no le label"),
+        ("# TYPE h histogram\nh_bucket{le=\"+Inf\"} 2\nh_count 3\n", 3, "h_count is 3 but its +Inf bucket (line 2) counts 2"),
+        ("# TYPE h histogram\nh_bucket{le=\"+Inf\"} -1\n", 2, "not a count"),
+    ];
+    for (text, line, fragment) in cases {
+        let (got_line, message) = syntax_error(text);
+        assert_eq!(got_line, *line, "line for {text:?}: {message}");
+        assert!(
+            message.contains(fragment),
+            "message for {text:?} was {message:?}, expected {fragment:?}"
+        );
+        let shown = parse(text).unwrap_err().to_string();
+        assert!(shown.starts_with(&format!("line {line}: ")), "{shown}");
+    }
+}
+
+#[test]
+fn a_truncated_page_points_at_its_last_line() {
+    let cut = &TWO_MODELS[..TWO_MODELS.find("le=\"0.25\"} 90.0").unwrap() + 6];
+    let (line, message) = syntax_error(cut);
+    assert_eq!(line, cut.lines().count());
+    assert!(message.contains("no closing quote"), "{message}");
+}
+
+#[test]
+fn an_oversized_page_is_refused_before_parsing() {
+    let huge = "x".repeat(MAX_INPUT_BYTES + 1);
+    let error = parse(&huge).unwrap_err();
+    assert_eq!(
+        error,
+        ParseError::TooLarge {
+            bytes: MAX_INPUT_BYTES + 1
+        }
+    );
+    assert_eq!(error.line(), None);
+    assert!(error.to_string().contains("the limit is 5 MB"), "{error}");
+}
+
+/// A realistic page of about 1 MB: a running gauge and a TTFT histogram with vLLM's buckets for many models.
+fn one_megabyte_page() -> String {
+    let mut gauges = String::from("# HELP vllm:num_requests_running Number of requests in model execution batches.\n# TYPE vllm:num_requests_running gauge\n");
+    let mut histograms = String::from("# TYPE vllm:time_to_first_token_seconds histogram\n");
+    let mut model = 0;
+    while gauges.len() + histograms.len() < 1024 * 1024 {
+        let labels = format!("model_name=\"org/model-{model} \\\"v2\\\"\",engine=\"0\"");
+        gauges.push_str(&format!(
+            "vllm:num_requests_running{{{labels}}} {model}.0\n"
+        ));
+        for (index, bound) in TTFT_BUCKETS.iter().enumerate() {
+            histograms.push_str(&format!(
+                "vllm:time_to_first_token_seconds_bucket{{{labels},le=\"{bound}\"}} {}.0\n",
+                index * 10
+            ));
+        }
+        let total = TTFT_BUCKETS.len() * 10;
+        histograms.push_str(&format!(
+            "vllm:time_to_first_token_seconds_bucket{{{labels},le=\"+Inf\"}} {total}.0\n"
+        ));
+        histograms.push_str(&format!(
+            "vllm:time_to_first_token_seconds_count{{{labels}}} {total}.0\n"
+        ));
+        histograms.push_str(&format!(
+            "vllm:time_to_first_token_seconds_sum{{{labels}}} 1.2345e2\n"
+        ));
+        model += 1;
+    }
+    gauges + &histograms
+}
+
+#[test]
+fn a_one_megabyte_page_parses_well_under_100_ms() {
+    let page = one_megabyte_page();
+    assert!(page.len() >= 1024 * 1024);
+    let mut best = f64::INFINITY;
+    let mut servers = 0;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let parsed = parse(&page).expect("the big page parses");
+        servers = find_signals(&parsed).len();
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    eprintln!(
+        "1 MB page ({} bytes): best of 3 parses {:.1} ms",
+        page.len(),
+        best * 1e3
+    );
+    assert!(servers > 100);
+    assert!(best < 0.1, "parsing 1 MB took {:.1} ms", best * 1e3);
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,400}") {
+        let _ = parse(&text).map(|page| find_signals(&page));
+    }
+
+    #[test]
+    fn mangled_vllm_pages_never_panic_and_errors_name_a_line(cut in 0usize..4000, insert in "[{}\"\\\\=, \n#a-z0-9.+-]{0,8}") {
+        let mut text: String = TWO_MODELS.chars().take(cut).collect();
+        text.push_str(&insert);
+        text.extend(TWO_MODELS.chars().skip(cut));
+        match parse(&text) {
+            Ok(page) => {
+                for server in find_signals(&page) {
+                    let assessment = assess(&server, &SloTargets::COURSE);
+                    for p in [assessment.ttft, assessment.tpot].into_iter().flatten() {
+                        for q in [p.p50, p.p95, p.p99] {
+                            prop_assert!(q.at_least().is_none_or(|v| !v.is_nan()));
+                        }
+                    }
+                }
+            }
+            Err(error) => {
+                let line = error.line().unwrap();
+                prop_assert!(line >= 1 && line <= text.split('\n').count());
+            }
+        }
+    }
+}
+
+const HEALTHY: &str = "tests/fixtures/metrics/healthy.prom";
+const PAST_THE_KNEE: &str = "tests/fixtures/metrics/past-the-knee.prom";
+/// Offered loads of the two sample pages: well below saturation, and beyond it (the queue grows without bound).
+const HEALTHY_LOAD: f64 = 0.5;
+const PAST_THE_KNEE_LOAD: f64 = 1.1;
+
+fn simulated_page(offered_load: f64) -> String {
+    let scenario = Scenario::course_preset().with_offered_load(offered_load);
+    let (summary, traces) = run_traced(&scenario, 11, usize::MAX).expect("the course preset runs");
+    render_vllm_metrics(&summary, &traces, "course-27b-fp8")
+}
+
+/// Rewrites the sample pages from the model; run after the model changes:
+/// `cargo test --test cluster_metrics -- --ignored regenerate`.
+#[test]
+#[ignore = "writes tests/fixtures/metrics/*.prom from the model"]
+fn regenerate_sample_pages_from_the_model() {
+    std::fs::create_dir_all("tests/fixtures/metrics").unwrap();
+    std::fs::write(HEALTHY, simulated_page(HEALTHY_LOAD)).unwrap();
+    std::fs::write(PAST_THE_KNEE, simulated_page(PAST_THE_KNEE_LOAD)).unwrap();
+}
+
+fn verdict_of(path: &str) -> (KneeVerdict, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let servers = find_signals(&parse(&text).unwrap_or_else(|e| panic!("{path}: {e}")));
+    assert_eq!(servers.len(), 1, "{path} serves one model");
+    assert_eq!(servers[0].model_name(), Some("course-27b-fp8"));
+    let assessment = assess(&servers[0], &SloTargets::COURSE);
+    (assessment.verdict, assessment.reasons)
+}
+
+#[test]
+fn the_sample_pages_read_below_and_past_the_knee() {
+    let (healthy, reasons) = verdict_of(HEALTHY);
+    assert_eq!(healthy, KneeVerdict::BelowTheKnee, "{reasons:?}");
+    let (overloaded, reasons) = verdict_of(PAST_THE_KNEE);
+    assert_eq!(overloaded, KneeVerdict::PastTheKnee, "{reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r.contains("the queue is large")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn the_simulated_page_has_vllms_names_and_counts_every_measured_request() {
+    let scenario = Scenario::course_preset().with_offered_load(0.7);
+    let (summary, traces) = run_traced(&scenario, 3, usize::MAX).unwrap();
+    let page = parse(&render_vllm_metrics(&summary, &traces, "m")).unwrap();
+    let servers = find_signals(&page);
+    let ttft = servers[0].ttft.as_ref().unwrap();
+    assert_eq!(ttft.count(), summary.measured as f64);
+    assert_eq!(ttft.buckets.len(), TTFT_BUCKETS.len() + 1);
+    let success = page.family("vllm:request_success_total").unwrap();
+    assert_eq!(success.kind, MetricKind::Counter);
+    assert_eq!(success.samples[0].value, summary.measured as f64);
+    // The bucket estimate of the median lands within the bucket that holds the model's own median.
+    let model_p50 = summary.steady.as_ref().unwrap().ttft.unwrap().p50;
+    let estimate = seconds(ttft.quantile(0.5));
+    let bucket = TTFT_BUCKETS.iter().position(|&b| model_p50 <= b).unwrap();
+    let low = if bucket == 0 {
+        0.0
+    } else {
+        TTFT_BUCKETS[bucket - 1]
+    };
+    assert!(
+        estimate >= low && estimate <= TTFT_BUCKETS[bucket],
+        "{estimate} vs model {model_p50}"
+    );
+}

@@ -1,0 +1,285 @@
+//! The Little's Law sizer, the autoscaling rules derived from it, and the SLO table.
+
+use goodput::cluster::autoscale::{
+    keda_scaled_object, plan, prometheus_alert_rule, Workload, SLO_SUGGESTIONS,
+};
+use goodput::cluster::sizing::{parse_field, size, SizingField, SizingInput};
+use proptest::prelude::*;
+
+fn course_case() -> SizingInput {
+    SizingInput {
+        max_num_seqs: 64.0,
+        latency_seconds: 8.0,
+        peak_qps: 30.0,
+        headroom: 0.8,
+    }
+}
+
+#[test]
+fn the_hand_computed_case_gives_five_replicas_and_240_in_flight() {
+    // cap 64, latency 8 s → 64 ÷ 8 = 8 req/s per replica; at 80% → 6.4 req/s; ceil(30 ÷ 6.4) = ceil(4.6875) = 5;
+    // in flight at peak = 30 × 8 = 240, in 5 × 64 = 320 slots; utilisation 30 ÷ (5 × 8) = 75%.
+    let sizing = size(&course_case()).unwrap();
+    assert_eq!(sizing.per_replica_max_qps, 8.0);
+    assert!((sizing.per_replica_target_qps - 6.4).abs() < 1e-12);
+    assert_eq!(sizing.replicas, 5);
+    assert_eq!(sizing.in_flight_at_peak, 240.0);
+    assert!((sizing.utilisation_at_peak - 0.75).abs() < 1e-12);
+    let text = sizing.arithmetic.join("\n");
+    for line in [
+        "Per-replica max QPS = cap ÷ latency = 64 ÷ 8.0 s = 8.0 requests/s",
+        "At 80% headroom each replica carries 8.0 × 0.80 = 6.4 requests/s",
+        "Replicas = ceil(peak ÷ per-replica target) = ceil(30 ÷ 6.4) = ceil(4.7) = 5",
+        "In flight at peak = peak × latency = 30 × 8.0 s = 240 requests, in 320 slots (5 replicas × 64)",
+        "At peak the fleet runs at 75% of its maximum",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+}
+
+#[test]
+fn an_exact_multiple_does_not_round_up_to_an_extra_replica() {
+    // 64 ÷ 8 × 0.75 = 6 req/s per replica; 30 ÷ 6 = 5 exactly.
+    let sizing = size(&SizingInput {
+        headroom: 0.75,
+        ..course_case()
+    })
+    .unwrap();
+    assert_eq!(sizing.replicas, 5);
+    let tiny = size(&SizingInput {
+        peak_qps: 0.01,
+        ..course_case()
+    })
+    .unwrap();
+    assert_eq!(tiny.replicas, 1, "any demand needs at least one replica");
+}
+
+#[test]
+fn invalid_inputs_name_their_field_with_a_message_fit_to_show_beside_it() {
+    let cases: &[(SizingInput, SizingField, &str)] = &[
+        (
+            SizingInput {
+                max_num_seqs: 0.0,
+                ..course_case()
+            },
+            SizingField::MaxNumSeqs,
+            "must be more than 0",
+        ),
+        (
+            SizingInput {
+                max_num_seqs: 64.5,
+                ..course_case()
+            },
+            SizingField::MaxNumSeqs,
+            "whole number",
+        ),
+        (
+            SizingInput {
+                max_num_seqs: 1e9,
+                ..course_case()
+            },
+            SizingField::MaxNumSeqs,
+            "implausibly large",
+        ),
+        (
+            SizingInput {
+                latency_seconds: -1.0,
+                ..course_case()
+            },
+            SizingField::LatencySeconds,
+            "must be more than 0",
+        ),
+        (
+            SizingInput {
+                latency_seconds: f64::NAN,
+                ..course_case()
+            },
+            SizingField::LatencySeconds,
+            "enter the mean",
+        ),
+        (
+            SizingInput {
+                latency_seconds: 1e7,
+                ..course_case()
+            },
+            SizingField::LatencySeconds,
+            "at most 3600",
+        ),
+        (
+            SizingInput {
+                peak_qps: 0.0,
+                ..course_case()
+            },
+            SizingField::PeakQps,
+            "must be more than 0",
+        ),
+        (
+            SizingInput {
+                peak_qps: f64::INFINITY,
+                ..course_case()
+            },
+            SizingField::PeakQps,
+            "implausibly large",
+        ),
+        (
+            SizingInput {
+                headroom: 80.0,
+                ..course_case()
+            },
+            SizingField::Headroom,
+            "for 80% enter 0.8",
+        ),
+        (
+            SizingInput {
+                headroom: 0.01,
+                ..course_case()
+            },
+            SizingField::Headroom,
+            "at least 0.05",
+        ),
+        (
+            SizingInput {
+                headroom: 0.0,
+                ..course_case()
+            },
+            SizingField::Headroom,
+            "must be more than 0",
+        ),
+        (
+            SizingInput {
+                headroom: 1000.0,
+                ..course_case()
+            },
+            SizingField::Headroom,
+            "implausibly large",
+        ),
+    ];
+    for (input, field, fragment) in cases {
+        let errors = size(input).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].field, *field);
+        assert!(
+            errors[0].message.contains(fragment),
+            "{:?} should contain {fragment:?}",
+            errors[0].message
+        );
+    }
+    let all_wrong = SizingInput {
+        max_num_seqs: -1.0,
+        latency_seconds: 0.0,
+        peak_qps: f64::NAN,
+        headroom: -0.5,
+    };
+    let fields: Vec<SizingField> = size(&all_wrong)
+        .unwrap_err()
+        .iter()
+        .map(|e| e.field)
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            SizingField::MaxNumSeqs,
+            SizingField::LatencySeconds,
+            SizingField::PeakQps,
+            SizingField::Headroom
+        ]
+    );
+}
+
+#[test]
+fn text_fields_reject_empty_and_non_numbers_by_name() {
+    assert_eq!(parse_field(SizingField::PeakQps, " 30 ").unwrap(), 30.0);
+    let empty = parse_field(SizingField::LatencySeconds, "  ").unwrap_err();
+    assert_eq!(empty.field, SizingField::LatencySeconds);
+    assert_eq!(empty.message, "enter a number");
+    let words = parse_field(SizingField::MaxNumSeqs, "lots").unwrap_err();
+    assert_eq!(words.message, "\"lots\" is not a number");
+    assert!(words
+        .to_string()
+        .starts_with("concurrency cap (--max-num-seqs): "));
+    assert!(parse_field(SizingField::Headroom, "NaN").is_err());
+    assert!(parse_field(SizingField::Headroom, "inf").is_err());
+}
+
+#[test]
+fn the_scaling_plan_derives_threshold_and_bounds_from_the_sizing() {
+    let plan = plan(&size(&course_case()).unwrap(), 2.0);
+    // Threshold: ceil(64 × (1 − 0.8)) = ceil(12.8) = 13 waiting per replica.
+    assert_eq!(plan.waiting_threshold, 13);
+    assert_eq!(plan.min_replicas, 5);
+    // Twice the peak: ceil(60 ÷ 6.4) = ceil(9.375) = 10.
+    assert_eq!(plan.max_replicas, 10);
+    assert!(plan.provenance[0]
+        .starts_with("threshold 13 waiting per replica = ceil(cap 64 × (1 − headroom 0.80))"));
+}
+
+#[test]
+fn the_alert_rule_and_keda_trigger_are_ready_to_paste_and_say_where_their_numbers_came_from() {
+    let plan = plan(&size(&course_case()).unwrap(), 2.0);
+    let alert = prometheus_alert_rule(&plan, "org/model \"v2\"");
+    assert!(alert.starts_with("# From the Little's Law sizer: cap 64, latency 8.0 s, peak 30 requests/s, headroom 0.80.\n"));
+    assert!(alert
+        .contains("groups:\n  - name: vllm-knee\n    rules:\n      - alert: VllmQueueGrowing\n"));
+    // PromQL escapes the quote in the label; YAML escapes the backslash and both quotes again.
+    assert!(
+        alert.contains(
+            r#"expr: "avg(vllm:num_requests_waiting{model_name=\"org/model \\\"v2\\\"\"}) > 13""#
+        ),
+        "{alert}"
+    );
+    let keda = keda_scaled_object(&plan, "m");
+    for line in [
+        "kind: ScaledObject",
+        "  minReplicaCount: 5\n",
+        "  maxReplicaCount: 10\n",
+        "        query: \"sum(vllm:num_requests_waiting{model_name=\\\"m\\\"})\"\n",
+        "        threshold: \"13\"\n",
+        "# minReplicas 5 = ceil(peak 30 ÷ (8.0 requests/s per replica × 0.80))",
+    ] {
+        assert!(keda.contains(line), "missing {line:?} in\n{keda}");
+    }
+}
+
+#[test]
+fn slo_suggestions_loosen_from_chat_to_rag_to_batch() {
+    let [chat, rag, batch] = SLO_SUGGESTIONS;
+    assert_eq!(
+        [chat.workload, rag.workload, batch.workload],
+        [Workload::Chat, Workload::Rag, Workload::BatchSummarisation]
+    );
+    assert!(chat.slo.ttft_p99 < rag.slo.ttft_p99 && rag.slo.ttft_p99 < batch.slo.ttft_p99);
+    assert!(chat.slo.tpot_p95 <= rag.slo.tpot_p95 && rag.slo.tpot_p95 < batch.slo.tpot_p95);
+    for suggestion in SLO_SUGGESTIONS {
+        assert!(
+            suggestion.reasoning.len() > 100,
+            "{} needs its reasoning",
+            suggestion.name
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_input_gives_a_finite_sizing_or_named_errors(
+        cap in prop_oneof![Just(f64::NAN), Just(f64::INFINITY), -10.0..1e6f64, 1.0..512.0f64],
+        latency in prop_oneof![Just(f64::NAN), -1.0..1e4f64],
+        peak in prop_oneof![Just(0.0), -1.0..1e7f64],
+        headroom in prop_oneof![Just(f64::NEG_INFINITY), -1.0..2.0f64, 1.0..200.0f64],
+    ) {
+        let input = SizingInput { max_num_seqs: cap.round(), latency_seconds: latency, peak_qps: peak, headroom };
+        match size(&input) {
+            Ok(sizing) => {
+                prop_assert!(sizing.per_replica_max_qps.is_finite() && sizing.per_replica_max_qps > 0.0);
+                prop_assert!(sizing.replicas >= 1);
+                prop_assert!(sizing.in_flight_at_peak.is_finite());
+                prop_assert!(sizing.utilisation_at_peak <= input.headroom + 1e-9);
+                prop_assert!(!sizing.arithmetic.join(" ").contains("NaN"));
+                let plan = plan(&sizing, 2.0);
+                prop_assert!(plan.max_replicas >= plan.min_replicas && plan.waiting_threshold >= 1);
+            }
+            Err(errors) => {
+                prop_assert!(!errors.is_empty() && errors.iter().all(|e| !e.message.is_empty()));
+            }
+        }
+    }
+}
