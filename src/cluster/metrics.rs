@@ -253,7 +253,7 @@ impl Builder {
     }
 
     /// The family a sample belongs to: `X` for `X_bucket`/`X_sum`/`X_count` of a declared histogram or summary.
-    fn owner(&self, sample_name: &str) -> String {
+    fn owner<'s>(&self, sample_name: &'s str) -> &'s str {
         for suffix in ["_bucket", "_sum", "_count"] {
             if let Some(base) = sample_name.strip_suffix(suffix) {
                 if let Some(&index) = self.by_name.get(base) {
@@ -261,12 +261,12 @@ impl Builder {
                     let fits = kind == MetricKind::Histogram
                         || (kind == MetricKind::Summary && suffix != "_bucket");
                     if fits {
-                        return base.to_owned();
+                        return base;
                     }
                 }
             }
         }
-        sample_name.to_owned()
+        sample_name
     }
 
     fn sample(&mut self, sample: Sample) -> Result<(), ParseError> {
@@ -289,10 +289,11 @@ impl Builder {
             ));
         }
         let owner = self.owner(&sample.name);
-        let index = self.family_index(&owner);
+        let is_part = owner != sample.name;
+        let index = self.family_index(owner);
         let family = &mut self.families[index];
         if family.kind == MetricKind::Histogram
-            && owner != sample.name
+            && is_part
             && sample.name.ends_with("_bucket")
             && sample.label("le").is_none()
         {
