@@ -1,5 +1,6 @@
 // Shared setup of the browser tests: a static server for dist/ under a sub-path, Debian's Chromium
 // driven by playwright-core, and the checks every page must pass (console, origin, axe).
+import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, stat, mkdir } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
@@ -91,4 +92,29 @@ export async function screenshot(page, name, options = {}) {
 /** Wait until the Leptos app has mounted (the header is rendered by wasm, not by index.html). */
 export async function waitForApp(page) {
   await page.locator('header.site-header').waitFor({ timeout: 15000 });
+}
+
+/**
+ * The site under test for one test file: registers `before`/`after` hooks that start the static server and
+ * the browser and stop them. `site.open(path, viewport)` opens a recorded page (see `openPage`) at a site path.
+ */
+export function siteUnderTest() {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startStaticServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+  return {
+    url: (path = '') => server.url(path),
+    async open(path = '', viewport = undefined) {
+      const opened = await openPage(browser, server.origin, viewport);
+      await opened.page.goto(server.url(path));
+      return opened;
+    },
+  };
 }

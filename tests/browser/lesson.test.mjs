@@ -1,25 +1,14 @@
 // Lesson 32 as a learner meets it: the whole text, anchors, MathML, highlighted code, keywords that
 // unfold and recall cards that reveal — by mouse and by keyboard — on a laptop and on a phone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStaticServer, launchBrowser, openPage, axeViolations, screenshot } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
-let server;
-let browser;
-
-before(async () => {
-  server = await startStaticServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = siteUnderTest();
 
 async function openLesson(viewport) {
-  const opened = await openPage(browser, server.origin, viewport);
-  await opened.page.goto(server.url(LESSON_PATH));
+  const opened = await site.open(LESSON_PATH, viewport);
   await opened.page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
   return opened;
 }
@@ -60,7 +49,7 @@ test('section anchors link to themselves and a deep link lands on its section', 
   assert.equal(new URL(page.url()).hash, href);
   const id = href.slice(1);
 
-  await page.goto(server.url(LESSON_PATH + href));
+  await page.goto(site.url(LESSON_PATH + href));
   const heading = page.locator(`[id="${id}"]`);
   await heading.waitFor();
   await page.waitForFunction((target) => {

@@ -1,26 +1,15 @@
 // The static site: served under /course/ from the release build, it lists and renders lessons,
 // survives deep-link reloads with no server-side rewrite, stays on its own origin and passes axe.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStaticServer, launchBrowser, openPage, axeViolations, screenshot, waitForApp } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, waitForApp } from './harness.mjs';
 
 const LESSON_TITLE = 'Latency, Throughput & SLOs';
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
-let server;
-let browser;
-
-before(async () => {
-  server = await startStaticServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = siteUnderTest();
 
 test('the home page lists the lesson and links to it under the sub-path', async () => {
-  const { page, problems } = await openPage(browser, server.origin);
-  await page.goto(server.url());
+  const { page, problems } = await site.open();
   await waitForApp(page);
   const link = page.getByRole('link', { name: new RegExp(LESSON_TITLE) });
   await link.waitFor();
@@ -31,8 +20,7 @@ test('the home page lists the lesson and links to it under the sub-path', async 
 });
 
 test('clicking a lesson renders its title without a page load', async () => {
-  const { page, problems } = await openPage(browser, server.origin);
-  await page.goto(server.url());
+  const { page, problems } = await site.open();
   await waitForApp(page);
   await page.evaluate(() => { window.__sameDocument = true; });
   await page.getByRole('link', { name: new RegExp(LESSON_TITLE) }).click();
@@ -43,8 +31,7 @@ test('clicking a lesson renders its title without a page load', async () => {
 });
 
 test('a deep link to a lesson loads and survives a reload', async () => {
-  const { page, problems } = await openPage(browser, server.origin);
-  await page.goto(server.url(LESSON_PATH));
+  const { page, problems } = await site.open(LESSON_PATH);
   const heading = page.getByRole('heading', { level: 1, name: new RegExp(LESSON_TITLE) });
   await heading.waitFor({ timeout: 15000 });
   await page.reload();
@@ -56,8 +43,7 @@ test('a deep link to a lesson loads and survives a reload', async () => {
 });
 
 test('the header link leads back home from a deep link', async () => {
-  const { page, problems } = await openPage(browser, server.origin);
-  await page.goto(server.url(LESSON_PATH));
+  const { page, problems } = await site.open(LESSON_PATH);
   await waitForApp(page);
   await page.getByRole('link', { name: 'goodput', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: /latency, throughput and SLOs/i }).waitFor();
@@ -66,9 +52,8 @@ test('the header link leads back home from a deep link', async () => {
 });
 
 test('an unknown lesson says so and links home', async () => {
-  const { page, problems } = await openPage(browser, server.origin);
   // The static host has no copy for an unknown slug, so go there inside the app.
-  await page.goto(server.url());
+  const { page, problems } = await site.open();
   await waitForApp(page);
   await page.evaluate(() => {
     history.pushState({}, '', '/course/lessons/no-such-lesson/');
@@ -81,8 +66,7 @@ test('an unknown lesson says so and links home', async () => {
 });
 
 test('a panic in the page shows a visible error instead of a dead page', async () => {
-  const { page, problems } = await openPage(browser, server.origin);
-  await page.goto(server.url());
+  const { page, problems } = await site.open();
   await waitForApp(page);
   const thrown = await page.evaluate(() => {
     try {
