@@ -58,6 +58,18 @@ mod bench {
     }
 
     /// Runs `f` and returns its result with the seconds it took: CPU time when available, else wall clock.
+    /// One bench row: a whole run of `scenario` (warm-up included), as millions of `unit` per second.
+    fn time_run(what: &str, scenario: &Scenario, unit: &str) -> Line {
+        let n = scenario.customers + scenario.warm_up;
+        let (_, secs) = timed(|| run(scenario, 7));
+        Line {
+            what: what.to_string(),
+            work: format!("{n} {unit}"),
+            seconds: secs,
+            rate: format!("{:.2} M {unit}/s", n as f64 / secs / 1e6),
+        }
+    }
+
     fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
         let (start, cpu_start) = (Instant::now(), cpu_seconds());
         let out = f();
@@ -111,14 +123,7 @@ mod bench {
         ];
         let _ = run(&mmc[1].1.clone().with_offered_load(0.5), 1);
         for (what, s) in mmc {
-            let n = s.customers + s.warm_up;
-            let (_, secs) = timed(|| run(&s, 7));
-            lines.push(Line {
-                what: what.to_string(),
-                work: format!("{n} customers"),
-                seconds: secs,
-                rate: format!("{:.1} M customers/s", n as f64 / secs / 1e6),
-            });
+            lines.push(time_run(what, &s, "customers"));
         }
         for (what, mut s) in [
             (
@@ -136,14 +141,7 @@ mod bench {
         ] {
             s.customers = 1_000_000 / scale;
             s.warm_up = s.customers / 10;
-            let n = s.customers + s.warm_up;
-            let (_, secs) = timed(|| run(&s, 7));
-            lines.push(Line {
-                what: what.to_string(),
-                work: format!("{n} requests"),
-                seconds: secs,
-                rate: format!("{:.2} M requests/s", n as f64 / secs / 1e6),
-            });
+            lines.push(time_run(what, &s, "requests"));
         }
         let loads = default_load_points();
         for (what, s) in [
