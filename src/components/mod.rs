@@ -4,3 +4,4 @@
 pub mod chart_canvas;
 pub mod lesson;
 pub mod site;
+pub mod widgets;

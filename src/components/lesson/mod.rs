@@ -15,14 +15,15 @@ mod recall_card;
 mod reveal;
 mod speaker_notes;
 mod tldr;
-mod widget_placeholder;
 
+use super::widgets::{provide_lab_link, Widget};
 use crate::lesson::{Block, Lesson};
 use leptos::prelude::*;
 
 /// The whole lesson: header, then every block in reading order.
 #[component]
 pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
+    provide_lab_link();
     let blocks = lesson
         .blocks
         .iter()
@@ -54,8 +55,6 @@ fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
             view! { <explain::ExplainToColleague card index/> }.into_any()
         }
         Block::SpeakerNotes(notes) => view! { <speaker_notes::SpeakerNotes notes/> }.into_any(),
-        Block::Widget(widget) => {
-            view! { <widget_placeholder::WidgetPlaceholder widget index/> }.into_any()
-        }
+        Block::Widget(widget) => view! { <Widget widget index/> }.into_any(),
     }
 }

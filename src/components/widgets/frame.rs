@@ -1,0 +1,21 @@
+//! The shell every widget sits in: a labelled `<section>` with the widget's anchor id and the author's caption.
+
+use crate::lesson::WidgetEmbed;
+use leptos::prelude::*;
+
+/// A labelled section around `children`; `id` is the widget's anchor (the lesson's, or one made from its position).
+#[component]
+pub fn WidgetFrame(widget: &'static WidgetEmbed, id: String, children: Children) -> impl IntoView {
+    let name = widget.name.as_str();
+    let caption = widget
+        .caption
+        .as_deref()
+        .map(|caption| view! { <p class="widget-caption">{caption}</p> });
+    view! {
+        <section class="lesson-widget" id=id data-widget=name aria-label=format!("Interactive: {}", widget.caption.as_deref().unwrap_or(name))>
+            <p class="lesson-label">"Interactive · " <code>{name}</code></p>
+            {caption}
+            {children()}
+        </section>
+    }
+}

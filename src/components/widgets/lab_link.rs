@@ -1,0 +1,35 @@
+//! What the knee lab shares with the other widgets on the page: its current reading. Provided once per lesson page;
+//! `None` until a lab on the page has a result (or when the page has no lab).
+
+use leptos::prelude::*;
+
+/// The knee lab's current state, as the sizer and the metrics reader use it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabReading {
+    /// Offered load as a fraction of saturation, e.g. 0.95.
+    pub load: f64,
+    /// Replicas in the simulated fleet.
+    pub replicas: u32,
+    /// `--max-num-seqs` of each replica.
+    pub max_num_seqs: u32,
+    /// Mean end-to-end latency of the current run, seconds.
+    pub mean_latency_s: f64,
+    /// Completed requests per second of the current run.
+    pub throughput_rps: f64,
+    /// The current run as a vLLM `/metrics` page (see [`crate::cluster::exposition::render_vllm_metrics`]).
+    pub metrics_text: String,
+}
+
+/// The page's shared slot for the lab's reading.
+#[derive(Clone, Copy, Debug)]
+pub struct LabLink(pub RwSignal<Option<LabReading>>);
+
+/// Creates the slot for this page; call once, above every widget.
+pub fn provide_lab_link() {
+    provide_context(LabLink(RwSignal::new(None)));
+}
+
+/// The page's slot, or a fresh empty one when none was provided (a widget shown on its own).
+pub fn use_lab_link() -> LabLink {
+    use_context::<LabLink>().unwrap_or_else(|| LabLink(RwSignal::new(None)))
+}

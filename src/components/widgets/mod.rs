@@ -1,0 +1,36 @@
+//! The interactive widgets a lesson embeds with an `@widget` directive. [`Widget`] picks the component for the
+//! directive's name; each component reads the settings it knows from the directive (unknown keys are ignored, bad
+//! values fall back to the defaults with a visible note).
+//!
+//! Widgets on one page talk through [`LabLink`]: the knee lab publishes its current reading, which the sizer can use
+//! as its latency and the metrics reader as a scrape.
+
+mod frame;
+mod lab_link;
+mod metrics_reader;
+mod sizer;
+
+pub use frame::WidgetFrame;
+pub use lab_link::{provide_lab_link, use_lab_link, LabLink, LabReading};
+
+use crate::lesson::{WidgetEmbed, WidgetName};
+use leptos::prelude::*;
+
+/// The widget `widget` names; `index` gives it an id when the lesson did not.
+#[component]
+pub fn Widget(widget: &'static WidgetEmbed, index: usize) -> impl IntoView {
+    let id = widget
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("widget-{index}"));
+    match widget.name {
+        WidgetName::KneeLab | WidgetName::GoodputChart => {
+            view! { <WidgetFrame widget id><p class="widget-pending">"The knee lab is being built."</p></WidgetFrame> }
+                .into_any()
+        }
+        WidgetName::LittlesLawSizer => view! { <sizer::LittlesLawSizer widget id/> }.into_any(),
+        WidgetName::MetricsReader => {
+            view! { <metrics_reader::MetricsReader widget id/> }.into_any()
+        }
+    }
+}
