@@ -4,4 +4,5 @@
 pub mod chart_canvas;
 pub mod lesson;
 pub mod site;
+pub mod sync;
 pub mod widgets;
