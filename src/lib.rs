@@ -7,6 +7,7 @@
 
 pub mod charts;
 pub mod cluster;
+pub mod lab;
 pub mod lesson;
 pub mod model;
 

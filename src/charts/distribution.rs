@@ -24,9 +24,9 @@ const MAX_BINS: usize = 40;
 pub struct LatencyDistribution {
     /// Which latency the samples are of.
     pub metric: LatencyMetric,
-    /// Per-request latencies, seconds. Non-finite and non-positive values are ignored (they have no place on the
-    /// chart's log axis).
-    pub samples_s: Vec<f64>,
+    /// Histogram bars, log-spaced and ordered by latency (see [`LatencyDistribution::from_samples`], or the model's
+    /// own histogram).
+    pub bins: Vec<LatencyBin>,
     /// Median, seconds, as the model reports it (so chart, readouts and table agree).
     pub p50_s: Option<f64>,
     /// 99th percentile, seconds, as the model reports it.
@@ -37,9 +37,21 @@ pub struct LatencyDistribution {
     pub offered_load: f64,
 }
 
+/// One histogram bar: requests with latency in `[low_s, high_s)` (the last bar includes its upper edge).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LatencyBin {
+    /// Lower edge, seconds.
+    pub low_s: f64,
+    /// Upper edge, seconds.
+    pub high_s: f64,
+    /// Requests in the bar.
+    pub count: u64,
+}
+
 impl LatencyDistribution {
-    /// A distribution whose p50 and p99 are computed from the samples by the nearest-rank method, for callers that
-    /// have no percentiles of their own.
+    /// A distribution binned from per-request latencies (log-spaced bars between the fastest and the slowest request),
+    /// with p50 and p99 by the nearest-rank method, for callers that have samples rather than a histogram.
+    /// Non-finite and non-positive samples are ignored: they have no place on the chart's log axis.
     pub fn from_samples(
         metric: LatencyMetric,
         samples_s: Vec<f64>,
@@ -49,7 +61,7 @@ impl LatencyDistribution {
         let mut sorted: Vec<f64> = samples_s
             .iter()
             .copied()
-            .filter(|s| s.is_finite())
+            .filter(|s| s.is_finite() && *s > 0.0)
             .collect();
         sorted.sort_by(f64::total_cmp);
         let rank = |q: f64| -> Option<f64> {
@@ -61,34 +73,45 @@ impl LatencyDistribution {
             metric,
             p50_s: rank(0.50),
             p99_s: rank(0.99),
-            samples_s,
+            bins: log_bins(&sorted),
             slo,
             offered_load,
         }
     }
+
+    /// Requests in all bars.
+    pub fn total(&self) -> u64 {
+        self.bins.iter().map(|bin| bin.count).sum()
+    }
+
+    /// Share of requests slower than `threshold_s`, counting a bar that straddles it in proportion to the part of the
+    /// bar (on the log scale) above the threshold.
+    pub fn share_above(&self, threshold_s: f64) -> f64 {
+        let above: f64 = self
+            .bins
+            .iter()
+            .map(|bin| {
+                if bin.low_s >= threshold_s {
+                    bin.count as f64
+                } else if bin.high_s <= threshold_s {
+                    0.0
+                } else {
+                    let part = (bin.high_s / threshold_s).ln() / (bin.high_s / bin.low_s).ln();
+                    bin.count as f64 * part
+                }
+            })
+            .sum();
+        above / self.total().max(1) as f64
+    }
 }
 
-/// One histogram bar: requests with latency in `[low_s, high_s)` (the last bar includes its upper edge).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Bin {
-    low_s: f64,
-    high_s: f64,
-    count: usize,
-}
-
-/// Bins equal in width on a log scale between the fastest and slowest request: on a linear scale the bulk of requests
-/// would share one bar and the tail would be a row of invisible slivers.
-fn bins(samples: &[f64]) -> (Vec<Bin>, usize) {
-    let valid: Vec<f64> = samples
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .collect();
+/// Bars equal in width on a log scale between the fastest and slowest of `valid` (finite, positive samples).
+fn log_bins(valid: &[f64]) -> Vec<LatencyBin> {
     let (Some(lo), Some(hi)) = (
         valid.iter().copied().reduce(f64::min),
         valid.iter().copied().reduce(f64::max),
     ) else {
-        return (Vec::new(), 0);
+        return Vec::new();
     };
     let (lo, hi) = if hi > lo * 1.000_001 {
         (lo, hi)
@@ -98,18 +121,18 @@ fn bins(samples: &[f64]) -> (Vec<Bin>, usize) {
     let count = ((valid.len() as f64).sqrt().ceil() as usize).clamp(1, MAX_BINS);
     let (ln_lo, ln_hi) = (lo.ln(), hi.ln());
     let step = (ln_hi - ln_lo) / count as f64;
-    let mut bins: Vec<Bin> = (0..count)
-        .map(|i| Bin {
+    let mut bins: Vec<LatencyBin> = (0..count)
+        .map(|i| LatencyBin {
             low_s: (ln_lo + step * i as f64).exp(),
             high_s: (ln_lo + step * (i + 1) as f64).exp(),
             count: 0,
         })
         .collect();
-    for sample in &valid {
+    for sample in valid {
         let index = (((sample.ln() - ln_lo) / step).floor().max(0.0) as usize).min(count - 1);
         bins[index].count += 1;
     }
-    (bins, valid.len())
+    bins
 }
 
 /// Draws a histogram of per-request latency (share of requests per bin, log-spaced bins on a log axis) with p50 and
@@ -136,14 +159,14 @@ pub fn latency_distribution<DB: DrawingBackend>(
     let Some(body) = frame(area, style, &title, &legend)? else {
         return Ok(());
     };
-    let (bins, total) = bins(&data.samples_s);
+    let (bins, total) = (&data.bins, data.total());
     let markers = [data.p50_s, data.p99_s, data.slo.map(|slo| slo.threshold_s)];
     let x_range = decade_range(
         bins.iter()
             .flat_map(|b| [b.low_s, b.high_s])
             .chain(markers.into_iter().flatten()),
     );
-    let share = |bin: &Bin| bin.count as f64 / total.max(1) as f64;
+    let share = |bin: &LatencyBin| bin.count as f64 / total.max(1) as f64;
     let y_range = linear_range(bins.iter().map(share), true, 0.1);
     let y_samples = [y_range.end];
     let axes = Axes {
@@ -207,13 +230,8 @@ pub fn latency_distribution<DB: DrawingBackend>(
 pub fn distribution_summary(data: &LatencyDistribution) -> String {
     let metric = data.metric.label();
     let load = format_percent(data.offered_load);
-    let valid: Vec<f64> = data
-        .samples_s
-        .iter()
-        .copied()
-        .filter(|s| s.is_finite() && *s > 0.0)
-        .collect();
-    if valid.is_empty() {
+    let total = data.total();
+    if total == 0 {
         return format!("No {metric} samples at {load} load yet.");
     }
     let mut sentence = format!("At {load} load");
@@ -227,14 +245,12 @@ pub fn distribution_summary(data: &LatencyDistribution) -> String {
         }
         (Some(p50), None) => sentence += &format!(" the median {metric} is {}", format_ms(p50)),
         (None, Some(p99)) => sentence += &format!(" p99 {metric} is {}", format_ms(p99)),
-        (None, None) => sentence += &format!(" {} {metric} samples were drawn", valid.len()),
+        (None, None) => sentence += &format!(" {total} {metric} samples were drawn"),
     }
     if let Some(slo) = &data.slo {
-        let late = valid.iter().filter(|s| **s > slo.threshold_s).count();
         sentence += &format!(
-            "; {} of {} requests exceed the {} SLO",
-            format_percent(late as f64 / valid.len() as f64),
-            valid.len(),
+            "; {} of {total} requests exceed the {} SLO",
+            format_percent(data.share_above(slo.threshold_s)),
             format_ms(slo.threshold_s)
         );
     }
@@ -248,8 +264,9 @@ pub fn distribution_table(data: &LatencyDistribution) -> DataTable {
         "Requests".to_owned(),
         "Share".to_owned(),
     ];
-    let (bins, total) = bins(&data.samples_s);
-    let rows = bins
+    let total = data.total();
+    let rows = data
+        .bins
         .iter()
         .map(|bin| {
             vec![

@@ -17,7 +17,7 @@ mod style;
 mod throughput;
 
 pub use distribution::{
-    distribution_summary, distribution_table, latency_distribution, LatencyDistribution,
+    distribution_summary, distribution_table, latency_distribution, LatencyBin, LatencyDistribution,
 };
 pub use frame::ChartResult;
 pub use latency::{

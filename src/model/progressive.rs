@@ -68,6 +68,12 @@ impl ProgressiveRun {
         self.reached >= self.total
     }
 
+    /// The measured-request count the run has been advanced to (what [`advance`](Self::advance) was asked for, capped
+    /// at the scenario's `customers`); an unstable open-loop run may have measured fewer.
+    pub fn advanced_to(&self) -> u64 {
+        self.reached
+    }
+
     /// Requests measured so far.
     pub fn measured(&self) -> u64 {
         self.engine.recorder().measured()

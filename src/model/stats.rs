@@ -54,7 +54,7 @@ pub struct Bin {
 }
 
 /// Number of bars in a [`LogHistogram::bins`] chart.
-pub const CHART_BINS: usize = 48;
+pub const CHART_BINS: usize = 40;
 
 /// Values below `2^MIN_EXP` count as zero; values above `2^MAX_EXP` fall in the top bucket.
 const MIN_EXP: i64 = -32;
@@ -220,23 +220,34 @@ impl<const SUB_BITS: u32> LogHistogram<SUB_BITS> {
         }
     }
 
-    /// The distribution as [`CHART_BINS`] equal bars from 0 to the 99.5th percentile; the last bar also holds
-    /// everything above.
+    /// The distribution as [`CHART_BINS`] bars of equal width on a log scale, from the smallest observation to the
+    /// largest, so the whole tail shows (on a linear scale the bulk would share one bar). Zeros are left out: they
+    /// have no place on a log axis. Empty when nothing above zero was observed.
     pub fn bins(&self) -> Vec<Bin> {
-        let top = self.quantile(0.995).max(f64::MIN_POSITIVE);
-        let width = top / CHART_BINS as f64;
+        let Some(first) = self
+            .counts
+            .iter()
+            .skip(1)
+            .position(|&c| c > 0)
+            .map(|i| i + 1)
+        else {
+            return Vec::new();
+        };
+        let low = Self::edges(first).0;
+        let high = self.max.max(low * 1.01);
+        let step = (high / low).ln() / CHART_BINS as f64;
         let mut bins: Vec<Bin> = (0..CHART_BINS)
             .map(|i| Bin {
-                low: i as f64 * width,
-                high: (i + 1) as f64 * width,
+                low: low * (step * i as f64).exp(),
+                high: low * (step * (i + 1) as f64).exp(),
                 count: 0,
             })
             .collect();
-        for (idx, &c) in self.counts.iter().enumerate() {
+        for (idx, &c) in self.counts.iter().enumerate().skip(first) {
             if c > 0 {
                 let (lo, hi) = Self::edges(idx);
-                let mid = (lo + hi) / 2.0;
-                let b = ((mid / width) as usize).min(CHART_BINS - 1);
+                let mid = ((lo + hi) / 2.0).min(high);
+                let b = (((mid / low).ln() / step).floor().max(0.0) as usize).min(CHART_BINS - 1);
                 bins[b].count += u64::from(c);
             }
         }

@@ -1,0 +1,321 @@
+//! What the lab shows from a sweep: the four charts' data and the readouts beside them, all for the settings the
+//! learner chose. Every figure on the page comes from here, so the charts, their accessible tables and the readouts
+//! cannot disagree.
+
+use super::settings::{LabSettings, LoopKind, Preset};
+use super::sweep::scenario_for;
+use crate::charts::{
+    ExactCurve, LatencyBin, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad,
+    Percentile, QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
+};
+use crate::model::{exact_reference, Estimate, LatencyStats, RunSummary, Stability};
+
+/// The lab's picture at one moment: four charts and the readouts at the current load.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figures {
+    /// Chart 1: latency percentiles against load.
+    pub latency: LatencyVsLoad,
+    /// Chart 2: throughput and goodput against load.
+    pub throughput: ThroughputVsGoodput,
+    /// Chart 3: running and waiting requests over time at the current load.
+    pub queue: QueueOverTime,
+    /// Chart 4: the latency distribution at the current load.
+    pub distribution: LatencyDistribution,
+    /// The numbers beside the charts.
+    pub readouts: Readouts,
+}
+
+/// The figures at the current load, as numbers (the page formats them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Readouts {
+    /// Offered load, fraction.
+    pub load: f64,
+    /// Which latency `p50_s`/`p99_s` are of.
+    pub metric: LatencyMetric,
+    /// Median of the metric, seconds.
+    pub p50_s: Option<f64>,
+    /// 99th percentile of the metric, seconds.
+    pub p99_s: Option<f64>,
+    /// The SLO threshold on the metric, seconds (p99 TTFT or p95 TPOT; none on end-to-end latency).
+    pub slo: Option<Slo>,
+    /// The SLO percentile's value, seconds (p99 for TTFT, p95 for TPOT).
+    pub slo_value_s: Option<f64>,
+    /// Share of requests meeting both SLOs, fraction.
+    pub slo_attainment: Option<f64>,
+    /// Completed requests per second.
+    pub throughput: Option<f64>,
+    /// Requests per second meeting both SLOs.
+    pub goodput: Option<f64>,
+    /// Little's Law: time-averaged requests in the system `L`.
+    pub little_l: Option<f64>,
+    /// Little's Law: throughput × mean end-to-end latency `λ·W`.
+    pub little_lambda_w: Option<f64>,
+    /// Mean end-to-end latency, seconds.
+    pub mean_latency_s: Option<f64>,
+    /// Closed loop: the users.
+    pub users: Option<u32>,
+    /// Closed loop: the rate the users would send if nothing queued (offered load × saturation), requests/s.
+    pub unqueued_rate: Option<f64>,
+    /// The measured arrival rate (in closed loop lower than `unqueued_rate` once requests queue), requests/s.
+    pub effective_arrival_rate: Option<f64>,
+    /// Open loop at or past saturation: how fast the waiting queue grows, requests/s.
+    pub queue_growth_rate: Option<f64>,
+    /// Requests measured at this load so far.
+    pub measured: u64,
+    /// Relative half-width of the p99 confidence interval, when known.
+    pub p99_relative_half_width: Option<f64>,
+}
+
+impl Readouts {
+    /// p99 ÷ p50.
+    pub fn tail_ratio(&self) -> Option<f64> {
+        match (self.p50_s, self.p99_s) {
+            (Some(p50), Some(p99)) if p50 > 0.0 => Some(p99 / p50),
+            _ => None,
+        }
+    }
+
+    /// goodput ÷ throughput.
+    pub fn goodput_share(&self) -> Option<f64> {
+        match (self.goodput, self.throughput) {
+            (Some(good), Some(all)) if all > 0.0 => Some(good / all),
+            _ => None,
+        }
+    }
+}
+
+/// The stats of `metric` in a run, or `None` where the mode has no such latency (TPOT in the textbook queue) or the
+/// run has no steady state. In the textbook queue "TTFT" is the wait before service and end-to-end the sojourn.
+fn metric_stats(summary: &RunSummary, metric: LatencyMetric) -> Option<&LatencyStats> {
+    let steady = summary.steady.as_ref()?;
+    match metric {
+        LatencyMetric::Ttft => steady.ttft.as_ref().or(steady.wait.as_ref()),
+        LatencyMetric::Tpot => steady.tpot.as_ref(),
+        LatencyMetric::EndToEnd => steady.e2e.as_ref().or(steady.sojourn.as_ref()),
+    }
+}
+
+/// The SLO drawn on the chart of `metric`: p99 TTFT or p95 TPOT, none on end-to-end latency.
+fn metric_slo(settings: &LabSettings, metric: LatencyMetric) -> Option<Slo> {
+    match metric {
+        LatencyMetric::Ttft => Some(Slo {
+            percentile: Percentile::P99,
+            threshold_s: settings.slo_ttft_ms / 1000.0,
+        }),
+        LatencyMetric::Tpot if settings.preset != Preset::Textbook => Some(Slo {
+            percentile: Percentile::P95,
+            threshold_s: settings.slo_tpot_ms / 1000.0,
+        }),
+        _ => None,
+    }
+}
+
+/// Whether the run's confidence interval is of `metric` (intervals are kept for the headline latency only: TTFT in
+/// LLM mode, the sojourn in the textbook queue).
+fn has_interval(summary: &RunSummary, metric: LatencyMetric) -> bool {
+    match summary.service.as_str() {
+        "textbook" => metric == LatencyMetric::EndToEnd,
+        _ => metric == LatencyMetric::Ttft,
+    }
+}
+
+impl Figures {
+    /// The lab's figures for `settings` from the sweep's `points` (load and latest estimate, ordered by load).
+    pub fn new(settings: &LabSettings, points: &[(f64, Option<&Estimate>)]) -> Figures {
+        let metric = settings.metric;
+        let load = settings.load();
+        let slo = metric_slo(settings, metric);
+        let latency_points = points
+            .iter()
+            .map(|&(offered_load, estimate)| {
+                let summary = estimate.map(|e| &e.summary);
+                let stats = summary.and_then(|s| metric_stats(s, metric));
+                let ci = summary
+                    .filter(|s| has_interval(s, metric))
+                    .and_then(|s| s.steady.as_ref()?.intervals)
+                    .map(|i| (i.p99.low, i.p99.high));
+                LatencyPoint {
+                    offered_load,
+                    p50_s: stats.map(|s| s.p50),
+                    p95_s: stats.map(|s| s.p95),
+                    p99_s: stats.map(|s| s.p99),
+                    mean_s: stats.map(|s| s.mean),
+                    p99_ci_s: ci,
+                }
+            })
+            .collect();
+        let exact_curve = exact_curve(settings, metric, points.iter().map(|p| p.0));
+        let throughput_points = points
+            .iter()
+            .map(|&(offered_load, estimate)| {
+                let steady = estimate.and_then(|e| e.summary.steady.as_ref());
+                ThroughputPoint {
+                    offered_load,
+                    throughput: steady.map(|s| s.throughput),
+                    goodput: steady.map(|s| s.goodput),
+                }
+            })
+            .collect();
+        let current = points
+            .iter()
+            .min_by(|a, b| (a.0 - load).abs().total_cmp(&(b.0 - load).abs()))
+            .and_then(|&(_, estimate)| estimate);
+        let max_num_seqs = (settings.preset != Preset::Textbook).then_some(settings.max_num_seqs);
+        let queue = QueueOverTime {
+            samples: current
+                .map(|e| {
+                    e.summary
+                        .occupancy
+                        .iter()
+                        .map(|o| QueueSample {
+                            time_s: o.t,
+                            running: o.running,
+                            waiting: o.waiting,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            max_num_seqs: max_num_seqs.map(|cap| cap * settings.replicas),
+            offered_load: load,
+        };
+        let distribution = distribution(current, settings, load);
+        Figures {
+            latency: LatencyVsLoad {
+                metric,
+                points: latency_points,
+                exact: exact_curve,
+                slo,
+                current_load: load,
+            },
+            throughput: ThroughputVsGoodput {
+                points: throughput_points,
+                rate_unit: if settings.preset == Preset::Textbook {
+                    "req/time unit".to_owned()
+                } else {
+                    "req/s".to_owned()
+                },
+                current_load: load,
+            },
+            queue,
+            distribution,
+            readouts: readouts(settings, current, load),
+        }
+    }
+}
+
+/// Erlang C's exact p99 beside the simulation, textbook mode in open loop only.
+fn exact_curve(
+    settings: &LabSettings,
+    metric: LatencyMetric,
+    loads: impl Iterator<Item = f64>,
+) -> Option<ExactCurve> {
+    if settings.preset != Preset::Textbook || settings.loop_kind != LoopKind::Open {
+        return None;
+    }
+    let pick = |load: f64| {
+        let reference = exact_reference(&scenario_for(settings, load))?;
+        match metric {
+            LatencyMetric::Ttft => reference.wait_p50_p99.map(|(_, p99)| p99),
+            LatencyMetric::EndToEnd => reference.sojourn_p50_p99.map(|(_, p99)| p99),
+            LatencyMetric::Tpot => None,
+        }
+    };
+    let points: Vec<(f64, f64)> = loads.filter_map(|load| Some((load, pick(load)?))).collect();
+    (!points.is_empty()).then(|| ExactCurve {
+        label: "p99 exact (Erlang C)".to_owned(),
+        points,
+    })
+}
+
+/// The headline latency's histogram at the current load. The model keeps a histogram of its headline latency only
+/// (TTFT, or the sojourn in the textbook queue), so the distribution chart always shows that one.
+fn distribution(
+    current: Option<&Estimate>,
+    settings: &LabSettings,
+    load: f64,
+) -> LatencyDistribution {
+    let textbook = settings.preset == Preset::Textbook;
+    let metric = if textbook {
+        LatencyMetric::EndToEnd
+    } else {
+        LatencyMetric::Ttft
+    };
+    let steady = current.and_then(|e| e.summary.steady.as_ref());
+    let stats = current.and_then(|e| metric_stats(&e.summary, metric));
+    LatencyDistribution {
+        metric,
+        bins: steady
+            .map(|s| {
+                s.distribution
+                    .iter()
+                    .map(|bin| LatencyBin {
+                        low_s: bin.low,
+                        high_s: bin.high,
+                        count: bin.count,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        p50_s: stats.map(|s| s.p50),
+        p99_s: stats.map(|s| s.p99),
+        slo: if textbook {
+            None
+        } else {
+            metric_slo(settings, LatencyMetric::Ttft)
+        },
+        offered_load: load,
+    }
+}
+
+fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Readouts {
+    let metric = settings.metric;
+    let Some(estimate) = current else {
+        return Readouts {
+            load,
+            metric,
+            slo: metric_slo(settings, metric),
+            ..Readouts::default()
+        };
+    };
+    let summary = &estimate.summary;
+    let steady = summary.steady.as_ref();
+    let stats = metric_stats(summary, metric);
+    let slo = metric_slo(settings, metric);
+    let slo_value_s = slo.and_then(|slo| {
+        let stats = stats?;
+        Some(match slo.percentile {
+            Percentile::P50 => stats.p50,
+            Percentile::P95 => stats.p95,
+            Percentile::P99 => stats.p99,
+        })
+    });
+    let closed = settings.loop_kind == LoopKind::Closed;
+    Readouts {
+        load,
+        metric,
+        p50_s: stats.map(|s| s.p50),
+        p99_s: stats.map(|s| s.p99),
+        slo,
+        slo_value_s,
+        slo_attainment: steady.map(|s| s.slo_attainment / 100.0),
+        throughput: steady.map(|s| s.throughput),
+        goodput: steady.map(|s| s.goodput),
+        little_l: steady.map(|s| s.little.time_averaged_in_system),
+        little_lambda_w: steady.map(|s| s.little.throughput_times_latency),
+        mean_latency_s: steady
+            .and_then(|s| s.e2e.as_ref().or(s.sojourn.as_ref()))
+            .map(|s| s.mean),
+        users: summary.users.filter(|_| closed),
+        unqueued_rate: closed.then(|| summary.offered_load * summary.saturation_throughput),
+        effective_arrival_rate: steady.map(|s| s.effective_arrival_rate),
+        queue_growth_rate: match summary.stability {
+            Stability::Unstable {
+                waiting_growth_rate,
+                ..
+            } => Some(waiting_growth_rate),
+            Stability::Stable => None,
+        },
+        measured: summary.measured,
+        p99_relative_half_width: estimate.p99_relative_half_width,
+    }
+}

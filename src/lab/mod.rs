@@ -1,0 +1,11 @@
+//! The knee lab without the page: its settings and their URL form ([`settings`]), the scenario they describe and the
+//! sweep that runs it in slices ([`sweep`]), and what the page shows from the results — charts, readouts and the
+//! learner's tasks ([`figures`]). Pure Rust, tested natively; `src/components/widgets/knee_lab.rs` only drives it.
+
+pub mod figures;
+pub mod settings;
+pub mod sweep;
+
+pub use figures::{Figures, Readouts};
+pub use settings::{LabSettings, LoopKind, Preset, SettingNote};
+pub use sweep::{scenario_for, SlicedSweep};

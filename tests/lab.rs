@@ -1,0 +1,253 @@
+//! The knee lab without the page: settings from the lesson and the URL, the sliced sweep, and the figures.
+
+use goodput::charts::LatencyMetric;
+use goodput::lab::settings::{query_pairs, LOAD_PERCENT_RANGE};
+use goodput::lab::{Figures, LabSettings, LoopKind, Preset, SlicedSweep};
+use goodput::lesson::SettingValue;
+use goodput::model::{default_load_points, sweep};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+fn directive(pairs: &[(&str, SettingValue)]) -> BTreeMap<String, SettingValue> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+#[test]
+fn the_directive_sets_the_defaults_and_names_what_it_cannot_use() {
+    let (lab, notes) = LabSettings::from_directive(&directive(&[
+        ("load", SettingValue::Number(0.9)),
+        ("loop", SettingValue::Text("closed".into())),
+        ("slo_ttft_ms", SettingValue::Number(300.0)),
+        ("chunked_prefill", SettingValue::Bool(false)),
+    ]));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(lab.load_percent, 90);
+    assert_eq!(lab.loop_kind, LoopKind::Closed);
+    assert_eq!(lab.slo_ttft_ms, 300.0);
+    assert!(!lab.chunked_prefill);
+
+    let (lab, notes) = LabSettings::from_directive(&directive(&[
+        ("load", SettingValue::Number(3.0)),
+        ("colour", SettingValue::Text("red".into())),
+    ]));
+    assert_eq!(lab.load_percent, 100);
+    let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "the lab has no setting called \"colour\"; ignored",
+            "load=300 is above 100%; using 100%"
+        ]
+    );
+}
+
+#[test]
+fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
+    let defaults = LabSettings::default();
+    let (lab, notes) = defaults.with_query("?present=1&load=97&loop=closed&preset=textbook&replicas=4");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(
+        (lab.load_percent, lab.loop_kind, lab.preset, lab.replicas),
+        (97, LoopKind::Closed, Preset::Textbook, 4)
+    );
+
+    let (lab, notes) = defaults.with_query("load=1.5&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
+    assert_eq!(lab.load_percent, LOAD_PERCENT_RANGE.1);
+    assert_eq!(lab.replicas, 1);
+    assert_eq!(lab.preset, Preset::Course);
+    assert_eq!(lab.slo_ttft_ms, 500.0);
+    assert_eq!(lab.metric, LatencyMetric::Ttft);
+    assert_eq!(lab.seed, defaults.seed);
+    let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "load=150 is above 100%; using 100%",
+            "replicas=0 is below 1; using 1",
+            "preset=\"gpu\" is not one of course, distserve, textbook; using course",
+            "slo_ttft_ms=\"abc\" is not a number; using 500 ms",
+            "metric=\"p99\" is not one of ttft, tpot, e2e; using ttft",
+            "seed=\"-3\" is not a whole number; using 11",
+        ]
+    );
+
+    let (lab, notes) = defaults.with_query("load=0.905");
+    assert_eq!(lab.load_percent, 91);
+    assert_eq!(notes[0].message, "load=90.5 is not a whole number; using 91%");
+}
+
+#[test]
+fn the_query_round_trips_and_keeps_the_rest_of_the_page_s_parameters() {
+    let defaults = LabSettings::default();
+    let mut lab = defaults.clone();
+    lab.load_percent = 97;
+    lab.loop_kind = LoopKind::Closed;
+    lab.slo_tpot_ms = 37.5;
+    lab.chunked_prefill = false;
+    let query = lab.merge_into_query("present=1&load=85&screen=4", &defaults);
+    assert_eq!(
+        query,
+        "present=1&screen=4&load=0.97&loop=closed&chunked_prefill=off&slo_tpot_ms=37.5"
+    );
+    let (back, notes) = defaults.with_query(&query);
+    assert!(notes.is_empty());
+    assert_eq!(back, lab);
+    assert_eq!(defaults.merge_into_query("", &defaults), "");
+}
+
+#[test]
+fn query_pairs_decode_escapes_and_keep_bad_ones_literally() {
+    assert_eq!(
+        query_pairs("?a=1%2B1&b=x+y&c=%zz&d"),
+        [
+            ("a".to_owned(), "1+1".to_owned()),
+            ("b".to_owned(), "x y".to_owned()),
+            ("c".to_owned(), "%zz".to_owned()),
+            ("d".to_owned(), String::new()),
+        ]
+    );
+}
+
+proptest! {
+    #[test]
+    fn any_query_gives_settings_in_range(query in ".{0,200}") {
+        let (lab, _) = LabSettings::default().with_query(&query);
+        prop_assert!((85..=100).contains(&lab.load_percent));
+        prop_assert!((1..=16).contains(&lab.replicas));
+        prop_assert!((1..=1024).contains(&lab.max_num_seqs));
+        prop_assert!(lab.slo_ttft_ms.is_finite() && lab.slo_tpot_ms.is_finite());
+        let (again, notes) = LabSettings::default().with_query(&lab.merge_into_query(&query, &LabSettings::default()));
+        prop_assert!(notes.is_empty(), "{notes:?}");
+        prop_assert_eq!(again, lab);
+    }
+
+    #[test]
+    fn any_lab_parameter_value_is_clamped_not_fatal(key in "(load|loop|preset|replicas|max_num_seqs|chunked_prefill|slo_ttft_ms|slo_tpot_ms|metric|seed)", value in ".{0,40}") {
+        let (lab, _) = LabSettings::default().with_query(&format!("{key}={value}"));
+        prop_assert!(SlicedSweep::new(&lab, &default_load_points()).is_ok());
+    }
+}
+
+/// Runs a sliced sweep to the end in slices of `budget`, returning how many slices ended a pass.
+fn run_to_end(sweep: &mut SlicedSweep, budget: u64) -> usize {
+    let mut passes = 0;
+    for _ in 0..100_000 {
+        if sweep.is_done() {
+            return passes;
+        }
+        if sweep.step(budget) {
+            passes += 1;
+        }
+    }
+    panic!("the sweep never finished");
+}
+
+#[test]
+fn the_sliced_sweep_ends_with_exactly_the_full_sweep() {
+    let settings = LabSettings::default();
+    let loads = default_load_points();
+    let mut sliced = SlicedSweep::new(&settings, &loads).unwrap();
+    assert_eq!(sliced.passes_done(), 0);
+    assert!(sliced.points().all(|(_, e)| e.is_none()));
+    let passes = run_to_end(&mut sliced, 4_000);
+    assert_eq!(passes, 3, "a rough pass, a finer one, the full run");
+    let scenario = goodput::lab::scenario_for(&settings, 0.9);
+    let full = sweep(&scenario, &loads, settings.seed).unwrap();
+    for ((load, estimate), point) in sliced.points().zip(&full) {
+        assert_eq!(load, point.offered_load);
+        // The same requests in the same order: equal up to the rounding of sums accumulated in slices.
+        let (sliced, full) = (&estimate.unwrap().summary, &point.summary);
+        assert_eq!(sliced.measured, full.measured, "at {load}");
+        let (a, b) = (sliced.steady.as_ref().unwrap(), full.steady.as_ref().unwrap());
+        let (ta, tb) = (a.ttft.unwrap(), b.ttft.unwrap());
+        assert_eq!((ta.p50, ta.p99, ta.max), (tb.p50, tb.p99, tb.max), "at {load}");
+        assert!((ta.mean - tb.mean).abs() <= 1e-12 * tb.mean, "at {load}");
+        assert!((a.goodput - b.goodput).abs() <= 1e-9 * b.goodput, "at {load}");
+    }
+}
+
+fn figures_at(settings: &LabSettings, loads: &[f64]) -> Vec<Figures> {
+    let mut sliced = SlicedSweep::new(settings, loads).unwrap();
+    run_to_end(&mut sliced, 50_000);
+    let points: Vec<_> = sliced.points().collect();
+    loads
+        .iter()
+        .map(|&load| {
+            let mut at = settings.clone();
+            at.load_percent = (load * 100.0).round() as u32;
+            Figures::new(&at, &points)
+        })
+        .collect()
+}
+
+#[test]
+fn pushing_the_load_tears_p99_from_p50_and_goodput_from_throughput() {
+    let loads = [0.85, 0.90, 0.95];
+    let figures = figures_at(&LabSettings::default(), &loads);
+    let ratios: Vec<f64> = figures
+        .iter()
+        .map(|f| f.readouts.tail_ratio().unwrap())
+        .collect();
+    let shares: Vec<f64> = figures
+        .iter()
+        .map(|f| f.readouts.goodput_share().unwrap())
+        .collect();
+    assert!(ratios[0] < ratios[1] && ratios[1] < ratios[2], "{ratios:?}");
+    assert!(shares[0] > shares[1] && shares[1] > shares[2], "{shares:?}");
+    for f in &figures {
+        let r = &f.readouts;
+        let (l, lw) = (r.little_l.unwrap(), r.little_lambda_w.unwrap());
+        assert!((l - lw).abs() / l < 0.02, "Little's Law: L {l} vs λW {lw}");
+        assert_eq!(f.latency.points.len(), 3);
+        assert!(!f.queue.samples.is_empty());
+        assert_eq!(f.distribution.total(), r.measured);
+    }
+}
+
+#[test]
+fn closing_the_loop_at_99_percent_brings_p99_down_and_shows_the_users_slowing() {
+    let open = LabSettings {
+        load_percent: 99,
+        ..LabSettings::default()
+    };
+    let closed = LabSettings {
+        loop_kind: LoopKind::Closed,
+        ..open.clone()
+    };
+    let open = &figures_at(&open, &[0.99])[0].readouts;
+    let closed = &figures_at(&closed, &[0.99])[0].readouts;
+    assert!(closed.p99_s.unwrap() < open.p99_s.unwrap() / 2.0, "{closed:?} vs {open:?}");
+    assert!(closed.users.unwrap() > 0 && open.users.is_none());
+    assert!(closed.effective_arrival_rate.unwrap() < closed.unqueued_rate.unwrap());
+}
+
+#[test]
+fn at_full_load_the_open_loop_has_no_steady_state_but_a_growing_queue() {
+    let full = LabSettings {
+        load_percent: 100,
+        ..LabSettings::default()
+    };
+    let r = &figures_at(&full, &[1.0])[0].readouts;
+    assert!(r.p99_s.is_none() && r.goodput.is_none());
+    assert!(r.queue_growth_rate.unwrap() > 0.0);
+}
+
+#[test]
+fn the_textbook_preset_draws_erlang_c_beside_the_simulation() {
+    let textbook = LabSettings {
+        preset: Preset::Textbook,
+        replicas: 4,
+        metric: LatencyMetric::EndToEnd,
+        ..LabSettings::default()
+    };
+    let f = &figures_at(&textbook, &[0.85, 0.9])[1];
+    let exact = f.latency.exact.as_ref().expect("Erlang C curve");
+    assert_eq!(exact.points.len(), 2);
+    let simulated = f.latency.points[1].p99_s.unwrap();
+    let (_, erlang) = exact.points[1];
+    assert!((simulated - erlang).abs() / erlang < 0.1, "{simulated} vs {erlang}");
+    assert!(f.queue.max_num_seqs.is_none());
+}
