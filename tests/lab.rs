@@ -39,7 +39,7 @@ fn the_directive_sets_the_defaults_and_names_what_it_cannot_use() {
         messages,
         [
             "the lab has no setting called \"colour\"; ignored",
-            "load=300 is above 100%; using 100%"
+            "load=3 is above 100%; using 100%"
         ]
     );
 }
@@ -47,14 +47,16 @@ fn the_directive_sets_the_defaults_and_names_what_it_cannot_use() {
 #[test]
 fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     let defaults = LabSettings::default();
-    let (lab, notes) = defaults.with_query("?present=1&load=97&loop=closed&preset=textbook&replicas=4");
+    let (lab, notes) =
+        defaults.with_query("?present=1&load=97&loop=closed&preset=textbook&replicas=4");
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(
         (lab.load_percent, lab.loop_kind, lab.preset, lab.replicas),
         (97, LoopKind::Closed, Preset::Textbook, 4)
     );
 
-    let (lab, notes) = defaults.with_query("load=1.5&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
+    let (lab, notes) =
+        defaults.with_query("load=1.5&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
     assert_eq!(lab.load_percent, LOAD_PERCENT_RANGE.1);
     assert_eq!(lab.replicas, 1);
     assert_eq!(lab.preset, Preset::Course);
@@ -65,7 +67,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     assert_eq!(
         messages,
         [
-            "load=150 is above 100%; using 100%",
+            "load=1.5 is above 100%; using 100%",
             "replicas=0 is below 1; using 1",
             "preset=\"gpu\" is not one of course, distserve, textbook; using course",
             "slo_ttft_ms=\"abc\" is not a number; using 500 ms",
@@ -76,7 +78,10 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
 
     let (lab, notes) = defaults.with_query("load=0.905");
     assert_eq!(lab.load_percent, 91);
-    assert_eq!(notes[0].message, "load=90.5 is not a whole number; using 91%");
+    assert_eq!(
+        notes[0].message,
+        "load=0.905 is between whole percentages; using 91%"
+    );
 }
 
 #[test]
@@ -166,9 +171,16 @@ fn the_sliced_sweep_ends_with_exactly_the_full_sweep() {
             continue;
         };
         let (ta, tb) = (a.ttft.unwrap(), b.ttft.unwrap());
-        assert_eq!((ta.p50, ta.p99, ta.max), (tb.p50, tb.p99, tb.max), "at {load}");
+        assert_eq!(
+            (ta.p50, ta.p99, ta.max),
+            (tb.p50, tb.p99, tb.max),
+            "at {load}"
+        );
         assert!((ta.mean - tb.mean).abs() <= 1e-12 * tb.mean, "at {load}");
-        assert!((a.goodput - b.goodput).abs() <= 1e-9 * b.goodput, "at {load}");
+        assert!(
+            (a.goodput - b.goodput).abs() <= 1e-9 * b.goodput,
+            "at {load}"
+        );
     }
 }
 
@@ -222,7 +234,10 @@ fn closing_the_loop_at_99_percent_brings_p99_down_and_shows_the_users_slowing() 
     };
     let open = &figures_at(&open, &[0.99])[0].readouts;
     let closed = &figures_at(&closed, &[0.99])[0].readouts;
-    assert!(closed.p99_s.unwrap() < open.p99_s.unwrap() / 2.0, "{closed:?} vs {open:?}");
+    assert!(
+        closed.p99_s.unwrap() < open.p99_s.unwrap() / 2.0,
+        "{closed:?} vs {open:?}"
+    );
     assert!(closed.users.unwrap() > 0 && open.users.is_none());
     assert!(closed.effective_arrival_rate.unwrap() < closed.unqueued_rate.unwrap());
 }
@@ -251,6 +266,22 @@ fn the_textbook_preset_draws_erlang_c_beside_the_simulation() {
     assert_eq!(exact.points.len(), 2);
     let simulated = f.latency.points[1].p99_s.unwrap();
     let (_, erlang) = exact.points[1];
-    assert!((simulated - erlang).abs() / erlang < 0.1, "{simulated} vs {erlang}");
+    assert!(
+        (simulated - erlang).abs() / erlang < 0.1,
+        "{simulated} vs {erlang}"
+    );
     assert!(f.queue.max_num_seqs.is_none());
+}
+
+#[test]
+fn the_simulated_metrics_page_reads_back_as_the_same_server() {
+    use goodput::cluster::{metrics, vllm};
+    let past_the_knee = LabSettings {
+        load_percent: 99,
+        ..LabSettings::default()
+    };
+    let page = goodput::lab::simulated_metrics(&past_the_knee).unwrap();
+    let servers = vllm::find_signals(&metrics::parse(&page).unwrap());
+    assert_eq!(servers.len(), 1);
+    assert_eq!(servers[0].model_name(), Some("course-27b-fp8"));
 }

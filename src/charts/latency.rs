@@ -15,7 +15,9 @@ use super::style::ChartStyle;
 use super::DataTable;
 
 /// Which latency a chart shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum LatencyMetric {
     /// Time to first token: queueing delay plus prefill.
     #[default]

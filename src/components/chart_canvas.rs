@@ -114,6 +114,8 @@ pub fn ChartCanvas(
             </div>
             <details class="chart-data">
                 <summary>{format!("Data table: {caption}")}</summary>
+                // Focusable so a keyboard can scroll a table wider than a phone.
+                <div class="scroll-x" tabindex="0" role="region" aria-label=format!("{caption} data")>
                 <table>
                     <thead>
                         <tr>
@@ -135,6 +137,7 @@ pub fn ChartCanvas(
                         }}
                     </tbody>
                 </table>
+                </div>
             </details>
         </figure>
     }

@@ -60,6 +60,10 @@ pub struct Readouts {
     pub effective_arrival_rate: Option<f64>,
     /// Open loop at or past saturation: how fast the waiting queue grows, requests/s.
     pub queue_growth_rate: Option<f64>,
+    /// Open loop at or past saturation: requests still waiting when the run stopped.
+    pub waiting_at_end: Option<u32>,
+    /// Simulated time the measurement covered, seconds.
+    pub duration_s: f64,
     /// Requests measured at this load so far.
     pub measured: u64,
     /// Relative half-width of the p99 confidence interval, when known.
@@ -306,7 +310,7 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
             .and_then(|s| s.e2e.as_ref().or(s.sojourn.as_ref()))
             .map(|s| s.mean),
         users: summary.users.filter(|_| closed),
-        unqueued_rate: closed.then(|| summary.offered_load * summary.saturation_throughput),
+        unqueued_rate: closed.then_some(summary.offered_load * summary.saturation_throughput),
         effective_arrival_rate: steady.map(|s| s.effective_arrival_rate),
         queue_growth_rate: match summary.stability {
             Stability::Unstable {
@@ -315,7 +319,187 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
             } => Some(waiting_growth_rate),
             Stability::Stable => None,
         },
+        waiting_at_end: match summary.stability {
+            Stability::Unstable { waiting_at_end, .. } => Some(waiting_at_end),
+            Stability::Stable => None,
+        },
+        duration_s: summary.duration,
         measured: summary.measured,
         p99_relative_half_width: estimate.p99_relative_half_width,
+    }
+}
+
+/// One readout as the page prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadoutLine {
+    /// Stable name for tests and styling, e.g. `p99`.
+    pub key: &'static str,
+    /// What it is, e.g. "p99 TTFT".
+    pub label: String,
+    /// The value with its unit, e.g. "1.5 s".
+    pub value: String,
+}
+
+impl Readouts {
+    /// The readouts as label/value lines, in the order the page shows them. Values that do not exist at this setting
+    /// (no steady state, no SLO on the metric, open loop) are left out rather than shown as zero.
+    pub fn lines(&self) -> Vec<ReadoutLine> {
+        use crate::charts::format::{format_ms, format_number, format_percent, format_ratio};
+        let metric = self.metric.label();
+        let mut lines = Vec::new();
+        let mut push = |key: &'static str, label: String, value: Option<String>| {
+            if let Some(value) = value {
+                lines.push(ReadoutLine { key, label, value });
+            }
+        };
+        push(
+            "load",
+            "Offered load".into(),
+            Some(format_percent(self.load)),
+        );
+        push("p50", format!("p50 {metric}"), self.p50_s.map(format_ms));
+        push("p99", format!("p99 {metric}"), self.p99_s.map(format_ms));
+        push(
+            "ratio",
+            "p99 ÷ p50".into(),
+            self.tail_ratio().map(format_ratio),
+        );
+        if let (Some(slo), Some(value)) = (self.slo, self.slo_value_s) {
+            let verdict = if value > slo.threshold_s {
+                "missed"
+            } else {
+                "met"
+            };
+            push(
+                "slo",
+                format!(
+                    "SLO: {} {metric} ≤ {}",
+                    slo.percentile.label(),
+                    format_ms(slo.threshold_s)
+                ),
+                Some(format!("{verdict} ({})", format_ms(value))),
+            );
+        }
+        push(
+            "attainment",
+            "Requests meeting both SLOs".into(),
+            self.slo_attainment.map(format_percent),
+        );
+        push(
+            "throughput",
+            "Throughput".into(),
+            self.throughput
+                .map(|x| format!("{} req/s", format_number(x))),
+        );
+        push(
+            "goodput",
+            "Goodput".into(),
+            self.goodput.map(|g| match self.goodput_share() {
+                Some(share) => format!(
+                    "{} req/s ({} of throughput)",
+                    format_number(g),
+                    format_percent(share)
+                ),
+                None => format!("{} req/s", format_number(g)),
+            }),
+        );
+        push(
+            "little",
+            "Little's Law: L vs λ·W".into(),
+            match (
+                self.little_l,
+                self.throughput,
+                self.mean_latency_s,
+                self.little_lambda_w,
+            ) {
+                (Some(l), Some(x), Some(w), Some(lw)) => Some(format!(
+                    "{} in the system; {} req/s × {} = {}",
+                    format_number(l),
+                    format_number(x),
+                    format_ms(w),
+                    format_number(lw)
+                )),
+                _ => None,
+            },
+        );
+        push(
+            "users",
+            "Users (closed loop)".into(),
+            self.users.map(|n| n.to_string()),
+        );
+        push(
+            "unqueued-rate",
+            "Rate they would send if nothing queued".into(),
+            self.unqueued_rate
+                .map(|x| format!("{} req/s", format_number(x))),
+        );
+        push(
+            "effective-rate",
+            if self.users.is_some() {
+                "Rate they actually send"
+            } else {
+                "Arrival rate"
+            }
+            .into(),
+            self.effective_arrival_rate
+                .map(|x| format!("{} req/s", format_number(x))),
+        );
+        push(
+            "waiting-at-end",
+            "Still waiting at the end of the run".into(),
+            self.waiting_at_end.map(|n| format!("{n} requests")),
+        );
+        push(
+            "growth",
+            "Waiting queue grows by".into(),
+            self.queue_growth_rate
+                .map(|x| format!("{} req/s, without bound", format_number(x))),
+        );
+        lines
+    }
+
+    /// One sentence on why the numbers look the way they do, in the lesson's terms.
+    pub fn explanation(&self) -> String {
+        use crate::charts::format::{format_number, format_percent};
+        if let Some(growth) = self.queue_growth_rate {
+            let waiting = self.waiting_at_end.unwrap_or(0);
+            return format!(
+                "At {} there is no slack left: every burst adds to the queue and nothing ever drains it. After {} of \
+                 simulated time {waiting} requests were still waiting (growing by {} req/s on average), so no \
+                 percentile settles: run it longer and p99 only gets worse.",
+                format_percent(self.load),
+                format_duration(self.duration_s),
+                format_number(growth)
+            );
+        }
+        if let (Some(users), Some(unqueued), Some(actual)) =
+            (self.users, self.unqueued_rate, self.effective_arrival_rate)
+        {
+            return format!(
+                "Closed loop: {users} users each wait for their answer before sending again, so when responses slow \
+                 they send less ({} instead of {} req/s). The load backs off by itself and the queue cannot run away.",
+                format_number(actual),
+                format_number(unqueued)
+            );
+        }
+        match self.tail_ratio() {
+            Some(ratio) if ratio >= 4.0 => format!(
+                "Open loop: arrivals keep coming whatever the server does, so bursts queue behind full batches. p99 \
+                 is {ratio:.1}× the median: the tail has torn away from the typical request."
+            ),
+            Some(_) => "Open loop, below the knee: most requests find a free slot and wait only for their own \
+                        prefill, so p99 stays close to the median."
+                .to_owned(),
+            None => "Waiting for the simulation…".to_owned(),
+        }
+    }
+}
+
+/// A simulated time span for sentences: "14 min", "52 s".
+fn format_duration(seconds: f64) -> String {
+    if seconds >= 120.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{seconds:.0} s")
     }
 }

@@ -8,4 +8,4 @@ pub mod sweep;
 
 pub use figures::{Figures, Readouts};
 pub use settings::{LabSettings, LoopKind, Preset, SettingNote};
-pub use sweep::{scenario_for, SlicedSweep};
+pub use sweep::{scenario_for, simulated_metrics, SlicedSweep};

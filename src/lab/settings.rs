@@ -5,6 +5,7 @@
 
 use crate::charts::LatencyMetric;
 use crate::lesson::SettingValue;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Lowest and highest offered load the lab sweeps, in percent.
@@ -36,7 +37,7 @@ pub const LAB_KEYS: [&str; 12] = [
 ];
 
 /// Which scenario the lab simulates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Preset {
     /// The course's 4×H100 box serving a ~27B model (see `Scenario::course_preset`).
     #[default]
@@ -69,13 +70,14 @@ impl Preset {
         }
     }
 
-    fn from_key(key: &str) -> Option<Preset> {
+    /// The preset whose [`key`](Self::key) is `key`.
+    pub fn from_key(key: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.key() == key)
     }
 }
 
 /// Open loop (arrivals keep coming) or closed loop (a fixed number of users, each waiting for its answer).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LoopKind {
     /// Poisson arrivals at a fixed rate.
     #[default]
@@ -111,7 +113,8 @@ pub fn metric_key(metric: LatencyMetric) -> &'static str {
     }
 }
 
-fn metric_from_key(key: &str) -> Option<LatencyMetric> {
+/// The latency metric whose [`metric_key`] is `key`.
+pub fn metric_from_key(key: &str) -> Option<LatencyMetric> {
     [
         LatencyMetric::Ttft,
         LatencyMetric::Tpot,
@@ -122,7 +125,7 @@ fn metric_from_key(key: &str) -> Option<LatencyMetric> {
 }
 
 /// Everything the learner can set in the lab.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LabSettings {
     /// Offered load in percent of saturation, within [`LOAD_PERCENT_RANGE`].
     pub load_percent: u32,
@@ -233,6 +236,36 @@ impl Clamp {
         value.round() as u32
     }
 
+    /// An offered load written as a fraction (0.97) or a percentage (97; anything above 10 is read as one), as a
+    /// whole percentage within [`LOAD_PERCENT_RANGE`].
+    fn load(&mut self, raw: &str, current: u32) -> u32 {
+        let key = "load";
+        let (lo, hi) = (
+            f64::from(LOAD_PERCENT_RANGE.0),
+            f64::from(LOAD_PERCENT_RANGE.1),
+        );
+        let Some(value) = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite()) else {
+            self.note(
+                key,
+                format!("{key}={raw:?} is not a number; using {current}%"),
+            );
+            return current;
+        };
+        let percent = if value <= 10.0 { value * 100.0 } else { value };
+        let used = percent.round().clamp(lo, hi);
+        if percent > hi + 1e-9 {
+            self.note(key, format!("{key}={raw} is above 100%; using {used}%"));
+        } else if percent < lo - 1e-9 {
+            self.note(key, format!("{key}={raw} is below {lo}%; using {used}%"));
+        } else if (percent - used).abs() > 1e-9 {
+            self.note(
+                key,
+                format!("{key}={raw} is between whole percentages; using {used}%"),
+            );
+        }
+        used as u32
+    }
+
     fn flag(&mut self, key: &str, raw: &str, current: bool) -> bool {
         match raw.trim() {
             "on" | "true" | "1" | "yes" => true,
@@ -273,15 +306,7 @@ impl LabSettings {
     /// Applies one `key=value` pair (URL parameter or directive setting); keys not in [`LAB_KEYS`] are ignored.
     fn apply(&mut self, key: &str, raw: &str, clamp: &mut Clamp) {
         match key {
-            "load" => {
-                // Accept a fraction (0.97) or a percentage (97); anything up to 10 is read as a fraction.
-                let percent = match raw.trim().parse::<f64>() {
-                    Ok(v) if v.is_finite() && v <= 10.0 => (v * 100.0).to_string(),
-                    _ => raw.trim().to_owned(),
-                };
-                let (lo, hi) = LOAD_PERCENT_RANGE;
-                self.load_percent = clamp.whole(key, &percent, (lo, hi), self.load_percent, "%");
-            }
+            "load" => self.load_percent = clamp.load(raw, self.load_percent),
             "loop" | "arrivals" => {
                 self.loop_kind = clamp.choice(
                     key,

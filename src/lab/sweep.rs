@@ -123,3 +123,24 @@ impl SlicedSweep {
             .zip(self.estimates.iter().map(Option::as_ref))
     }
 }
+
+/// Requests simulated for the simulated `/metrics` page: enough for stable histograms, quick enough to compute on
+/// demand (a few milliseconds).
+const METRICS_REQUESTS: u64 = 4_000;
+
+/// The lab's current setting as the `/metrics` page a vLLM server would serve after a short run at the current load:
+/// vLLM's metric names and histogram buckets, `model_name` naming the preset.
+pub fn simulated_metrics(settings: &LabSettings) -> Result<String, ScenarioError> {
+    let mut scenario = scenario_for(settings, settings.load());
+    scenario.customers = METRICS_REQUESTS;
+    scenario.warm_up = scenario.warm_up.min(METRICS_REQUESTS / 4);
+    let (summary, traces) = crate::model::run_traced(&scenario, settings.seed, usize::MAX)?;
+    let model_name = match settings.preset {
+        Preset::Course => "course-27b-fp8",
+        Preset::DistServe => "opt-13b",
+        Preset::Textbook => "textbook-mmc",
+    };
+    Ok(crate::cluster::exposition::render_vllm_metrics(
+        &summary, &traces, model_name,
+    ))
+}

@@ -6,6 +6,7 @@
 //! as its latency and the metrics reader as a scrape.
 
 mod frame;
+mod knee_lab;
 mod lab_link;
 mod metrics_reader;
 mod sizer;
@@ -24,8 +25,11 @@ pub fn Widget(widget: &'static WidgetEmbed, index: usize) -> impl IntoView {
         .clone()
         .unwrap_or_else(|| format!("widget-{index}"));
     match widget.name {
-        WidgetName::KneeLab | WidgetName::GoodputChart => {
-            view! { <WidgetFrame widget id><p class="widget-pending">"The knee lab is being built."</p></WidgetFrame> }
+        WidgetName::KneeLab => {
+            view! { <knee_lab::KneeLab widget id variant=knee_lab::LabVariant::Full/> }.into_any()
+        }
+        WidgetName::GoodputChart => {
+            view! { <knee_lab::KneeLab widget id variant=knee_lab::LabVariant::GoodputOnly/> }
                 .into_any()
         }
         WidgetName::LittlesLawSizer => view! { <sizer::LittlesLawSizer widget id/> }.into_any(),

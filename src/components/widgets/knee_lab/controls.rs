@@ -1,0 +1,261 @@
+//! The lab's controls: every one a labelled native form control, so the keyboard and screen readers work as they do
+//! everywhere else. Numbers are committed on `change` (Enter or leaving the field), not on every keystroke, and a
+//! value out of range is refused next to the field while the lab keeps its last good value.
+
+use leptos::prelude::*;
+
+use super::{perf, LabVariant};
+use crate::charts::LatencyMetric;
+use crate::lab::settings::{
+    metric_from_key, metric_key, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE,
+    SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
+};
+use crate::lab::{LabSettings, LoopKind, Preset};
+
+/// What the learner moves all the time: the load, the loop and (in the full lab) the latency shown.
+#[component]
+pub fn PrimaryControls(
+    settings: RwSignal<LabSettings>,
+    variant: LabVariant,
+    id: String,
+) -> impl IntoView {
+    let field = |name: &str| format!("{id}-{name}");
+    view! {
+        <div class="lab-controls lab-primary" role="group" aria-label="Load and arrivals">
+            <LoadSlider settings id=field("load")/>
+            <fieldset class="lab-loop">
+                <legend>"Arrivals"</legend>
+                <LoopRadio settings kind=LoopKind::Open name=field("loop") label="Open loop"/>
+                <LoopRadio settings kind=LoopKind::Closed name=field("loop") label="Closed loop"/>
+            </fieldset>
+            {(variant == LabVariant::Full).then(|| view! { <MetricSelect settings id=field("metric")/> })}
+        </div>
+    }
+}
+
+/// The scenario and its objectives: SLOs, and in the full lab the preset, the fleet and vLLM's flags, and the seed.
+#[component]
+pub fn ScenarioControls(
+    settings: RwSignal<LabSettings>,
+    variant: LabVariant,
+    id: String,
+) -> impl IntoView {
+    let full = variant == LabVariant::Full;
+    let textbook = move || settings.with(|s| s.preset == Preset::Textbook);
+    let field = |name: &str| format!("{id}-{name}");
+    view! {
+        <fieldset class="lab-controls lab-scenario">
+            <legend>{if full { "Scenario and SLOs" } else { "SLOs" }}</legend>
+            <NumberField
+                id=field("slo-ttft")
+                label="TTFT SLO (p99, ms)"
+                range=SLO_TTFT_MS_RANGE
+                step="10"
+                value=Signal::derive(move || settings.with(|s| s.slo_ttft_ms))
+                on_valid=move |v| settings.update(|s| s.slo_ttft_ms = v)
+            />
+            <NumberField
+                id=field("slo-tpot")
+                label="TPOT SLO (p95, ms)"
+                range=SLO_TPOT_MS_RANGE
+                step="1"
+                value=Signal::derive(move || settings.with(|s| s.slo_tpot_ms))
+                on_valid=move |v| settings.update(|s| s.slo_tpot_ms = v)
+            />
+            {full.then(|| view! {
+                <PresetSelect settings id=field("preset")/>
+                <NumberField
+                    id=field("replicas")
+                    label=Signal::derive(move || if textbook() { "Servers" } else { "Replicas" }.to_owned())
+                    range=(f64::from(REPLICAS_RANGE.0), f64::from(REPLICAS_RANGE.1))
+                    step="1"
+                    whole=true
+                    value=Signal::derive(move || f64::from(settings.with(|s| s.replicas)))
+                    on_valid=move |v: f64| settings.update(|s| s.replicas = v as u32)
+                />
+                <NumberField
+                    id=field("max-num-seqs")
+                    label="--max-num-seqs"
+                    range=(f64::from(MAX_NUM_SEQS_RANGE.0), f64::from(MAX_NUM_SEQS_RANGE.1))
+                    step="1"
+                    whole=true
+                    disabled=Signal::derive(textbook)
+                    value=Signal::derive(move || f64::from(settings.with(|s| s.max_num_seqs)))
+                    on_valid=move |v: f64| settings.update(|s| s.max_num_seqs = v as u32)
+                />
+                <label class="lab-check">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || settings.with(|s| s.chunked_prefill)
+                        disabled=textbook
+                        on:change=move |ev| settings.update(|s| s.chunked_prefill = event_target_checked(&ev))
+                    />
+                    " Chunked prefill"
+                </label>
+                <div class="lab-seed">
+                    <button type="button" on:click=move |_| settings.update(|s| s.seed = s.seed.wrapping_add(1))>
+                        "New sample"
+                    </button>
+                    <span>"seed " {move || settings.with(|s| s.seed)}</span>
+                </div>
+            })}
+        </fieldset>
+    }
+}
+
+/// The offered-load slider, its value always printed beside it.
+#[component]
+fn LoadSlider(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+    let (min, max) = LOAD_PERCENT_RANGE;
+    let percent = move || settings.with(|s| s.load_percent);
+    view! {
+        <div class="lab-load">
+            <label for=id.clone()>"Offered load"</label>
+            <input
+                id=id.clone()
+                type="range"
+                min=min
+                max=max
+                step="1"
+                prop:value=move || percent().to_string()
+                aria-valuetext=move || format!("{}% of saturation", percent())
+                on:input=move |ev| {
+                    if let Ok(value) = event_target_value(&ev).parse::<u32>() {
+                        perf::measure_at_next_frame("lab:input-to-paint".to_owned(), ev.time_stamp());
+                        settings.update(|s| s.load_percent = value.clamp(min, max));
+                    }
+                }
+            />
+            <output for=id class="lab-load-value">{move || format!("{}%", percent())}</output>
+        </div>
+    }
+}
+
+#[component]
+fn LoopRadio(
+    settings: RwSignal<LabSettings>,
+    kind: LoopKind,
+    name: String,
+    label: &'static str,
+) -> impl IntoView {
+    view! {
+        <label class="lab-radio">
+            <input
+                type="radio"
+                name=name
+                value=kind.key()
+                prop:checked=move || settings.with(|s| s.loop_kind == kind)
+                on:change=move |_| settings.update(|s| s.loop_kind = kind)
+            />
+            " " {label}
+        </label>
+    }
+}
+
+#[component]
+fn MetricSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+    let options = [
+        LatencyMetric::Ttft,
+        LatencyMetric::Tpot,
+        LatencyMetric::EndToEnd,
+    ]
+    .map(|metric| {
+        view! {
+            <option value=metric_key(metric) selected=move || settings.with(|s| s.metric == metric)>
+                {metric.label()}
+            </option>
+        }
+    });
+    view! {
+        <div class="lab-field">
+            <label for=id.clone()>"Latency shown"</label>
+            <select id=id on:change=move |ev| {
+                if let Some(metric) = metric_from_key(&event_target_value(&ev)) {
+                    settings.update(|s| s.metric = metric);
+                }
+            }>
+                {options.into_iter().collect_view()}
+            </select>
+        </div>
+    }
+}
+
+#[component]
+fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+    let options = Preset::ALL.map(|preset| {
+        view! {
+            <option value=preset.key() selected=move || settings.with(|s| s.preset == preset)>
+                {preset.label()}
+            </option>
+        }
+    });
+    view! {
+        <div class="lab-field">
+            <label for=id.clone()>"Scenario"</label>
+            <select id=id on:change=move |ev| {
+                if let Some(preset) = Preset::from_key(&event_target_value(&ev)) {
+                    settings.update(|s| s.preset = preset);
+                }
+            }>
+                {options.into_iter().collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// A number input that commits only valid values and explains an invalid one beside itself.
+#[component]
+fn NumberField(
+    id: String,
+    #[prop(into)] label: Signal<String>,
+    range: (f64, f64),
+    step: &'static str,
+    #[prop(optional)] whole: bool,
+    #[prop(optional, into)] disabled: Signal<bool>,
+    #[prop(into)] value: Signal<f64>,
+    on_valid: impl Fn(f64) + 'static,
+) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let error_id = format!("{id}-error");
+    let described_by = error_id.clone();
+    let check = move |text: &str| -> Result<f64, String> {
+        let number: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| "Enter a number.".to_owned())?;
+        if !number.is_finite() || number < range.0 || number > range.1 {
+            return Err(format!("Enter a number from {} to {}.", range.0, range.1));
+        }
+        if whole && number.fract() != 0.0 {
+            return Err("Enter a whole number.".to_owned());
+        }
+        Ok(number)
+    };
+    view! {
+        <div class="lab-field">
+            <label for=id.clone()>{move || label.get()}</label>
+            <input
+                id=id
+                type="number"
+                inputmode="decimal"
+                min=range.0
+                max=range.1
+                step=step
+                disabled=move || disabled.get()
+                prop:value=move || value.get().to_string()
+                aria-invalid=move || error.with(Option::is_some).to_string()
+                aria-describedby=move || error.with(Option::is_some).then(|| described_by.clone())
+                on:change=move |ev| match check(&event_target_value(&ev)) {
+                    Ok(number) => {
+                        error.set(None);
+                        on_valid(number);
+                    }
+                    Err(message) => error.set(Some(message)),
+                }
+            />
+            <Show when=move || error.with(Option::is_some)>
+                <p class="lab-field-error" id=error_id.clone()>{move || error.get()}</p>
+            </Show>
+        </div>
+    }
+}

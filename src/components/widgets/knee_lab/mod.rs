@@ -1,0 +1,198 @@
+//! The knee lab in the page: controls, four charts, readouts and the simulated `/metrics`, driven by the pure
+//! [`crate::lab`]. The `goodput-chart` directive shows the same lab pared down to its load slider and chart 2.
+//!
+//! State: the learner's [`LabSettings`] live in one [`synced_signal`] (so presentation windows mirror them) and, for
+//! the full lab, in the page URL (so an instructor can share "97% load, closed loop"). The sweep reruns only when a
+//! setting other than the load or the metric changes: the slider just picks a point of a sweep already computed.
+
+mod controls;
+mod perf;
+mod readouts;
+mod runner;
+mod url_state;
+
+use leptos::prelude::*;
+
+use super::{use_lab_link, LabReading, WidgetFrame};
+use crate::charts::{ChartSpec, ChartTheme};
+use crate::components::chart_canvas::ChartCanvas;
+use crate::components::sync::synced_signal;
+use crate::lab::settings::SettingNote;
+use crate::lab::{Figures, LabSettings};
+use crate::lesson::WidgetEmbed;
+use crate::model::default_load_points;
+use runner::{use_sliced_sweep, RunState};
+
+/// Which parts of the lab a directive shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabVariant {
+    /// Every control and all four charts; its settings are kept in the URL.
+    Full,
+    /// The load slider, the SLOs and the throughput-vs-goodput chart.
+    GoodputOnly,
+}
+
+/// The knee lab (or its goodput-only variant) with the directive's settings as defaults.
+#[component]
+pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) -> impl IntoView {
+    let (defaults, mut notes) = LabSettings::from_directive(&widget.settings);
+    let initial = if variant == LabVariant::Full {
+        let (from_url, url_notes) = url_state::read(&defaults);
+        notes.extend(url_notes);
+        from_url
+    } else {
+        defaults.clone()
+    };
+    let settings = synced_signal(format!("{id}/settings"), initial);
+    if variant == LabVariant::Full {
+        url_state::keep_in_url(settings, defaults.clone());
+    }
+    // The sweep depends on everything but the load and the metric.
+    let sweep_settings = Memo::new(move |_| LabSettings {
+        load_percent: 100,
+        metric: Default::default(),
+        ..settings.get()
+    });
+    let (snapshot, run_state) = use_sliced_sweep(sweep_settings, default_load_points(), "lab");
+    let figures = Memo::new(move |_| {
+        let settings = settings.get();
+        snapshot.with(|snapshot| {
+            let points: Vec<_> = snapshot
+                .iter()
+                .flat_map(|s| s.points.iter().map(|(load, e)| (*load, e.as_ref())))
+                .collect();
+            Figures::new(&settings, &points)
+        })
+    });
+    publish_reading(settings, figures, run_state);
+    first_draw_mark(snapshot);
+
+    let theme = Signal::derive(|| ChartTheme::Light);
+    let chart = |spec: fn(&Figures) -> ChartSpec| Memo::new(move |_| figures.with(spec));
+    let throughput = chart(|f| ChartSpec::ThroughputVsGoodput(f.throughput.clone()));
+    let charts = match variant {
+        LabVariant::Full => {
+            let latency = chart(|f| ChartSpec::LatencyVsLoad(f.latency.clone()));
+            let queue = chart(|f| ChartSpec::QueueOverTime(f.queue.clone()));
+            let distribution = chart(|f| ChartSpec::LatencyDistribution(f.distribution.clone()));
+            view! {
+                <div class="lab-charts">
+                    <ChartCanvas chart=latency theme caption="Latency against offered load"/>
+                    <ChartCanvas chart=throughput theme caption="Throughput and goodput against offered load"/>
+                    <ChartCanvas chart=queue theme caption="Running and waiting requests over time"/>
+                    <ChartCanvas chart=distribution theme caption="Latency distribution at the current load"/>
+                </div>
+            }
+            .into_any()
+        }
+        LabVariant::GoodputOnly => view! {
+            <div class="lab-charts lab-charts-single">
+                <ChartCanvas chart=throughput theme caption="Throughput and goodput against offered load"/>
+            </div>
+        }
+        .into_any(),
+    };
+    let notes = RwSignal::new(notes);
+    let frame_id = id.clone();
+    view! {
+        <WidgetFrame widget id=frame_id>
+            <SettingNotes notes/>
+            <div class=format!("knee-lab knee-lab-{}", if variant == LabVariant::Full { "full" } else { "goodput" })>
+                <controls::PrimaryControls settings variant id=id.clone()/>
+                <readouts::LabReadouts figures run_state variant/>
+                {charts}
+                <controls::ScenarioControls settings variant id=id.clone()/>
+                {(variant == LabVariant::Full).then(|| view! { <SimulatedMetrics settings/> })}
+            </div>
+        </WidgetFrame>
+    }
+}
+
+/// The values from the lesson or the URL that could not be used as given, with what was used instead.
+#[component]
+fn SettingNotes(notes: RwSignal<Vec<SettingNote>>) -> impl IntoView {
+    view! {
+        <Show when=move || notes.with(|n| !n.is_empty())>
+            <div class="lab-notes" role="status">
+                <p>"Some settings were adjusted:"</p>
+                <ul>
+                    {move || notes.get().into_iter().map(|note| view! { <li>{note.message}</li> }).collect_view()}
+                </ul>
+                <button type="button" on:click=move |_| notes.set(Vec::new())>"Dismiss"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// Quiet time after the last change before the reading (with its simulated `/metrics`) is shared, milliseconds: the
+/// page is only asked for that extra run once the learner has settled on a setting.
+const READING_DEBOUNCE_MS: u32 = 300;
+
+/// Shares the lab's converged reading with the sizer and the metrics reader.
+fn publish_reading(
+    settings: RwSignal<LabSettings>,
+    figures: Memo<Figures>,
+    run_state: ReadSignal<RunState>,
+) {
+    let link = use_lab_link();
+    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    Effect::new(move |_| {
+        let settings = settings.get();
+        let reading = figures.with(|f| {
+            let r = &f.readouts;
+            Some((r.load, r.mean_latency_s?, r.throughput?))
+        });
+        pending.set_value(None);
+        let (Some((load, mean_latency_s, throughput_rps)), RunState::Done) =
+            (reading, run_state.get())
+        else {
+            return;
+        };
+        let timeout = gloo_timers::callback::Timeout::new(READING_DEBOUNCE_MS, move || {
+            link.0.set(Some(LabReading {
+                load,
+                replicas: settings.replicas,
+                max_num_seqs: settings.max_num_seqs,
+                mean_latency_s,
+                throughput_rps,
+                metrics_text: crate::lab::simulated_metrics(&settings).unwrap_or_default(),
+            }));
+        });
+        pending.set_value(Some(timeout));
+    });
+}
+
+/// Marks `lab:first-draw` at the frame after the first results arrive.
+fn first_draw_mark(snapshot: ReadSignal<Option<Snapshot>>) {
+    let marked = StoredValue::new(false);
+    Effect::new(move |_| {
+        if snapshot.with(Option::is_some) && !marked.get_value() {
+            marked.set_value(true);
+            request_animation_frame(|| perf::mark("lab:first-draw"));
+        }
+    });
+}
+
+use runner::Snapshot;
+
+/// The current run as the `/metrics` page a vLLM server would serve, computed when the learner opens it.
+#[component]
+fn SimulatedMetrics(settings: RwSignal<LabSettings>) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let text = Memo::new(move |_| {
+        if !open.get() {
+            return String::new();
+        }
+        crate::lab::simulated_metrics(&settings.get())
+            .unwrap_or_else(|error| format!("# cannot simulate these settings: {error}"))
+    });
+    view! {
+        <details class="lab-metrics" on:toggle=move |ev| {
+            open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open());
+        }>
+            <summary>"Simulated /metrics at the current load"</summary>
+            <p>"What a Prometheus scrape of this server would return now (same metric names and buckets as vLLM):"</p>
+            <pre class="lab-metrics-text" tabindex="0">{move || text.get()}</pre>
+        </details>
+    }
+}

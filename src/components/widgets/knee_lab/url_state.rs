@@ -1,0 +1,37 @@
+//! The full lab's settings in the page URL: read once at start (bad values clamped, with notes), written back with
+//! `history.replaceState` whenever they change, keeping the page's other parameters and the `#fragment`.
+
+use leptos::prelude::*;
+
+use crate::lab::settings::SettingNote;
+use crate::lab::LabSettings;
+
+/// `defaults` overridden by the lab's parameters in the current URL, with a note for each value not used as given.
+pub fn read(defaults: &LabSettings) -> (LabSettings, Vec<SettingNote>) {
+    let search = window().location().search().unwrap_or_default();
+    defaults.with_query(&search)
+}
+
+/// Writes `settings` into the URL whenever they change (only what differs from `defaults`).
+pub fn keep_in_url(settings: RwSignal<LabSettings>, defaults: LabSettings) {
+    Effect::new(move |_| {
+        let settings = settings.get();
+        let location = window().location();
+        let search = location.search().unwrap_or_default();
+        let query = settings.merge_into_query(&search, &defaults);
+        if query == search.trim_start_matches('?') {
+            return;
+        }
+        let path = location.pathname().unwrap_or_default();
+        let hash = location.hash().unwrap_or_default();
+        let url = if query.is_empty() {
+            format!("{path}{hash}")
+        } else {
+            format!("{path}?{query}{hash}")
+        };
+        if let Ok(history) = window().history() {
+            let state = history.state().unwrap_or(wasm_bindgen::JsValue::NULL);
+            let _ = history.replace_state_with_url(&state, "", Some(&url));
+        }
+    });
+}

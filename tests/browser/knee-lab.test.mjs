@@ -1,0 +1,158 @@
+// The knee lab as a learner and an instructor use it: drag the load from 85% to 100% and watch the tail tear away
+// and goodput fall; close the loop and watch the tail vanish; share the state in the URL; survive bad URL values.
+// Every figure is read from the accessible text (readouts, data tables, aria-labels), never from pixels.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
+
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const site = siteUnderTest();
+
+async function openLab(query = '', viewport) {
+  const opened = await site.open(`${LESSON_PATH}${query}`, viewport);
+  const lab = opened.page.locator('section#knee-lab');
+  await lab.waitFor({ timeout: 15000 });
+  await lab.scrollIntoViewIfNeeded();
+  await waitForFinal(lab);
+  return { ...opened, lab };
+}
+
+/** Waits until the lab's status says its estimate is final. */
+async function waitForFinal(lab) {
+  await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 20000 });
+}
+
+/** A readout's text, e.g. readout(lab, 'p99') → "1.5 s". */
+async function readout(lab, key) {
+  return (await lab.locator(`[data-readout="${key}"] dd`).textContent()).trim();
+}
+
+/** Seconds from "69 ms" / "1.5 s". */
+function seconds(text) {
+  const m = /^([\d.]+) (ms|s)/.exec(text);
+  assert.ok(m, `not a duration: ${text}`);
+  return Number(m[1]) / (m[2] === 'ms' ? 1000 : 1);
+}
+
+/** The goodput share from "21 req/s (93% of throughput)". */
+function goodputShare(text) {
+  const m = /\(([\d.]+)% of throughput\)/.exec(text);
+  assert.ok(m, `no share in: ${text}`);
+  return Number(m[1]) / 100;
+}
+
+async function slider(lab) {
+  return lab.getByRole('slider', { name: 'Offered load' });
+}
+
+test('dragging the load from 85% to 100% tears p99 away from p50 and goodput away from throughput', async () => {
+  const { page, lab, problems } = await openLab();
+  const load = await slider(lab);
+  assert.equal(await load.inputValue(), '85');
+  await load.focus();
+  const seen = [];
+  for (let percent = 85; percent <= 100; percent += 1) {
+    if (percent > 85) await page.keyboard.press('ArrowRight');
+    assert.equal((await lab.locator('.lab-load-value').textContent()).trim(), `${percent}%`);
+    if (percent < 100) {
+      seen.push({
+        percent,
+        p50: seconds(await readout(lab, 'p50')),
+        p99: seconds(await readout(lab, 'p99')),
+        share: goodputShare(await readout(lab, 'goodput')),
+      });
+    }
+  }
+  const at = (p) => seen.find((s) => s.percent === p);
+  for (const [low, high] of [[85, 90], [90, 95]]) {
+    assert.ok(at(high).p99 / at(high).p50 > at(low).p99 / at(low).p50, `p99/p50 should rise from ${low}% to ${high}%`);
+  }
+  assert.ok(at(99).p99 > 5 * at(85).p99, 'p99 should explode near 100%');
+  for (const [low, high] of [[85, 90], [90, 95], [95, 99]]) {
+    assert.ok(at(high).share < at(low).share, `goodput/throughput should fall from ${low}% to ${high}%`);
+  }
+  // At 100% open loop there is no steady state, and the page says so instead of printing a number.
+  assert.match(await readout(lab, 'waiting-at-end'), /^\d+ requests$/);
+  assert.equal(await lab.locator('[data-readout="p99"]').count(), 0);
+  const label = await lab.locator('canvas').first().getAttribute('aria-label');
+  assert.match(label, /At 100% load p99 TTFT has no steady value/);
+  await screenshot(page, 'knee-lab-100-open');
+  assert.deepEqual(problems(), []);
+});
+
+test('closing the loop at 99% brings p99 down and shows the users backing off', async () => {
+  const { page, lab, problems } = await openLab('?load=0.99');
+  const openP99 = seconds(await readout(lab, 'p99'));
+  await lab.getByRole('radio', { name: 'Closed loop' }).check();
+  await waitForFinal(lab);
+  const closedP99 = seconds(await readout(lab, 'p99'));
+  assert.ok(closedP99 < openP99 / 2, `closed-loop p99 ${closedP99}s should be far below open-loop ${openP99}s`);
+  assert.match(await readout(lab, 'users'), /^\d+$/);
+  assert.match(await lab.locator('.lab-explanation').textContent(), /send less/);
+  assert.match(page.url(), /loop=closed/);
+  assert.deepEqual(problems(), []);
+});
+
+test('the URL carries the lab state both ways, and a bad value is clamped with a visible note', async () => {
+  const { page, lab, problems } = await openLab('?load=0.97&loop=closed&metric=tpot');
+  assert.equal(await (await slider(lab)).inputValue(), '97');
+  assert.ok(await lab.getByRole('radio', { name: 'Closed loop' }).isChecked());
+  assert.match(await lab.locator('canvas').first().getAttribute('aria-label'), /TPOT/);
+  await (await slider(lab)).focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => location.search.includes('load=0.96'));
+  await page.reload();
+  const again = page.locator('section#knee-lab');
+  await again.waitFor();
+  assert.equal(await again.getByRole('slider', { name: 'Offered load' }).inputValue(), '96');
+
+  const bad = await openLab('?load=7&replicas=abc&preset=gpu');
+  const note = bad.lab.getByRole('status').filter({ hasText: 'Some settings were adjusted' });
+  await note.waitFor();
+  const text = await note.textContent();
+  assert.match(text, /load=7 is above 100%; using 100%/);
+  assert.match(text, /replicas="abc" is not a number/);
+  assert.match(text, /preset="gpu" is not one of/);
+  assert.equal(await (await slider(bad.lab)).inputValue(), '100');
+  await note.getByRole('button', { name: 'Dismiss' }).click();
+  assert.equal(await bad.lab.locator('.lab-notes').count(), 0);
+  assert.deepEqual(problems(), []);
+  assert.deepEqual(bad.problems(), []);
+});
+
+test('charts have labels, keyboard-reachable data tables, and crisp backing stores', async () => {
+  const { page, lab, problems } = await openLab('', { width: 1920, height: 1080 });
+  const canvases = lab.locator('canvas[role="img"]');
+  assert.equal(await canvases.count(), 4);
+  for (let i = 0; i < 4; i += 1) {
+    const canvas = canvases.nth(i);
+    assert.ok((await canvas.getAttribute('aria-label')).length > 20);
+    const { w, h, cw, ch, dpr } = await canvas.evaluate((c) => ({
+      w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight, dpr: devicePixelRatio,
+    }));
+    assert.ok(Math.abs(w - Math.round(cw * dpr)) <= 2 && Math.abs(h - Math.round(ch * dpr)) <= 2, 'backing store follows CSS size × DPR');
+  }
+  // The latency table is one Tab press and an Enter away from the download buttons.
+  const summary = lab.locator('details.chart-data summary').first();
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const rows = lab.locator('details.chart-data').first().locator('tbody tr');
+  assert.equal(await rows.count(), 16);
+  assert.match(await rows.first().textContent(), /85%/);
+  await screenshot(page, 'knee-lab-1920');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('the lab reads right at 1280×720, on a phone, and in textbook mode with Erlang C', async () => {
+  const { page, lab, problems } = await openLab('?preset=textbook&replicas=4&metric=e2e&load=0.95');
+  await screenshot(page, 'knee-lab-1280');
+  const table = lab.locator('details.chart-data').first();
+  assert.match(await table.locator('thead').textContent(), /exact \(Erlang C\)/);
+  const phone = await openLab('', { width: 390, height: 844 });
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+  assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px on a phone`);
+  await screenshot(phone.page, 'knee-lab-phone');
+  assert.deepEqual(problems(), []);
+  assert.deepEqual(phone.problems(), []);
+});
