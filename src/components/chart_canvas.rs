@@ -8,12 +8,14 @@
 
 use leptos::html;
 use leptos::prelude::*;
+use leptos_use_element_visibility::use_element_visibility;
 use leptos_use_resize_observer::use_resize_observer;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
-use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
+use super::perf;
+use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable};
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
 ///
@@ -42,8 +44,15 @@ pub fn ChartCanvas(
         }
     });
 
+    // Charts scrolled out of view are not drawn: a slider move then costs only the charts the learner can see, and
+    // an off-screen chart catches up when it scrolls in.
+    let visible = use_element_visibility(canvas_ref);
+
     // Redraw whenever the size, the data or the theme change.
     Effect::new(move |_| {
+        if !visible.get() {
+            return;
+        }
         let (width, height) = css_size.get();
         let spec = chart.get();
         let theme = theme.get();
@@ -66,13 +75,27 @@ pub fn ChartCanvas(
         };
         let area = backend.into_drawing_area();
         let style = ChartStyle::new(theme, ratio);
+        let started = perf::now();
         if let Err(error) = spec.draw(&area, &style).and_then(|()| area.present()) {
             web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());
         }
+        perf::measure(
+            &format!("chart:draw:{}", spec.file_stem()),
+            started,
+            perf::now(),
+        );
     });
 
     let label = Signal::derive(move || chart.with(ChartSpec::summary));
-    let table = Memo::new(move |_| chart.with(ChartSpec::table));
+    // The table is built only while its <details> is open: closed, it would be rebuilt on every slider move for no one.
+    let table_open = RwSignal::new(false);
+    let table = Memo::new(move |_| {
+        if table_open.get() {
+            chart.with(ChartSpec::table)
+        } else {
+            DataTable::default()
+        }
+    });
 
     let download_png = move |_| {
         let Some(canvas) = canvas_ref.get_untracked() else {
@@ -112,7 +135,7 @@ pub fn ChartCanvas(
                 <button type="button" on:click=download_png>"Download PNG"</button>
                 <button type="button" on:click=download_svg>"Download SVG"</button>
             </div>
-            <details class="chart-data">
+            <details class="chart-data" on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                 <summary>{format!("Data table: {caption}")}</summary>
                 // Focusable so a keyboard can scroll a table wider than a phone.
                 <div class="scroll-x" tabindex="0" role="region" aria-label=format!("{caption} data")>

@@ -3,6 +3,7 @@
 
 pub mod chart_canvas;
 pub mod lesson;
+pub mod perf;
 pub mod site;
 pub mod sync;
 pub mod widgets;

@@ -89,7 +89,7 @@ test('closing the loop at 99% brings p99 down and shows the users backing off', 
   assert.ok(closedP99 < openP99 / 2, `closed-loop p99 ${closedP99}s should be far below open-loop ${openP99}s`);
   assert.match(await readout(lab, 'users'), /^\d+$/);
   assert.match(await lab.locator('.lab-explanation').textContent(), /send less/);
-  assert.match(page.url(), /loop=closed/);
+  await page.waitForFunction(() => location.search.includes('loop=closed'));
   assert.deepEqual(problems(), []);
 });
 
@@ -137,6 +137,7 @@ test('charts have labels, keyboard-reachable data tables, and crisp backing stor
   await summary.focus();
   await page.keyboard.press('Enter');
   const rows = lab.locator('details.chart-data').first().locator('tbody tr');
+  await rows.first().waitFor();
   assert.equal(await rows.count(), 16);
   assert.match(await rows.first().textContent(), /85%/);
   await screenshot(page, 'knee-lab-1920');
@@ -148,6 +149,8 @@ test('the lab reads right at 1280×720, on a phone, and in textbook mode with Er
   const { page, lab, problems } = await openLab('?preset=textbook&replicas=4&metric=e2e&load=0.95');
   await screenshot(page, 'knee-lab-1280');
   const table = lab.locator('details.chart-data').first();
+  await table.locator('summary').click();
+  await table.locator('thead th').first().waitFor();
   assert.match(await table.locator('thead').textContent(), /exact \(Erlang C\)/);
   const phone = await openLab('', { width: 390, height: 844 });
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);

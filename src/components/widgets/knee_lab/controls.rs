@@ -4,8 +4,9 @@
 
 use leptos::prelude::*;
 
-use super::{perf, LabVariant};
+use super::LabVariant;
 use crate::charts::LatencyMetric;
+use crate::components::perf;
 use crate::lab::settings::{
     metric_from_key, metric_key, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE,
     SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,

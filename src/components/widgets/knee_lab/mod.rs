@@ -6,7 +6,6 @@
 //! setting other than the load or the metric changes: the slider just picks a point of a sweep already computed.
 
 mod controls;
-mod perf;
 mod readouts;
 mod runner;
 mod url_state;
@@ -16,6 +15,7 @@ use leptos::prelude::*;
 use super::{use_lab_link, LabReading, WidgetFrame};
 use crate::charts::{ChartSpec, ChartTheme};
 use crate::components::chart_canvas::ChartCanvas;
+use crate::components::perf;
 use crate::components::sync::synced_signal;
 use crate::lab::settings::SettingNote;
 use crate::lab::{Figures, LabSettings};
@@ -53,7 +53,12 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
         metric: Default::default(),
         ..settings.get()
     });
-    let (snapshot, run_state) = use_sliced_sweep(sweep_settings, default_load_points(), "lab");
+    // Only the full lab reports to the benchmark and to the other widgets: one lab per page is "the" lab.
+    let label = match variant {
+        LabVariant::Full => "lab",
+        LabVariant::GoodputOnly => "goodput-chart",
+    };
+    let (snapshot, run_state) = use_sliced_sweep(sweep_settings, default_load_points(), label);
     let figures = Memo::new(move |_| {
         let settings = settings.get();
         snapshot.with(|snapshot| {
@@ -64,8 +69,10 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
             Figures::new(&settings, &points)
         })
     });
-    publish_reading(settings, figures, run_state);
-    first_draw_mark(snapshot);
+    if variant == LabVariant::Full {
+        publish_reading(settings, figures, run_state);
+        first_draw_mark(snapshot);
+    }
 
     let theme = Signal::derive(|| ChartTheme::Light);
     let chart = |spec: fn(&Figures) -> ChartSpec| Memo::new(move |_| figures.with(spec));

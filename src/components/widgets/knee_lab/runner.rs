@@ -8,7 +8,7 @@ use std::rc::Rc;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 
-use super::perf;
+use crate::components::perf;
 use crate::lab::{LabSettings, SlicedSweep};
 use crate::model::Estimate;
 

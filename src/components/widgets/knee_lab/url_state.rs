@@ -1,6 +1,7 @@
 //! The full lab's settings in the page URL: read once at start (bad values clamped, with notes), written back with
 //! `history.replaceState` whenever they change, keeping the page's other parameters and the `#fragment`.
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 
 use crate::lab::settings::SettingNote;
@@ -12,26 +13,39 @@ pub fn read(defaults: &LabSettings) -> (LabSettings, Vec<SettingNote>) {
     defaults.with_query(&search)
 }
 
+/// Quiet time before the URL is rewritten, milliseconds: a slider drag rewrites it once, when the learner lets go
+/// (browsers also throttle `replaceState` calls that come too fast).
+const URL_DEBOUNCE_MS: u32 = 250;
+
 /// Writes `settings` into the URL whenever they change (only what differs from `defaults`).
 pub fn keep_in_url(settings: RwSignal<LabSettings>, defaults: LabSettings) {
+    let pending = StoredValue::new_local(None::<Timeout>);
     Effect::new(move |_| {
         let settings = settings.get();
-        let location = window().location();
-        let search = location.search().unwrap_or_default();
-        let query = settings.merge_into_query(&search, &defaults);
-        if query == search.trim_start_matches('?') {
-            return;
-        }
-        let path = location.pathname().unwrap_or_default();
-        let hash = location.hash().unwrap_or_default();
-        let url = if query.is_empty() {
-            format!("{path}{hash}")
-        } else {
-            format!("{path}?{query}{hash}")
-        };
-        if let Ok(history) = window().history() {
-            let state = history.state().unwrap_or(wasm_bindgen::JsValue::NULL);
-            let _ = history.replace_state_with_url(&state, "", Some(&url));
-        }
+        let defaults = defaults.clone();
+        pending.set_value(Some(Timeout::new(URL_DEBOUNCE_MS, move || {
+            write(&settings, &defaults)
+        })));
     });
+}
+
+/// Replaces the URL's query with `settings` (kept: other parameters, path and fragment).
+fn write(settings: &LabSettings, defaults: &LabSettings) {
+    let location = window().location();
+    let search = location.search().unwrap_or_default();
+    let query = settings.merge_into_query(&search, defaults);
+    if query == search.trim_start_matches('?') {
+        return;
+    }
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let url = if query.is_empty() {
+        format!("{path}{hash}")
+    } else {
+        format!("{path}?{query}{hash}")
+    };
+    if let Ok(history) = window().history() {
+        let state = history.state().unwrap_or(wasm_bindgen::JsValue::NULL);
+        let _ = history.replace_state_with_url(&state, "", Some(&url));
+    }
 }

@@ -1,7 +1,8 @@
 //! Performance marks and measures the benchmark (tools/bench) reads with `performance.getEntriesByName`:
 //! - `lab:first-draw` (mark): the lab's charts first show results;
 //! - `lab:input-to-paint` (measure): from a load-slider input event to the frame that shows its result;
-//! - `lab:first-result` / `lab:converged` (measures): from a scenario change to its first rough and its final result.
+//! - `lab:first-result` / `lab:converged` (measures): from a scenario change to its first rough and its final result;
+//! - `chart:draw:<chart>` (measures): one chart drawn on its canvas.
 //!
 //! "The frame that shows it" is taken as the next `requestAnimationFrame` callback after the change: Leptos runs the
 //! chart effects before it, and the browser paints right after it.
@@ -27,7 +28,8 @@ pub fn measure_at_next_frame(name: String, start: f64) {
     request_animation_frame(move || measure(&name, start, now()));
 }
 
-fn measure(name: &str, start: f64, end: f64) {
+/// Records a `performance.measure` named `name` from `start` to `end` (ms, `performance.now()` clock).
+pub fn measure(name: &str, start: f64, end: f64) {
     // web-sys has no binding for the options form `measure(name, {start, end})`, so call it through JS.
     let Some(performance) = window().performance() else {
         return;
