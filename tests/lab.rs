@@ -285,3 +285,58 @@ fn the_simulated_metrics_page_reads_back_as_the_same_server() {
     assert_eq!(servers.len(), 1);
     assert_eq!(servers[0].model_name(), Some("course-27b-fp8"));
 }
+
+#[test]
+fn lab_tasks_tick_only_when_the_learner_does_them() {
+    use goodput::lab::LabTask;
+    let loads = default_load_points();
+    let open = LabSettings::default();
+    let mut sliced = SlicedSweep::new(&open, &loads).unwrap();
+    run_to_end(&mut sliced, 50_000);
+    let points: Vec<_> = sliced.points().collect();
+    let done_at = |settings: &LabSettings| -> Vec<LabTask> {
+        let figures = Figures::new(settings, &points);
+        LabTask::ALL
+            .into_iter()
+            .filter(|t| t.is_done(settings, &figures))
+            .collect()
+    };
+    assert_eq!(done_at(&open), []);
+    // The first load whose p99 TTFT is above 500 ms ticks the crossing; the next one up does not.
+    let crossing = (85..100)
+        .find(|&p| {
+            let at = LabSettings {
+                load_percent: p,
+                ..open.clone()
+            };
+            done_at(&at).contains(&LabTask::FindTheCrossing)
+        })
+        .expect("p99 crosses the SLO somewhere below 100%");
+    let past = LabSettings {
+        load_percent: crossing + 1,
+        ..open.clone()
+    };
+    assert!(!done_at(&past).contains(&LabTask::FindTheCrossing));
+    let full = LabSettings {
+        load_percent: 100,
+        ..open.clone()
+    };
+    assert!(done_at(&full).contains(&LabTask::QueueRunsAway));
+    let near = LabSettings {
+        load_percent: 97,
+        ..open.clone()
+    };
+    assert!(done_at(&near).contains(&LabTask::GoodputBelow90));
+
+    let closed = LabSettings {
+        loop_kind: LoopKind::Closed,
+        load_percent: 97,
+        ..open.clone()
+    };
+    let mut sliced = SlicedSweep::new(&closed, &loads).unwrap();
+    run_to_end(&mut sliced, 50_000);
+    let points: Vec<_> = sliced.points().collect();
+    let figures = Figures::new(&closed, &points);
+    assert!(LabTask::CloseTheLoop.is_done(&closed, &figures));
+    assert!(!LabTask::GoodputBelow90.is_done(&closed, &figures));
+}

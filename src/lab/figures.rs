@@ -193,11 +193,7 @@ impl Figures {
             },
             throughput: ThroughputVsGoodput {
                 points: throughput_points,
-                rate_unit: if settings.preset == Preset::Textbook {
-                    "req/time unit".to_owned()
-                } else {
-                    "req/s".to_owned()
-                },
+                rate_unit: "req/s".to_owned(),
                 current_load: load,
             },
             queue,

@@ -5,7 +5,9 @@
 pub mod figures;
 pub mod settings;
 pub mod sweep;
+pub mod tasks;
 
 pub use figures::{Figures, Readouts};
 pub use settings::{LabSettings, LoopKind, Preset, SettingNote};
 pub use sweep::{scenario_for, simulated_metrics, SlicedSweep};
+pub use tasks::LabTask;
