@@ -132,7 +132,12 @@ pub fn prediction_chart<DB: DrawingBackend>(
                 .iter()
                 .filter_map(|p| p.1)
                 .chain(data.level.as_ref().map(|l| l.0))
-                .chain([0.05, 1.0]);
+                // Before Reveal there is no curve: show the usual span of a TTFT, 50 ms to 1 s.
+                .chain(if data.points.is_empty() {
+                    vec![0.05, 1.0]
+                } else {
+                    Vec::new()
+                });
             let y_range = decade_range(values);
             let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
             let axes = Axes {
