@@ -216,6 +216,20 @@ test('storage that throws keeps the page working in memory and says so once', as
   }
 });
 
+test('a task checklist shows which tasks are ticked, from saved progress', async () => {
+  const { page, problems } = await openLesson();
+  const list = page.locator('#knee-lab-tasks');
+  assert.equal(await list.locator('.task-count').innerText(), '0 of 3 done.');
+  const saved = { version: 1, lessons: { 'latency-throughput-slos': { steps: {}, ticks: ['knee-lab/p99-crosses-slo'] } } };
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [STORAGE_KEY, JSON.stringify(saved)]);
+  await page.reload();
+  await waitForLesson(page);
+  assert.equal(await list.locator('.task-count').innerText(), '1 of 3 done.');
+  assert.match(await list.locator('[data-task="knee-lab/p99-crosses-slo"]').innerText(), /Find the load where p99 TTFT crosses the 500 ms SLO\.\s*\(done\)/);
+  assert.match(await list.locator('[data-task="knee-lab/closed-loop"]').innerText(), /\(not yet\)/);
+  assert.deepEqual(problems(), []);
+});
+
 test('the class tally shows the counts an instructor types, as a table of bars', async () => {
   const { page, problems } = await openLesson();
   const step = page.locator('#step-1-ttft');

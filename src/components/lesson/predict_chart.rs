@@ -142,7 +142,7 @@ pub fn ChartGuess(
                     max=format!("{}", loads.to * 100.0)
                     step="0.5"
                     prop:value=slider_value
-                    aria-valuetext=move || marker_text()
+                    aria-valuetext=marker_text
                     disabled=move || locked.get()
                     on:input=move |event| {
                         if let Ok(percent) = event_target_value(&event).parse::<f64>() {
