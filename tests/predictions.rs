@@ -6,7 +6,8 @@ use goodput::charts::{
     PredictionMetric,
 };
 use goodput::lesson::judge::{
-    distance_sentence, judge, locate, prediction_chart_data, simulate_load, CurvePoint,
+    distance_sentence, judge, locate, prediction_chart_data, simulate_load, CurveBuilder,
+    CurvePoint,
 };
 use goodput::lesson::progress::{Guess, LoadProblem, Progress, StepRecord, STORAGE_KEY};
 use goodput::lesson::*;
@@ -148,6 +149,27 @@ fn the_course_replica_crosses_its_slo_near_full_load_and_loses_goodput_just_befo
     let knee = locate(ChartTarget::Knee, &knee_points, 0.5).expect("p99 doubles below 98%");
     println!("knee (p99 doubled from 50%) at {knee:.4}");
     assert!((0.78..0.92).contains(&knee), "{knee}");
+}
+
+#[test]
+fn the_curve_built_in_slices_equals_whole_runs() {
+    let loads = LoadRange {
+        from: 0.9,
+        to: 0.96,
+        step: 0.03,
+    };
+    let mut builder = CurveBuilder::new(loads);
+    let mut points = Vec::new();
+    let mut slices = 0;
+    while !builder.is_done() {
+        slices += 1;
+        points.extend(builder.advance(5_000));
+        assert!(slices < 100, "the builder finishes");
+    }
+    assert!(slices > 3 * 3, "each load takes several slices: {slices}");
+    let whole: Vec<CurvePoint> = loads.points().into_iter().map(simulate_load).collect();
+    assert_eq!(points, whole);
+    assert_eq!(builder.advance(5_000), None, "nothing after the last load");
 }
 
 #[test]

@@ -5,7 +5,7 @@ use super::progress::Guess;
 use super::{ChartTarget, LoadRange, PredictAnswer};
 use crate::charts::format::{format_ms, format_number, format_percent};
 use crate::charts::{PredictionChart, PredictionMetric};
-use crate::model::{run, Scenario};
+use crate::model::{run, ProgressiveRun, RunSummary, Scenario};
 
 /// A chart target's threshold on goodput: DistServe's bar, 90% of requests within their SLOs.
 pub const GOODPUT_SHARE_BAR: f64 = 0.9;
@@ -162,20 +162,82 @@ pub fn prediction_scenario() -> Scenario {
     Scenario::course_preset()
 }
 
-/// Simulates one load of a chart prediction: one run of the model, a few tens of milliseconds in the browser, so the
-/// page runs one per task and the main thread stays responsive.
+/// Simulates one load of a chart prediction in one go (see [`CurveBuilder`] for the sliced version the page uses).
 pub fn simulate_load(load: f64) -> CurvePoint {
     let scenario = prediction_scenario().with_offered_load(load);
-    let steady = run(&scenario, PREDICTION_SEED)
-        .ok()
-        .and_then(|summary| summary.steady);
+    match run(&scenario, PREDICTION_SEED) {
+        Ok(summary) => curve_point(load, &summary),
+        Err(_) => CurvePoint {
+            load,
+            p99_ttft_s: None,
+            goodput_share: None,
+        },
+    }
+}
+
+/// The point of a chart prediction's curve that a finished run gives.
+fn curve_point(load: f64, summary: &RunSummary) -> CurvePoint {
+    let steady = summary.steady.as_ref();
     CurvePoint {
         load,
-        p99_ttft_s: steady.as_ref().and_then(|s| s.ttft).map(|ttft| ttft.p99),
+        p99_ttft_s: steady.and_then(|s| s.ttft).map(|ttft| ttft.p99),
         goodput_share: steady
-            .as_ref()
             .filter(|s| s.throughput > 0.0)
             .map(|s| s.goodput / s.throughput),
+    }
+}
+
+/// Builds a chart prediction's curve a slice at a time: each [`CurveBuilder::advance`] simulates a bounded number of
+/// requests, so the page can run one slice per task and never block the main thread for long. The points equal
+/// [`simulate_load`]'s (a progressive run ends where a whole run does).
+pub struct CurveBuilder {
+    loads: Vec<f64>,
+    next: usize,
+    current: Option<ProgressiveRun>,
+}
+
+impl CurveBuilder {
+    /// A builder for every load of `loads`.
+    pub fn new(loads: LoadRange) -> Self {
+        CurveBuilder {
+            loads: loads.points(),
+            next: 0,
+            current: None,
+        }
+    }
+
+    /// Simulates up to `budget` more requests of the current load; returns its point once its run is complete.
+    pub fn advance(&mut self, budget: u64) -> Option<CurvePoint> {
+        let load = *self.loads.get(self.next)?;
+        let run = match self.current.as_mut() {
+            Some(run) => run,
+            None => {
+                let scenario = prediction_scenario().with_offered_load(load);
+                match ProgressiveRun::new(&scenario, PREDICTION_SEED) {
+                    Ok(run) => self.current.insert(run),
+                    Err(_) => {
+                        self.next += 1;
+                        return Some(CurvePoint {
+                            load,
+                            p99_ttft_s: None,
+                            goodput_share: None,
+                        });
+                    }
+                }
+            }
+        };
+        let estimate = run.advance(budget);
+        if !estimate.done {
+            return None;
+        }
+        self.current = None;
+        self.next += 1;
+        Some(curve_point(load, &estimate.summary))
+    }
+
+    /// Whether every load has its point.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.loads.len()
     }
 }
 

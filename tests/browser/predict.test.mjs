@@ -129,20 +129,26 @@ test('a chart prediction draws the real curve over the marker and states the dis
   assert.equal(await step.locator('.predict-marker-text').innerText(), 'Your marker: 88% load.');
   await button(step, 'Commit my guess').click();
 
+  // The curve is computed a slice per task and drawn as it grows: the chart's label passes through intermediate
+  // states ("computing the real curve, 7 of 20 loads so far"), which a computation in one task could not show.
   await page.evaluate(() => {
     window.__longTasks = [];
+    window.__labels = [];
     new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__longTasks.push(entry.duration); })
       .observe({ type: 'longtask' });
+    const canvas = document.querySelector('#predict-slo-crossing canvas');
+    new MutationObserver(() => window.__labels.push(canvas.getAttribute('aria-label')))
+      .observe(canvas, { attributes: true, attributeFilter: ['aria-label'] });
   });
   const started = Date.now();
   await button(step, 'Reveal').click();
   const announce = step.locator('.predict-announce');
   await announce.filter({ hasText: 'The real curve gets there' }).waitFor({ timeout: 60000 });
   const elapsed = Date.now() - started;
-  const longTasks = await page.evaluate(() => window.__longTasks);
-  const longest = Math.max(0, ...longTasks);
-  console.log(`chart reveal: 20 loads in ${elapsed} ms; tasks over 50 ms: ${longTasks.length} (longest ${longest.toFixed(0)} ms)`);
-  assert.ok(longest < 250, `a single task blocked the page for ${longest} ms`);
+  const [longTasks, labels] = await page.evaluate(() => [window.__longTasks, window.__labels]);
+  const partial = labels.filter((label) => /computing the real curve, \d+ of 20 loads so far/.test(label));
+  console.log(`chart reveal: 20 loads in ${elapsed} ms, drawn in ${partial.length} partial states; tasks over 50 ms: ${longTasks.length} (longest ${Math.max(0, ...longTasks).toFixed(0)} ms)`);
+  assert.ok(partial.length >= 5, `the curve grew in steps: ${partial.length} partial states`);
 
   const distance = parseDistance(await announce.innerText());
   assert.equal(distance.guess, 88);
@@ -162,6 +168,14 @@ test('a chart prediction draws the real curve over the marker and states the dis
   const p99 = rows.map((row) => seconds(row.split('\t')[1].trim()));
   assert.ok(p99[0] < 0.5 && p99[19] > 0.5, `p99 crosses 500 ms: ${p99.join(', ')}`);
   await step.screenshot({ path: 'tests/browser/artifacts/predict-chart-revealed.png' });
+
+  // After a reload the marker is remembered and the curve is computed again, to the same verdict.
+  const sentence = await announce.innerText();
+  await page.reload();
+  await waitForLesson(page);
+  const again = page.locator('#predict-slo-crossing .predict-announce');
+  await again.filter({ hasText: 'The real curve gets there' }).waitFor({ timeout: 60000 });
+  assert.equal(await again.innerText(), sentence);
   assert.deepEqual(problems(), []);
 });
 

@@ -10,7 +10,7 @@ use super::progress_store::use_progress;
 use super::tally::ClassTally;
 use crate::components::sync::synced_signal;
 use crate::lesson::judge::{
-    distance_sentence, judge, locate, prediction_scenario, simulate_load, CurvePoint,
+    distance_sentence, judge, locate, prediction_scenario, CurveBuilder, CurvePoint,
 };
 use crate::lesson::progress::{Guess, StepRecord};
 use crate::lesson::{PredictAnswer, PredictStep as PredictStepData};
@@ -75,13 +75,13 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         };
         progress.record(id, record);
     });
-    // Reveal of a chart prediction: one load per task, so no task blocks the page for long.
+    // Reveal of a chart prediction: a slice of one load per task, so no task blocks the page for long.
     Effect::new(move |_| {
         if let (true, Some((_, loads))) = (revealed.get(), chart) {
             if curve.with_untracked(Vec::is_empty) {
                 let this_run = run.get_untracked() + 1;
                 run.set(this_run);
-                compute_curve(loads.points(), 0, curve, run, this_run);
+                compute_curve(CurveBuilder::new(loads), curve, run, this_run);
             }
         }
     });
@@ -215,23 +215,27 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
     }
 }
 
-/// Simulates `loads[index]`, adds it to the curve and schedules the next load as a new task, until the curve is
-/// complete or a newer run (Try again, reset) has replaced this one.
+/// Work per task while the real curve is computed: about 5 000 simulated requests, a few milliseconds (a whole load
+/// is 22 000 requests), so the page stays responsive while the curve grows point by point.
+const REQUESTS_PER_TASK: u64 = 5_000;
+
+/// Advances the curve by one slice, adds a point when a load completes, and schedules the next slice as a new task,
+/// until the curve is complete or a newer run (Try again, reset) has replaced this one.
 fn compute_curve(
-    loads: Vec<f64>,
-    index: usize,
+    mut builder: CurveBuilder,
     curve: RwSignal<Vec<CurvePoint>>,
     run: RwSignal<u32>,
     this_run: u32,
 ) {
     set_timeout(
         move || {
-            if run.get_untracked() != this_run || index >= loads.len() {
+            if run.get_untracked() != this_run || builder.is_done() {
                 return;
             }
-            let point = simulate_load(loads[index]);
-            curve.update(|c| c.push(point));
-            compute_curve(loads, index + 1, curve, run, this_run);
+            if let Some(point) = builder.advance(REQUESTS_PER_TASK) {
+                curve.update(|c| c.push(point));
+            }
+            compute_curve(builder, curve, run, this_run);
         },
         Duration::ZERO,
     );
