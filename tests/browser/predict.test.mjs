@@ -100,8 +100,15 @@ test('a committed wrong guess shows its explanation and is still there after a r
   await button(again, 'Reveal').click();
   assert.equal(await again.locator('.predict-verdict').innerText(), 'Right');
   assert.match(await page.locator('.progress-count').innerText(), /^1 of \d+ steps answered, 1 right\.$/);
-  await button(page.locator('.lesson-progress'), 'Reset my progress').click();
-  await button(page.locator('.lesson-progress'), 'Yes, reset').click();
+  const progressLine = page.locator('.lesson-progress');
+  await button(progressLine, 'Reset my progress').click();
+  await page.waitForFunction(() => document.activeElement?.textContent.trim() === 'Keep it');
+  await button(progressLine, 'Keep it').click();
+  assert.match(await page.locator('.progress-count').innerText(), /^1 of \d+ steps answered, 1 right\.$/, 'Keep it keeps it');
+  await button(progressLine, 'Reset my progress').click();
+  await button(progressLine, 'Yes, reset').click();
+  await page.waitForFunction(() => document.activeElement?.textContent.trim() === 'Reset my progress');
+  assert.equal(await progressLine.locator('.progress-done').innerText(), 'Progress reset.');
   assert.match(await page.locator('.progress-count').innerText(), /^0 of \d+ steps answered, 0 right\.$/);
   assert.equal(await again.locator('.predict-outcome').count(), 0);
   await page.reload();
