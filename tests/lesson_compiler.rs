@@ -207,7 +207,168 @@ fn a_predict_step_needs_the_fields_of_its_type() {
 fn a_multiple_choice_step_needs_exactly_one_right_option() {
     let body = "```@predict\nid = \"p\"\ntitle = \"t\"\nquestion = \"q\"\nreveal = \"r\"\ntype = \"multiple-choice\"\n\n[[options]]\nlabel = \"a\"\nexplanation = \"e\"\n\n[[options]]\nlabel = \"b\"\nexplanation = \"e\"\n```\n";
     let error = error_of(body);
-    assert_error(&error, 14, "exactly one with `correct = true`");
+    assert_error(&error, 14, "at least one with `correct = true`");
+}
+
+/// A predict step of `type` with `fields` after the common ones; the `type` line is line 14.
+fn predict_step(kind: &str, fields: &str) -> String {
+    format!("```@predict\nid = \"p\"\ntitle = \"t\"\nquestion = \"q\"\nreveal = \"r\"\ntype = \"{kind}\"\n{fields}```\n")
+}
+
+#[test]
+fn a_multiple_choice_step_may_have_several_right_options_but_not_only_right_ones() {
+    let options =
+        "[[options]]\nlabel = \"a\"\ncorrect = true\n[[options]]\nlabel = \"b\"\ncorrect = true\n";
+    assert_error(
+        &error_of(&predict_step("multiple-choice", options)),
+        14,
+        "at least one without",
+    );
+    let source = format!(
+        "{FRONT_MATTER}{}",
+        predict_step(
+            "multiple-choice",
+            &format!("{options}[[options]]\nlabel = \"c\"\nexplanation = \"Not c.\"\n")
+        )
+    );
+    let lesson = compile_lesson(FILE, &source).unwrap_or_else(|error| panic!("{error}"));
+    let Block::Predict(step) = &lesson.blocks[0] else {
+        panic!("{:?}", lesson.blocks)
+    };
+    let PredictAnswer::MultipleChoice { options } = &step.answer else {
+        panic!("{:?}", step.answer)
+    };
+    let right: Vec<bool> = options.iter().map(|option| option.correct).collect();
+    assert_eq!(right, [true, true, false]);
+    assert_eq!(options[0].explanation, None, "explanations are optional");
+    assert_eq!(options[2].explanation, Some(html("Not c.")));
+}
+
+#[test]
+fn a_field_of_another_predict_type_is_refused() {
+    let error = error_of(&predict_step(
+        "numeric-estimate",
+        "answer = 4\ntolerance = 1\ntarget = \"knee\"\n",
+    ));
+    assert_error(
+        &error,
+        14,
+        "`target` is not a field of a `numeric-estimate` predict step",
+    );
+}
+
+#[test]
+fn a_chart_prediction_needs_a_known_target_and_a_sensible_range() {
+    let error = error_of(&predict_step(
+        "chart-prediction",
+        "target = \"kneee\"\nfrom = 80\nto = 99\ntolerance = 2\n",
+    ));
+    assert_error(
+        &error,
+        15,
+        "unknown chart target `kneee`; use one of knee, slo-crossing, goodput-below-90",
+    );
+    let error = error_of(&predict_step(
+        "chart-prediction",
+        "target = \"knee\"\nto = 99\ntolerance = 2\n",
+    ));
+    assert_error(&error, 14, "needs `from` and `to`");
+    let error = error_of(&predict_step(
+        "chart-prediction",
+        "target = \"knee\"\nfrom = 99\nto = 80\ntolerance = 2\n",
+    ));
+    assert_error(&error, 14, "make no range");
+    let error = error_of(&predict_step(
+        "chart-prediction",
+        "target = \"knee\"\nfrom = 10\nto = 100\nstep = 1\ntolerance = 2\n",
+    ));
+    assert_error(&error, 14, "91 loads to simulate; at most 60");
+    let error = error_of(&predict_step(
+        "chart-prediction",
+        "target = \"knee\"\nfrom = 80\nto = 90\ntolerance = 20\n",
+    ));
+    assert_error(&error, 14, "below the range's width (10 points)");
+    let error = error_of(&predict_step(
+        "chart-prediction",
+        "target = \"knee\"\nfrom = 80\nto = 90\n",
+    ));
+    assert_error(&error, 14, "needs `tolerance`");
+}
+
+#[test]
+fn a_task_list_needs_well_formed_unique_task_ids() {
+    let list = |ids: &[&str]| {
+        let tasks: String = ids
+            .iter()
+            .map(|id| format!("[[tasks]]\nid = \"{id}\"\nlabel = \"Do it.\"\n"))
+            .collect();
+        format!("```@tasks\nid = \"lab-tasks\"\ntitle = \"In the lab\"\n{tasks}```\n")
+    };
+    // Line 9 is the fence, 10 the body's first line, 12 the first task's `[[tasks]]`, 13 its id, 16 the second id.
+    assert_error(
+        &error_of(&list(&["Knee/Go"])),
+        13,
+        "the task id `Knee/Go` must be lowercase",
+    );
+    assert_error(
+        &error_of(&list(&["lab//go"])),
+        13,
+        "in parts separated by `/`",
+    );
+    assert_error(
+        &error_of(&list(&["lab/go", "lab/go"])),
+        16,
+        "duplicate id `lab/go`, already used on line 13",
+    );
+    assert_error(&error_of(&list(&[])), 10, "missing field `tasks`");
+    let source = format!(
+        "{FRONT_MATTER}{}",
+        list(&["knee-lab/p99-crosses-slo", "knee-lab/closed-loop"])
+    );
+    let lesson = compile_lesson(FILE, &source).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        lesson.blocks,
+        [Block::Tasks(TaskList {
+            id: "lab-tasks".into(),
+            title: "In the lab".into(),
+            tasks: vec![
+                Task {
+                    id: "knee-lab/p99-crosses-slo".into(),
+                    label: html("Do it.")
+                },
+                Task {
+                    id: "knee-lab/closed-loop".into(),
+                    label: html("Do it.")
+                },
+            ],
+        })]
+    );
+}
+
+#[test]
+fn a_load_range_lists_its_loads_without_drift() {
+    let loads = LoadRange {
+        from: 0.8,
+        to: 0.99,
+        step: 0.01,
+    }
+    .points();
+    assert_eq!(loads.len(), 20);
+    assert!((loads[19] - 0.99).abs() < 1e-12);
+    assert!(LoadRange {
+        from: 0.9,
+        to: 0.8,
+        step: 0.01
+    }
+    .points()
+    .is_empty());
+    assert!(LoadRange {
+        from: 0.8,
+        to: 0.9,
+        step: 0.0
+    }
+    .points()
+    .is_empty());
 }
 
 #[test]
@@ -237,6 +398,42 @@ fn the_shipped_lessons_compile_and_are_the_catalog() {
         })
         .collect();
     assert!(widgets.contains(&WidgetName::KneeLab) && widgets.contains(&WidgetName::GoodputChart));
+
+    // The five guided steps of the source, and at least two predictions on the chart.
+    let steps: Vec<&PredictStep> = lesson
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Predict(step) => Some(step),
+            _ => None,
+        })
+        .collect();
+    for (n, topic) in [
+        (1, "TTFT"),
+        (2, "TPOT"),
+        (3, "knee"),
+        (4, "counts"),
+        (5, "sizing"),
+    ] {
+        assert!(
+            steps
+                .iter()
+                .any(|step| step.title.starts_with(&format!("Step {n}: "))
+                    && step.title.contains(topic)),
+            "no Step {n} about {topic}"
+        );
+    }
+    let charts = steps
+        .iter()
+        .filter(|step| matches!(step.answer, PredictAnswer::ChartPrediction { .. }))
+        .count();
+    assert!(
+        charts >= 3,
+        "the knee step and at least two more chart predictions: {charts}"
+    );
+    assert!(steps
+        .iter()
+        .any(|step| step.answer == PredictAnswer::Recall));
 }
 
 fn sample() -> Lesson {
@@ -352,12 +549,12 @@ fn the_sample_lesson_compiles_into_typed_data() {
                     ChoiceOption {
                         label: html("Prefill"),
                         correct: true,
-                        explanation: html("One pass over the prompt.")
+                        explanation: Some(html("One pass over the prompt."))
                     },
                     ChoiceOption {
                         label: html("Decode"),
                         correct: false,
-                        explanation: html("That sets TPOT.")
+                        explanation: Some(html("That sets TPOT."))
                     },
                 ]
             },
@@ -381,19 +578,13 @@ fn the_sample_lesson_compiles_into_typed_data() {
     assert_eq!(
         chart.answer,
         PredictAnswer::ChartPrediction {
-            x: Axis {
-                label: "load".into(),
-                unit: "%".into(),
-                min: 0.0,
-                max: 100.0
+            target: ChartTarget::SloCrossing,
+            loads: LoadRange {
+                from: 0.8,
+                to: 0.99,
+                step: 0.01
             },
-            y: Axis {
-                label: "p99".into(),
-                unit: "s".into(),
-                min: 0.0,
-                max: 10.0
-            },
-            curve: vec![[0.0, 1.0], [100.0, 10.0]],
+            tolerance: 0.02,
         }
     );
     assert_eq!(

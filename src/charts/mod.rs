@@ -12,6 +12,7 @@ mod distribution;
 pub mod format;
 mod frame;
 mod latency;
+mod prediction;
 mod queue;
 mod style;
 mod throughput;
@@ -23,6 +24,10 @@ pub use frame::ChartResult;
 pub use latency::{
     latency_summary, latency_table, latency_vs_load, ExactCurve, LatencyMetric, LatencyPoint,
     LatencyVsLoad, Percentile, Slo,
+};
+pub use prediction::{
+    prediction_chart, prediction_summary, prediction_table, PlotSpan, PredictionChart,
+    PredictionMetric,
 };
 pub use queue::{queue_over_time, queue_summary, queue_table, QueueOverTime, QueueSample};
 pub use style::{ChartStyle, ChartTheme, Palette};
@@ -41,7 +46,7 @@ pub struct DataTable {
     pub rows: Vec<Vec<String>>,
 }
 
-/// Any one of the four charts with its data: what a canvas on the page is asked to show.
+/// Any one of the charts with its data: what a canvas on the page is asked to show.
 ///
 /// The drawing functions are generic over the plotters backend, which a closure cannot be; this enum is how one
 /// value can be drawn on the canvas, re-drawn into an SVG for download, and asked for its summary and table, all
@@ -56,6 +61,8 @@ pub enum ChartSpec {
     QueueOverTime(QueueOverTime),
     /// Chart 4, [`latency_distribution`].
     LatencyDistribution(LatencyDistribution),
+    /// A chart prediction's marker and real curve, [`prediction_chart`].
+    Prediction(PredictionChart),
 }
 
 impl ChartSpec {
@@ -70,6 +77,7 @@ impl ChartSpec {
             ChartSpec::ThroughputVsGoodput(data) => throughput_vs_goodput(area, data, style),
             ChartSpec::QueueOverTime(data) => queue_over_time(area, data, style),
             ChartSpec::LatencyDistribution(data) => latency_distribution(area, data, style),
+            ChartSpec::Prediction(data) => prediction_chart(area, data, style).map(|_| ()),
         }
     }
 
@@ -80,6 +88,7 @@ impl ChartSpec {
             ChartSpec::ThroughputVsGoodput(data) => throughput_summary(data),
             ChartSpec::QueueOverTime(data) => queue_summary(data),
             ChartSpec::LatencyDistribution(data) => distribution_summary(data),
+            ChartSpec::Prediction(data) => prediction_summary(data),
         }
     }
 
@@ -90,6 +99,7 @@ impl ChartSpec {
             ChartSpec::ThroughputVsGoodput(data) => throughput_table(data),
             ChartSpec::QueueOverTime(data) => queue_table(data),
             ChartSpec::LatencyDistribution(data) => distribution_table(data),
+            ChartSpec::Prediction(data) => prediction_table(data),
         }
     }
 
@@ -100,6 +110,7 @@ impl ChartSpec {
             ChartSpec::ThroughputVsGoodput(_) => "throughput-vs-goodput",
             ChartSpec::QueueOverTime(_) => "queue-over-time",
             ChartSpec::LatencyDistribution(_) => "latency-distribution",
+            ChartSpec::Prediction(_) => "prediction",
         }
     }
 }

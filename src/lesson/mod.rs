@@ -9,6 +9,8 @@ pub use types::*;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod compiler;
+pub mod judge;
+pub mod progress;
 
 use std::sync::OnceLock;
 

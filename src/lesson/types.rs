@@ -72,6 +72,8 @@ pub enum Block {
     SpeakerNotes(SpeakerNotes),
     /// An interactive widget embedded by name.
     Widget(WidgetEmbed),
+    /// A checklist of tasks that tick themselves when the learner does them in a widget.
+    Tasks(TaskList),
 }
 
 /// A TL;DR line.
@@ -156,9 +158,9 @@ pub struct PredictStep {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum PredictAnswer {
-    /// Pick one option; each option explains why it is right or wrong.
+    /// Pick among options; one or several are correct, and the learner is right when they pick exactly those.
     MultipleChoice {
-        /// The options, in the order written; exactly one is correct.
+        /// The options, in the order written; at least one is correct and at least one is not.
         options: Vec<ChoiceOption>,
     },
     /// Estimate a number; counted right within the tolerance.
@@ -170,16 +172,17 @@ pub enum PredictAnswer {
         /// Unit shown beside the input, e.g. "replicas" or "ms".
         unit: String,
     },
-    /// Sketch or pick the shape of a curve on a chart, compared with the true curve.
+    /// Place a marker on the load axis where the learner expects something to happen; Reveal simulates the course
+    /// scenario at every load of the range and draws the real curve over the guess.
     ChartPrediction {
-        /// The horizontal axis.
-        x: Axis,
-        /// The vertical axis.
-        y: Axis,
-        /// Points of the true curve, `[x, y]`, in increasing x.
-        curve: Vec<[f64; 2]>,
+        /// What the marker marks.
+        target: ChartTarget,
+        /// The loads the reveal simulates.
+        loads: LoadRange,
+        /// How far from the real load (a fraction of capacity: 0.02 = 2 points) the marker may be and still count.
+        tolerance: f64,
     },
-    /// Answer from memory, then compare with the reveal yourself.
+    /// Cover the screen, say the answer out loud, then check it against the reveal.
     Recall,
 }
 
@@ -188,10 +191,10 @@ pub enum PredictAnswer {
 pub struct ChoiceOption {
     /// What the learner picks.
     pub label: Html,
-    /// Whether this is the right answer.
+    /// Whether this option belongs to the right answer.
     pub correct: bool,
-    /// Why it is right or wrong, shown after the reveal.
-    pub explanation: Html,
+    /// Why it is right or wrong, shown after the reveal; optional.
+    pub explanation: Option<Html>,
 }
 
 /// How close a numeric estimate must be.
@@ -205,27 +208,113 @@ pub enum Tolerance {
 }
 
 impl Tolerance {
+    /// How far from `answer` a guess may be and still count.
+    pub fn allowance(self, answer: f64) -> f64 {
+        match self {
+            Tolerance::Absolute(delta) => delta.abs(),
+            Tolerance::Relative(fraction) => (fraction * answer).abs(),
+        }
+    }
+
     /// Whether `guess` counts as right for `answer`.
     pub fn accepts(self, answer: f64, guess: f64) -> bool {
-        let allowed = match self {
-            Tolerance::Absolute(delta) => delta,
-            Tolerance::Relative(fraction) => fraction * answer.abs(),
-        };
-        (guess - answer).abs() <= allowed
+        (guess - answer).abs() <= self.allowance(answer)
     }
 }
 
-/// A chart axis for a chart prediction.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Axis {
-    /// Axis title, e.g. "offered load".
-    pub label: String,
-    /// Unit, e.g. "%" or "ms"; empty if none.
-    pub unit: String,
-    /// Lower end of the axis.
-    pub min: f64,
-    /// Upper end of the axis.
-    pub max: f64,
+/// What a chart prediction asks the learner to mark on the load axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChartTarget {
+    /// The knee: the first load at which p99 TTFT has doubled from its value at the lightest load of the range.
+    Knee,
+    /// The load at which p99 TTFT crosses the scenario's TTFT SLO.
+    SloCrossing,
+    /// The load at which goodput falls below 90% of throughput.
+    GoodputBelow90,
+}
+
+impl ChartTarget {
+    /// Every target, for error messages and documentation.
+    pub const ALL: [ChartTarget; 3] = [
+        ChartTarget::Knee,
+        ChartTarget::SloCrossing,
+        ChartTarget::GoodputBelow90,
+    ];
+
+    /// The name an author writes, e.g. `slo-crossing`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChartTarget::Knee => "knee",
+            ChartTarget::SloCrossing => "slo-crossing",
+            ChartTarget::GoodputBelow90 => "goodput-below-90",
+        }
+    }
+
+    /// The target whose author name is `name`, if any.
+    pub fn from_name(name: &str) -> Option<ChartTarget> {
+        ChartTarget::ALL
+            .into_iter()
+            .find(|target| target.as_str() == name)
+    }
+}
+
+/// Offered loads `from, from + step, …, to`, as fractions of capacity (0.9 = 90%).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadRange {
+    /// The lightest load.
+    pub from: f64,
+    /// The heaviest load.
+    pub to: f64,
+    /// The distance between two simulated loads.
+    pub step: f64,
+}
+
+impl LoadRange {
+    /// The loads of the range, computed from an integer count so no floating-point drift creeps in.
+    pub fn points(self) -> Vec<f64> {
+        if !(self.step > 0.0 && self.to >= self.from) {
+            return Vec::new();
+        }
+        let n = ((self.to - self.from) / self.step + 1e-9).floor() as usize;
+        (0..=n.min(1_000))
+            .map(|i| self.from + self.step * i as f64)
+            .collect()
+    }
+}
+
+/// A checklist of tasks done in a widget, each ticked by the widget when the learner does it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskList {
+    /// Unique within the lesson; the checklist's anchor.
+    pub id: String,
+    /// Short plain-text heading, e.g. "In the knee lab".
+    pub title: String,
+    /// The tasks, in order.
+    pub tasks: Vec<Task>,
+}
+
+/// One self-ticking task.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Task {
+    /// The id a widget ticks, e.g. `knee-lab/p99-crosses-slo`; unique within the lesson.
+    pub id: String,
+    /// What to do.
+    pub label: Html,
+}
+
+impl Task {
+    /// Whether `id` is a task id: lowercase letters, digits and hyphens in `/`-separated parts, e.g.
+    /// `knee-lab/p99-crosses-slo`.
+    pub fn is_valid_id(id: &str) -> bool {
+        id.len() <= 200
+            && id.split('/').all(|part| {
+                !part.is_empty()
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            })
+    }
 }
 
 /// A "check yourself" list.

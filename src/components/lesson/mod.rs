@@ -11,10 +11,18 @@ mod header;
 mod keywords;
 mod math_decoded;
 mod predict;
+mod predict_chart;
+mod progress_store;
+mod progress_summary;
 mod recall_card;
 mod reveal;
 mod speaker_notes;
+mod tally;
+mod tasks;
 mod tldr;
+
+pub use progress_store::{use_progress, ProgressHandle};
+pub use tasks::TaskChecklist;
 
 use super::widgets::{provide_lab_link, Widget};
 use crate::lesson::{Block, Lesson};
@@ -24,6 +32,7 @@ use leptos::prelude::*;
 #[component]
 pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
     provide_lab_link();
+    progress_store::provide_progress(lesson);
     let blocks = lesson
         .blocks
         .iter()
@@ -32,6 +41,7 @@ pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
     view! {
         <article class="lesson" aria-labelledby="lesson-title">
             <header::LessonHeader meta=&lesson.meta/>
+            <progress_summary::ProgressSummary/>
             {blocks.collect_view()}
         </article>
     }
@@ -56,5 +66,6 @@ fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
         }
         Block::SpeakerNotes(notes) => view! { <speaker_notes::SpeakerNotes notes/> }.into_any(),
         Block::Widget(widget) => view! { <Widget widget index/> }.into_any(),
+        Block::Tasks(list) => view! { <TaskChecklist list/> }.into_any(),
     }
 }

@@ -1,60 +1,282 @@
-//! A predict-then-reveal step, basic version: commit a guess, press Reveal, read the explanation. (The full
-//! experience, with saved answers and scoring, builds on the same typed data.)
+//! A predict-then-reveal step: the learner commits a guess (or says "show me anyway", which is recorded), reveals
+//! the answer, and sees what they guessed, whether it was right and why; "Try again" starts the step over.
+//!
+//! Every piece of state an audience should see is a [`synced_signal`] under `predict/<step-id>/…`; the step's record
+//! in the lesson's progress follows from it. Keyboard: every control is a native input or button; committing moves
+//! focus to Reveal, revealing moves it to the outcome, and a live region says the result.
 
-use crate::lesson::{Axis, PredictAnswer, PredictStep as PredictStepData};
+use super::predict_chart::ChartGuess;
+use super::progress_store::use_progress;
+use super::tally::ClassTally;
+use crate::components::sync::synced_signal;
+use crate::lesson::judge::{
+    distance_sentence, judge, locate, prediction_scenario, CurveBuilder, CurvePoint,
+};
+use crate::lesson::progress::{Guess, StepRecord};
+use crate::lesson::{PredictAnswer, PredictStep as PredictStepData};
+use leptos::html;
 use leptos::prelude::*;
+use std::time::Duration;
 
-/// The question, a way to commit a guess that fits the step's type, and the reveal.
+/// One step: question, guess, commit, reveal, outcome, tally.
 #[component]
 pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
-    let revealed = RwSignal::new(false);
-    // The learner's guess as typed or picked: an option index, a number, or free text.
-    let guess = RwSignal::new(String::new());
-    let title_id = format!("{}-title", step.id);
+    let progress = use_progress();
+    let id: &'static str = step.id.as_str();
+    let saved = progress.step(id);
+    let is_recall = step.answer == PredictAnswer::Recall;
+    let key = |name: &str| format!("predict/{id}/{name}");
+    let guess = synced_signal(key("guess"), saved.guess.clone());
+    let committed = synced_signal(key("committed"), saved.committed);
+    let revealed = synced_signal(key("revealed"), saved.revealed);
+    let shown_anyway = synced_signal(key("shown-anyway"), saved.shown_anyway);
+    let self_grade = synced_signal(
+        key("self-grade"),
+        if is_recall { saved.correct } else { None },
+    );
+    let retries = RwSignal::new(saved.retries);
+    // The real curve of a chart prediction, computed after Reveal by each window for itself.
+    let curve = RwSignal::new(Vec::<CurvePoint>::new());
+    let run = RwSignal::new(0u32);
+
+    let chart = match &step.answer {
+        PredictAnswer::ChartPrediction { target, loads, .. } => Some((*target, *loads)),
+        _ => None,
+    };
+    let curve_done = Memo::new(move |_| match chart {
+        Some((_, loads)) => curve.with(|c| !c.is_empty() && c.len() >= loads.points().len()),
+        None => true,
+    });
+    let actual = Memo::new(move |_| match chart {
+        Some((target, _)) if curve_done.get() => {
+            curve.with(|c| locate(target, c, prediction_scenario().slo.ttft))
+        }
+        _ => None,
+    });
+    let correct = Memo::new(move |_| {
+        if !revealed.get() || !committed.get() || !curve_done.get() {
+            return None;
+        }
+        if is_recall {
+            return self_grade.get();
+        }
+        guess
+            .get()
+            .and_then(|g| judge(&step.answer, &g, actual.get()))
+    });
+    Effect::new(move |_| {
+        let record = StepRecord {
+            guess: guess.get(),
+            committed: committed.get(),
+            revealed: revealed.get(),
+            shown_anyway: shown_anyway.get(),
+            correct: correct.get(),
+            retries: retries.get(),
+        };
+        progress.record(id, record);
+    });
+    // Reveal of a chart prediction: a slice of one load per task, so no task blocks the page for long.
+    Effect::new(move |_| {
+        if let (true, Some((_, loads))) = (revealed.get(), chart) {
+            if curve.with_untracked(Vec::is_empty) {
+                let this_run = run.get_untracked() + 1;
+                run.set(this_run);
+                compute_curve(CurveBuilder::new(loads), curve, run, this_run);
+            }
+        }
+    });
+
+    let title_ref = NodeRef::<html::H3>::new();
+    let reveal_ref = NodeRef::<html::Button>::new();
+    let outcome_ref = NodeRef::<html::Div>::new();
+    let clear = move || {
+        run.update(|n| *n += 1);
+        curve.set(Vec::new());
+        guess.set(None);
+        committed.set(false);
+        revealed.set(false);
+        shown_anyway.set(false);
+        self_grade.set(None);
+    };
+    // "Reset my progress" at the top of the lesson clears every step.
+    Effect::new(move |previous: Option<u32>| {
+        let resets = progress.resets();
+        if previous.is_some_and(|p| p != resets) {
+            clear();
+            retries.set(0);
+        }
+        resets
+    });
+    let locked = Signal::derive(move || committed.get() || revealed.get());
+    let commit = move |_| {
+        committed.set(true);
+        request_animation_frame(move || {
+            if let Some(button) = reveal_ref.get_untracked() {
+                let _ = button.focus();
+            }
+        });
+    };
+    let reveal = move |anyway: bool| {
+        if anyway {
+            shown_anyway.set(true);
+        }
+        revealed.set(true);
+        request_animation_frame(move || {
+            if let Some(outcome) = outcome_ref.get_untracked() {
+                let _ = outcome.focus();
+            }
+        });
+    };
+    let try_again = move |_| {
+        clear();
+        retries.update(|n| *n += 1);
+        request_animation_frame(move || {
+            if let Some(title) = title_ref.get_untracked() {
+                let _ = title.focus();
+            }
+        });
+    };
+    let announcement = move || {
+        if !revealed.get() {
+            return if committed.get() {
+                "Guess committed. Reveal is now available.".to_owned()
+            } else {
+                String::new()
+            };
+        }
+        if !curve_done.get() {
+            return "Computing the real curve…".to_owned();
+        }
+        let mut text = match (shown_anyway.get(), correct.get()) {
+            (true, _) => "Answer shown without a guess.".to_owned(),
+            (false, Some(true)) => "Right.".to_owned(),
+            (false, Some(false)) => "Not right this time.".to_owned(),
+            (false, None) if is_recall => {
+                "Compare with the answer below, then mark whether you had it.".to_owned()
+            }
+            (false, None) => "Not scored.".to_owned(),
+        };
+        if let PredictAnswer::ChartPrediction { tolerance, .. } = &step.answer {
+            let marker = match guess.get() {
+                Some(Guess::Load(load)) if committed.get() => Some(load),
+                _ => None,
+            };
+            text = format!(
+                "{text} {}",
+                distance_sentence(marker, actual.get(), *tolerance)
+            );
+        }
+        text
+    };
+
+    let title_id = format!("{id}-title");
     let labelled_by = title_id.clone();
+    let hint_id = format!("{id}-reveal-hint");
+    let described_by = hint_id.clone();
     view! {
-        <section class="lesson-predict" id=step.id.as_str() aria-labelledby=labelled_by>
-            <p class="lesson-label">"Predict, then reveal"</p>
-            <h3 id=title_id>{step.title.as_str()}</h3>
+        <section class="lesson-predict" id=id aria-labelledby=labelled_by>
+            <p class="lesson-label">{if is_recall { "Recall: cover the screen, say it, then check" } else { "Predict, then reveal" }}</p>
+            <h3 id=title_id node_ref=title_ref tabindex="-1">{step.title.as_str()}</h3>
             <div class="predict-question" inner_html=step.question.as_str()></div>
-            <GuessInput step guess revealed/>
-            <button
-                type="button"
-                class="predict-reveal"
-                disabled=move || revealed.get()
-                on:click=move |_| revealed.set(true)
-            >
-                "Reveal"
-            </button>
+            <GuessInput step guess locked curve/>
+            <div class="predict-actions">
+                <button type="button" class="predict-commit"
+                    disabled=move || locked.get() || (guess.with(Option::is_none) && !is_recall)
+                    on:click=commit>
+                    {move || match (committed.get(), is_recall) {
+                        (true, _) => "Committed",
+                        (false, true) => "I've said my answer",
+                        (false, false) => "Commit my guess",
+                    }}
+                </button>
+                <button type="button" class="predict-reveal" node_ref=reveal_ref
+                    disabled=move || !committed.get() || revealed.get()
+                    aria-describedby=described_by
+                    on:click=move |_| reveal(false)>
+                    "Reveal"
+                </button>
+                <Show when=move || !committed.get() && !revealed.get()>
+                    <button type="button" class="predict-anyway" on:click=move |_| reveal(true)>"Show me anyway"</button>
+                </Show>
+            </div>
+            <p class="predict-hint" id=hint_id>
+                {move || if committed.get() || revealed.get() { "" } else if is_recall { "Say it first, then reveal." } else { "Reveal unlocks once you commit a guess." }}
+            </p>
+            <p class="predict-announce" role="status">{announcement}</p>
             <Show when=move || revealed.get()>
-                <div class="predict-outcome" role="status">
-                    <Outcome answer=&step.answer guess=guess.get_untracked()/>
+                <div class="predict-outcome" node_ref=outcome_ref tabindex="-1" aria-label=format!("Outcome: {}", step.title)>
+                    <Outcome step guess committed shown_anyway correct self_grade curve_done/>
                     <div class="predict-explanation" inner_html=step.reveal.as_str()></div>
+                    <button type="button" class="predict-again" on:click=try_again>"Try again"</button>
                 </div>
             </Show>
+            <ClassTally step_id=id answer=&step.answer/>
         </section>
     }
 }
 
-/// Where the learner commits: radio buttons, a number field, or a text box.
+/// Work per task while the real curve is computed: about 5 000 simulated requests, a few milliseconds (a whole load
+/// is 22 000 requests), so the page stays responsive while the curve grows point by point.
+const REQUESTS_PER_TASK: u64 = 5_000;
+
+/// Advances the curve by one slice, adds a point when a load completes, and schedules the next slice as a new task,
+/// until the curve is complete or a newer run (Try again, reset) has replaced this one.
+fn compute_curve(
+    mut builder: CurveBuilder,
+    curve: RwSignal<Vec<CurvePoint>>,
+    run: RwSignal<u32>,
+    this_run: u32,
+) {
+    set_timeout(
+        move || {
+            if run.get_untracked() != this_run || builder.is_done() {
+                return;
+            }
+            if let Some(point) = builder.advance(REQUESTS_PER_TASK) {
+                curve.update(|c| c.push(point));
+            }
+            compute_curve(builder, curve, run, this_run);
+        },
+        Duration::ZERO,
+    );
+}
+
+/// Where the learner commits: radio buttons or checkboxes, a number field, the chart marker, or nothing (recall).
 #[component]
 fn GuessInput(
     step: &'static PredictStepData,
-    guess: RwSignal<String>,
-    revealed: RwSignal<bool>,
+    guess: RwSignal<Option<Guess>>,
+    locked: Signal<bool>,
+    curve: RwSignal<Vec<CurvePoint>>,
 ) -> impl IntoView {
-    let locked = move || revealed.get();
+    let id: &'static str = step.id.as_str();
     match &step.answer {
         PredictAnswer::MultipleChoice { options } => {
+            let several = options.iter().filter(|o| o.correct).count() > 1;
+            let picked = move |i: usize| matches!(guess.get(), Some(Guess::Choices(ref c)) if c.contains(&i));
             let choices = options.iter().enumerate().map(|(index, option)| {
+                let toggle = move |_| {
+                    let mut chosen = match guess.get_untracked() {
+                        Some(Guess::Choices(c)) if several => c,
+                        _ => Vec::new(),
+                    };
+                    if several && chosen.contains(&index) {
+                        chosen.retain(|&c| c != index);
+                    } else {
+                        chosen.push(index);
+                        chosen.sort_unstable();
+                    }
+                    guess.set((!chosen.is_empty()).then_some(Guess::Choices(chosen)));
+                };
                 view! {
                     <label class="predict-choice">
                         <input
-                            type="radio"
-                            name=step.id.as_str()
+                            type=if several { "checkbox" } else { "radio" }
+                            name=id
                             value=index.to_string()
-                            disabled=locked
-                            on:change=move |_| guess.set(index.to_string())
+                            prop:checked=move || picked(index)
+                            disabled=move || locked.get()
+                            on:change=toggle
                         />
                         <span inner_html=option.label.as_str()></span>
                     </label>
@@ -62,104 +284,130 @@ fn GuessInput(
             });
             view! {
                 <fieldset class="predict-choices">
-                    <legend>"Your prediction"</legend>
+                    <legend>{if several { "Your prediction: pick every one that applies" } else { "Your prediction: pick one" }}</legend>
                     {choices.collect_view()}
                 </fieldset>
             }
             .into_any()
         }
-        PredictAnswer::NumericEstimate { unit, .. } => view! {
-            <label class="predict-number">
-                "Your estimate "
-                <input type="number" step="any" inputmode="decimal" disabled=locked
-                    on:input=move |event| guess.set(event_target_value(&event))/>
-                " " {unit.as_str()}
-            </label>
+        PredictAnswer::NumericEstimate { unit, .. } => {
+            let text = RwSignal::new(match guess.get_untracked() {
+                Some(Guess::Number(value)) => value.to_string(),
+                _ => String::new(),
+            });
+            // A reset or "Try again" empties the field too.
+            Effect::new(move |_| {
+                if guess.with(Option::is_none) && text.with_untracked(|t| t.trim().parse::<f64>().is_ok()) {
+                    text.set(String::new());
+                }
+            });
+            let input_id = format!("{id}-estimate");
+            let label_for = input_id.clone();
+            let invalid = move || {
+                let t = text.get();
+                !t.trim().is_empty() && !t.trim().parse::<f64>().is_ok_and(f64::is_finite)
+            };
+            view! {
+                <div class="predict-number">
+                    <label for=label_for>{format!("Your estimate ({unit})")}</label>
+                    <input id=input_id type="text" inputmode="decimal" autocomplete="off"
+                        prop:value=move || text.get()
+                        aria-invalid=move || invalid().to_string()
+                        disabled=move || locked.get()
+                        on:input=move |event| {
+                            let value = event_target_value(&event);
+                            guess.set(value.trim().parse::<f64>().ok().filter(|v| v.is_finite()).map(Guess::Number));
+                            text.set(value);
+                        }/>
+                    <p class="predict-invalid">{move || invalid().then_some("Type a number, e.g. 4.5.")}</p>
+                </div>
+            }
+            .into_any()
+        }
+        PredictAnswer::ChartPrediction { target, loads, .. } => view! {
+            <ChartGuess step_id=id target=*target loads=*loads guess locked curve/>
         }
         .into_any(),
-        PredictAnswer::ChartPrediction { .. } | PredictAnswer::Recall => view! {
-            <label class="predict-text">
-                "Your prediction, in a sentence or a sketch on paper"
-                <textarea rows="2" disabled=locked on:input=move |event| guess.set(event_target_value(&event))></textarea>
-            </label>
+        PredictAnswer::Recall => view! {
+            <p class="predict-recall-help">"Cover the screen, say your answer out loud (or to a neighbour), then press the button."</p>
         }
         .into_any(),
     }
 }
 
-/// How the guess compares with the answer.
+/// What the learner guessed, whether it was right, and the per-option or per-number detail.
 #[component]
-fn Outcome(answer: &'static PredictAnswer, guess: String) -> impl IntoView {
-    match answer {
+fn Outcome(
+    step: &'static PredictStepData,
+    guess: RwSignal<Option<Guess>>,
+    committed: RwSignal<bool>,
+    shown_anyway: RwSignal<bool>,
+    correct: Memo<Option<bool>>,
+    self_grade: RwSignal<Option<bool>>,
+    curve_done: Memo<bool>,
+) -> impl IntoView {
+    let verdict = move || match (shown_anyway.get(), committed.get(), correct.get()) {
+        (true, _, _) => ("predict-verdict-anyway", "Shown without a guess"),
+        (_, _, Some(true)) => ("predict-verdict-right", "Right"),
+        (_, _, Some(false)) => ("predict-verdict-wrong", "Not right"),
+        (_, _, None) if !curve_done.get() => ("predict-verdict-pending", "Computing…"),
+        _ => ("predict-verdict-open", "Not scored"),
+    };
+    let detail = match &step.answer {
         PredictAnswer::MultipleChoice { options } => {
-            let picked = guess.parse::<usize>().ok();
             let rows = options.iter().enumerate().map(move |(index, option)| {
-                let verdict = match (option.correct, picked == Some(index)) {
-                    (true, true) => "Right — your pick",
-                    (true, false) => "The answer",
-                    (false, true) => "Your pick",
+                let picked = move || committed.get() && matches!(guess.get(), Some(Guess::Choices(ref c)) if c.contains(&index));
+                let tag = move || match (option.correct, picked()) {
+                    (true, true) => "Right answer · your pick",
+                    (true, false) => "Right answer",
+                    (false, true) => "Your pick · wrong",
                     (false, false) => "",
                 };
+                let why = option.explanation.as_ref().map(|e| view! { <span class="predict-why" inner_html=e.as_str()></span> });
                 view! {
-                    <li class:predict-correct=option.correct class:predict-picked=picked == Some(index)>
-                        <strong>{verdict}</strong> " " <span inner_html=option.label.as_str()></span>
-                        <span class="predict-why" inner_html=option.explanation.as_str()></span>
+                    <li class:predict-correct=option.correct class:predict-picked=picked>
+                        <strong class="predict-tag">{tag}</strong>
+                        <span class="predict-option-label" inner_html=option.label.as_str()></span>
+                        {why}
                     </li>
                 }
             });
             view! { <ul class="predict-options">{rows.collect_view()}</ul> }.into_any()
         }
-        PredictAnswer::NumericEstimate {
-            answer,
-            tolerance,
-            unit,
-        } => {
-            let verdict = match guess.trim().parse::<f64>() {
-                Ok(value) if tolerance.accepts(*answer, value) => {
-                    format!("{value} {unit}: close enough.")
-                }
-                Ok(value) => format!("{value} {unit}: off by more than the tolerance."),
-                Err(_) => "No estimate committed.".to_string(),
+        PredictAnswer::NumericEstimate { answer, tolerance, unit } => {
+            let yours = move || match (committed.get(), guess.get()) {
+                (true, Some(Guess::Number(value))) => format!("Your estimate: {value} {unit}."),
+                _ => "You gave no estimate.".to_owned(),
             };
-            view! { <p><strong>{format!("Answer: {answer} {unit}. ")}</strong>{verdict}</p> }
-                .into_any()
+            let allowance = tolerance.allowance(*answer);
+            view! {
+                <p class="predict-numbers">
+                    {yours} " "
+                    <strong>{format!("The answer: {answer} {unit}")}</strong>
+                    {format!(" (anything within ±{allowance} {unit} counts as right).")}
+                </p>
+            }
+            .into_any()
         }
-        PredictAnswer::ChartPrediction { x, y, curve } => {
-            view! { <CurveSketch x y curve/> }.into_any()
+        PredictAnswer::ChartPrediction { .. } => view! {
+            <p class="predict-numbers">"The real curve is drawn over your marker on the chart above; its numbers are in the data table under it."</p>
         }
-        PredictAnswer::Recall => {
-            view! { <p>"Compare your answer with the explanation below."</p> }.into_any()
+        .into_any(),
+        PredictAnswer::Recall => view! {
+            <div class="predict-self-grade" role="group" aria-label="Did you have it?">
+                <span>"Did you have it? "</span>
+                <button type="button" aria-pressed=move || (self_grade.get() == Some(true)).to_string()
+                    disabled=move || !committed.get()
+                    on:click=move |_| self_grade.set(Some(true))>"I had it"</button>
+                <button type="button" aria-pressed=move || (self_grade.get() == Some(false)).to_string()
+                    disabled=move || !committed.get()
+                    on:click=move |_| self_grade.set(Some(false))>"I missed something"</button>
+            </div>
         }
-    }
-}
-
-/// The true curve of a chart prediction as a small SVG, scaled into a 100 × 60 box.
-#[component]
-fn CurveSketch(x: &'static Axis, y: &'static Axis, curve: &'static [[f64; 2]]) -> impl IntoView {
-    let scale =
-        |value: f64, axis: &Axis| ((value - axis.min) / (axis.max - axis.min)).clamp(0.0, 1.0);
-    let points = curve
-        .iter()
-        .map(|[px, py]| {
-            format!(
-                "{:.1},{:.1}",
-                100.0 * scale(*px, x),
-                60.0 - 60.0 * scale(*py, y)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    let description = format!(
-        "The true curve: {} ({}) against {} ({})",
-        y.label, y.unit, x.label, x.unit
-    );
+        .into_any(),
+    };
     view! {
-        <figure class="predict-curve">
-            <svg viewBox="-2 -2 104 64" role="img" aria-label=description.clone()>
-                <polyline class="predict-curve-axes" points="0,0 0,60 100,60"></polyline>
-                <polyline class="predict-curve-line" points=points></polyline>
-            </svg>
-            <figcaption>{description}</figcaption>
-        </figure>
+        <p class=move || format!("predict-verdict {}", verdict().0)>{move || verdict().1}</p>
+        {detail}
     }
 }

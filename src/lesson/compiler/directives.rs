@@ -3,9 +3,9 @@
 use super::markdown::LessonBuilder;
 use super::CompileError;
 use crate::lesson::{
-    Analogy, Axis, Block, CheckYourself, ChoiceOption, ExplainToColleague, Html, Keyword, Keywords,
-    MathDecoded, PredictAnswer, PredictStep, RecallCard, SettingValue, SpeakerNotes, SymbolMeaning,
-    Tldr, Tolerance, WidgetEmbed, WidgetName,
+    Analogy, Block, ChartTarget, CheckYourself, ChoiceOption, ExplainToColleague, Html, Keyword,
+    Keywords, LoadRange, MathDecoded, PredictAnswer, PredictStep, RecallCard, SettingValue,
+    SpeakerNotes, SymbolMeaning, Task, TaskList, Tldr, Tolerance, WidgetEmbed, WidgetName,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// Every directive, with the fields it takes, for documentation and error messages.
-pub(super) const DIRECTIVES: [(&str, &str); 10] = [
+pub(super) const DIRECTIVES: [(&str, &str); 11] = [
     ("tldr", "text"),
     ("analogy", "title, body"),
     ("keywords", "[[terms]] with term, meaning"),
@@ -30,7 +30,11 @@ pub(super) const DIRECTIVES: [(&str, &str); 10] = [
     ("explain", "prompt, answer"),
     ("speaker-notes", "notes"),
     ("widget", "name; optional id, caption, [settings]"),
+    ("tasks", "id, title, [[tasks]] with id, label"),
 ];
+
+/// The most loads a chart prediction may simulate: each is one run of the model on the learner's machine.
+const MAX_CHART_LOADS: usize = 60;
 
 /// A text field that may hold inline markdown; the span gives its line.
 type Text = Spanned<String>;
@@ -72,6 +76,7 @@ pub(super) fn compile(
         "explain" => directive.explain(),
         "speaker-notes" => directive.speaker_notes(),
         "widget" => directive.widget(),
+        "tasks" => directive.tasks(),
         _ => {
             let known = DIRECTIVES
                 .iter()
@@ -156,9 +161,10 @@ struct PredictSource {
     tolerance: Option<f64>,
     relative_tolerance: Option<f64>,
     unit: Option<String>,
-    x: Option<AxisSource>,
-    y: Option<AxisSource>,
-    curve: Option<Vec<[f64; 2]>>,
+    target: Option<Text>,
+    from: Option<f64>,
+    to: Option<f64>,
+    step: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -167,17 +173,7 @@ struct OptionSource {
     label: Text,
     #[serde(default)]
     correct: bool,
-    explanation: Text,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AxisSource {
-    label: String,
-    #[serde(default)]
-    unit: String,
-    min: f64,
-    max: f64,
+    explanation: Option<Text>,
 }
 
 #[derive(Deserialize)]
@@ -197,6 +193,21 @@ struct ExplainSource {
 #[serde(deny_unknown_fields)]
 struct SpeakerNotesSource {
     notes: Text,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TasksSource {
+    id: Text,
+    title: String,
+    tasks: Vec<TaskSource>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaskSource {
+    id: Text,
+    label: Text,
 }
 
 #[derive(Deserialize)]
@@ -354,11 +365,39 @@ impl Directive<'_, '_, '_> {
                 source.kind.get_ref()
             )
         };
-        match source.kind.get_ref().as_str() {
+        let kind = source.kind.get_ref().as_str();
+        let fields: [(&str, bool); 9] = [
+            ("options", source.options.is_some()),
+            ("answer", source.answer.is_some()),
+            ("tolerance", source.tolerance.is_some()),
+            ("relative_tolerance", source.relative_tolerance.is_some()),
+            ("unit", source.unit.is_some()),
+            ("target", source.target.is_some()),
+            ("from", source.from.is_some()),
+            ("to", source.to.is_some()),
+            ("step", source.step.is_some()),
+        ];
+        let allowed: Option<&[&str]> = match kind {
+            "multiple-choice" => Some(&["options"]),
+            "numeric-estimate" => Some(&["answer", "tolerance", "relative_tolerance", "unit"]),
+            "chart-prediction" => Some(&["target", "from", "to", "step", "tolerance"]),
+            "recall" => Some(&[]),
+            _ => None, // reported below with the known types
+        };
+        let stray = allowed.and_then(|allowed| {
+            fields
+                .iter()
+                .find(|(field, present)| *present && !allowed.contains(field))
+        });
+        if let Some((stray, _)) = stray {
+            return Err(self.error(line, format!("`{stray}` is not a field of a `{kind}` predict step; remove it or change `type` (see lessons/README.md)")));
+        }
+        match kind {
             "multiple-choice" => {
                 let options = source.options.as_ref().ok_or_else(|| self.error(line, missing("[[options]]")))?;
-                if options.len() < 2 || options.iter().filter(|option| option.correct).count() != 1 {
-                    return Err(self.error(line, "a multiple-choice step needs at least two [[options]] and exactly one with `correct = true`"));
+                let right = options.iter().filter(|option| option.correct).count();
+                if options.len() < 2 || right == 0 || right == options.len() {
+                    return Err(self.error(line, "a multiple-choice step needs at least two [[options]]: at least one with `correct = true` and at least one without"));
                 }
                 let options = options
                     .iter()
@@ -366,7 +405,7 @@ impl Directive<'_, '_, '_> {
                         Ok(ChoiceOption {
                             label: self.text(&option.label)?,
                             correct: option.correct,
-                            explanation: self.text(&option.explanation)?,
+                            explanation: option.explanation.as_ref().map(|e| self.text(e)).transpose()?,
                         })
                     })
                     .collect::<Result<_, CompileError>>()?;
@@ -375,29 +414,104 @@ impl Directive<'_, '_, '_> {
             "numeric-estimate" => {
                 let answer = source.answer.ok_or_else(|| self.error(line, missing("answer")))?;
                 let tolerance = match (source.tolerance, source.relative_tolerance) {
-                    (Some(delta), None) => Tolerance::Absolute(delta),
-                    (None, Some(fraction)) => Tolerance::Relative(fraction),
-                    _ => return Err(self.error(line, "a numeric-estimate step needs exactly one of `tolerance` (in units) or `relative_tolerance` (0.1 = ±10%)")),
+                    (Some(delta), None) if delta >= 0.0 => Tolerance::Absolute(delta),
+                    (None, Some(fraction)) if fraction >= 0.0 => Tolerance::Relative(fraction),
+                    _ => return Err(self.error(line, "a numeric-estimate step needs exactly one of `tolerance` (in units) or `relative_tolerance` (0.1 = ±10%), not negative")),
                 };
                 Ok(PredictAnswer::NumericEstimate { answer, tolerance, unit: source.unit.clone().unwrap_or_default() })
             }
-            "chart-prediction" => {
-                let axis = |axis: &Option<AxisSource>, name: &str| {
-                    axis.as_ref()
-                        .map(|a| Axis { label: a.label.clone(), unit: a.unit.clone(), min: a.min, max: a.max })
-                        .ok_or_else(|| self.error(line, missing(name)))
-                };
-                let (x, y) = (axis(&source.x, "[x]")?, axis(&source.y, "[y]")?);
-                let curve = source.curve.clone().filter(|curve| curve.len() >= 2);
-                let curve = curve.ok_or_else(|| self.error(line, missing("curve = [[x, y], ...] with at least two points")))?;
-                Ok(PredictAnswer::ChartPrediction { x, y, curve })
-            }
+            "chart-prediction" => self.chart_prediction(source, line),
             "recall" => Ok(PredictAnswer::Recall),
             other => Err(self.error(
                 line,
                 format!("unknown predict type `{other}`; use multiple-choice, numeric-estimate, chart-prediction or recall"),
             )),
         }
+    }
+
+    /// A chart prediction: what to mark, the loads to simulate (in % of capacity) and the tolerance (in points).
+    fn chart_prediction(
+        &self,
+        source: &PredictSource,
+        line: usize,
+    ) -> Result<PredictAnswer, CompileError> {
+        let known = || ChartTarget::ALL.map(ChartTarget::as_str).join(", ");
+        let target = source.target.as_ref().ok_or_else(|| {
+            self.error(
+                line,
+                format!(
+                    "a `chart-prediction` step needs `target`, one of {}",
+                    known()
+                ),
+            )
+        })?;
+        let target = ChartTarget::from_name(target.get_ref()).ok_or_else(|| {
+            self.error(
+                self.line_of(target),
+                format!(
+                    "unknown chart target `{}`; use one of {}",
+                    target.get_ref(),
+                    known()
+                ),
+            )
+        })?;
+        let (Some(from), Some(to)) = (source.from, source.to) else {
+            return Err(self.error(line, "a `chart-prediction` step needs `from` and `to`: the loads to simulate, in % of capacity (e.g. from = 80, to = 99)"));
+        };
+        let step = source.step.unwrap_or(1.0);
+        if !(from > 0.0 && to > from && to <= 120.0 && step > 0.0) {
+            return Err(self.error(line, format!("the loads from = {from} to = {to} in steps of {step} make no range; use 0 < from < to ≤ 120 (% of capacity) and step > 0")));
+        }
+        let loads = LoadRange {
+            from: from / 100.0,
+            to: to / 100.0,
+            step: step / 100.0,
+        };
+        let count = loads.points().len();
+        if count > MAX_CHART_LOADS {
+            return Err(self.error(line, format!("from = {from} to = {to} in steps of {step} is {count} loads to simulate; at most {MAX_CHART_LOADS}, so widen `step`")));
+        }
+        let tolerance = source.tolerance.ok_or_else(|| {
+            self.error(line, "a `chart-prediction` step needs `tolerance`: how many points of load off still count as right (e.g. tolerance = 2)")
+        })?;
+        if !(tolerance > 0.0 && tolerance < to - from) {
+            return Err(self.error(line, format!("tolerance = {tolerance} must be above 0 and below the range's width ({} points)", to - from)));
+        }
+        Ok(PredictAnswer::ChartPrediction {
+            target,
+            loads,
+            tolerance: tolerance / 100.0,
+        })
+    }
+
+    fn tasks(&mut self) -> Result<Block, CompileError> {
+        let source: TasksSource = self.parse()?;
+        let id = self.id(&source.id)?;
+        if source.tasks.is_empty() {
+            return Err(self.error(
+                self.line_of(&source.id),
+                "a `@tasks` list needs at least one [[tasks]] entry with `id` and `label`",
+            ));
+        }
+        let tasks = source
+            .tasks
+            .iter()
+            .map(|task| {
+                let line = self.line_of(&task.id);
+                let value = task.id.get_ref();
+                let valid = Task::is_valid_id(value);
+                if !valid {
+                    return Err(self.error(line, format!("the task id `{value}` must be lowercase letters, digits and hyphens, in parts separated by `/`, e.g. `knee-lab/p99-crosses-slo`")));
+                }
+                self.b.claim_id(value, line)?;
+                Ok(Task { id: value.clone(), label: self.text(&task.label)? })
+            })
+            .collect::<Result<_, CompileError>>()?;
+        Ok(Block::Tasks(TaskList {
+            id,
+            title: source.title,
+            tasks,
+        }))
     }
 
     fn check_yourself(&mut self) -> Result<Block, CompileError> {

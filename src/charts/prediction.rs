@@ -1,0 +1,296 @@
+//! The chart of a chart prediction: the learner's marker on the offered-load axis and, after Reveal, the real curve
+//! drawn over it with the load where the target really is. Two kinds of curve: p99 TTFT (log axis, as in chart 1)
+//! and goodput as a share of throughput (linear, 0–100%).
+//!
+//! The drawing function returns where the plot sits horizontally, so the page can turn a pointer position on the
+//! canvas into a load with exactly the mapping the picture used.
+
+use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::Shift;
+use plotters::drawing::DrawingArea;
+use plotters::prelude::DrawingBackend;
+
+use super::format::{format_ms, format_percent};
+use super::frame::{
+    build_chart, decade_range, draw_gapped_line, draw_right_tags, draw_rule, draw_top_tags, frame,
+    log_tick_label, Axes, Axis, Chart, LegendEntry, Margins, Rule, Tag,
+};
+use super::style::ChartStyle;
+use super::DataTable;
+
+/// Which curve the prediction is about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PredictionMetric {
+    /// p99 time to first token, seconds.
+    #[default]
+    P99Ttft,
+    /// Goodput divided by throughput, a fraction.
+    GoodputShare,
+}
+
+impl PredictionMetric {
+    /// Axis and table heading.
+    pub fn label(self) -> &'static str {
+        match self {
+            PredictionMetric::P99Ttft => "p99 TTFT",
+            PredictionMetric::GoodputShare => "goodput share of throughput",
+        }
+    }
+
+    fn format(self, value: f64) -> String {
+        match self {
+            PredictionMetric::P99Ttft => format_ms(value),
+            PredictionMetric::GoodputShare => format_percent(value),
+        }
+    }
+}
+
+/// Everything the prediction chart shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PredictionChart {
+    /// The curve's metric.
+    pub metric: PredictionMetric,
+    /// What the marker marks, for the title and sentences, e.g. "the knee".
+    pub target: String,
+    /// The load axis, `(from, to)` as fractions of capacity.
+    pub load_range: (f64, f64),
+    /// The real curve so far, `(load, value)` ordered by load; empty before Reveal. `None`: no steady state.
+    pub points: Vec<(f64, Option<f64>)>,
+    /// How many loads the full curve has, so a curve still being computed says how far it got.
+    pub expected_points: usize,
+    /// The level the target is defined by (an SLO, twice the light-load p99, 90%), with its tag, e.g. "SLO 500 ms".
+    pub level: Option<(f64, String)>,
+    /// The learner's marker, a load.
+    pub guess: Option<f64>,
+    /// Where the target really is, once the curve is complete.
+    pub actual: Option<f64>,
+}
+
+/// The horizontal pixel span of the plot inside the drawing area: load `from` sits at `left`, `to` at `right`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlotSpan {
+    /// Pixel of the lightest load, from the area's left edge.
+    pub left: f64,
+    /// Pixel of the heaviest load, from the area's left edge.
+    pub right: f64,
+}
+
+impl PlotSpan {
+    /// The load at pixel `x` (from the area's left edge), clamped to the axis.
+    pub fn load_at(&self, x: f64, (from, to): (f64, f64)) -> f64 {
+        let width = self.right - self.left;
+        if width <= 0.0 || !x.is_finite() {
+            return from;
+        }
+        let fraction = ((x - self.left) / width).clamp(0.0, 1.0);
+        from + fraction * (to - from)
+    }
+}
+
+/// Draws the prediction chart and returns where its plot lies horizontally (`None` when the area is too small to
+/// hold a chart).
+pub fn prediction_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    data: &PredictionChart,
+    style: &ChartStyle,
+) -> Result<Option<PlotSpan>, plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
+    let palette = &style.palette;
+    let curve_colour = match data.metric {
+        PredictionMetric::P99Ttft => palette.p99,
+        PredictionMetric::GoodputShare => palette.goodput,
+    };
+    let mut legend = vec![LegendEntry::line("your marker", palette.marker, 1.0, true)];
+    if !data.points.is_empty() {
+        legend.push(LegendEntry::line(
+            format!("real {}", data.metric.label()),
+            curve_colour,
+            1.5,
+            false,
+        ));
+        legend.push(LegendEntry::line(
+            "where it really is",
+            palette.exact,
+            1.0,
+            false,
+        ));
+    }
+    let title = format!("Where is {}?", data.target);
+    let Some(body) = frame(area, style, &title, &legend)? else {
+        return Ok(None);
+    };
+    let (from, to) = data.load_range;
+    let x_range = from..to.max(from + 1e-6);
+    let margins = Margins {
+        top_tag_rows: 2,
+        right_tag_chars: if data.level.is_some() { 10 } else { 0 },
+    };
+    let x_format = |x: &f64| format_percent(*x);
+    let span = match data.metric {
+        PredictionMetric::P99Ttft => {
+            let values = data
+                .points
+                .iter()
+                .filter_map(|p| p.1)
+                .chain(data.level.as_ref().map(|l| l.0))
+                // Before Reveal there is no curve: show the usual span of a TTFT, 50 ms to 1 s.
+                .chain(if data.points.is_empty() {
+                    vec![0.05, 1.0]
+                } else {
+                    Vec::new()
+                });
+            let y_range = decade_range(values);
+            let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
+            let axes = Axes {
+                x_desc: "offered load (% of capacity)",
+                y_desc: "p99 TTFT (log scale)",
+                x_format: &x_format,
+                y_format: &|y| log_tick_label(*y, format_ms),
+                y_samples: &y_samples,
+                x_labels: 8,
+                y_labels: 30,
+            };
+            let mut chart =
+                build_chart(&body, style, x_range, y_range.log_scale(), &axes, margins)?;
+            draw_layers(&body, &mut chart, data, style, curve_colour)?
+        }
+        PredictionMetric::GoodputShare => {
+            let y_samples = [1.0, 0.5];
+            let axes = Axes {
+                x_desc: "offered load (% of capacity)",
+                y_desc: "goodput ÷ throughput",
+                x_format: &x_format,
+                y_format: &|y| format_percent(*y),
+                y_samples: &y_samples,
+                x_labels: 8,
+                y_labels: 6,
+            };
+            let mut chart = build_chart(&body, style, x_range, 0.0..1.05, &axes, margins)?;
+            draw_layers(&body, &mut chart, data, style, curve_colour)?
+        }
+    };
+    let (base_x, _) = area.get_base_pixel();
+    Ok(Some(PlotSpan {
+        left: f64::from(span.0 - base_x),
+        right: f64::from(span.1 - base_x),
+    }))
+}
+
+/// The curve, the level, the marker and the real load, in that order (the marker last so it is never hidden); returns
+/// the plot's horizontal pixel range in backend coordinates.
+fn draw_layers<DB: DrawingBackend, X: Axis, Y: Axis>(
+    body: &DrawingArea<DB, Shift>,
+    chart: &mut Chart<'_, DB, X, Y>,
+    data: &PredictionChart,
+    style: &ChartStyle,
+    curve_colour: plotters::style::RGBColor,
+) -> Result<(i32, i32), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
+    let palette = &style.palette;
+    let positive = |v: Option<f64>| match data.metric {
+        PredictionMetric::P99Ttft => v.filter(|v| *v > 0.0),
+        PredictionMetric::GoodputShare => v,
+    };
+    let curve = data.points.iter().map(|&(x, y)| (x, positive(y)));
+    draw_gapped_line(chart, style, curve, style.line(curve_colour, 1.5), false)?;
+    let mut right_tags = Vec::new();
+    if let Some((level, tag)) = &data.level {
+        draw_rule(
+            chart,
+            style,
+            Rule::AtY(*level),
+            style.line(palette.slo, 0.6),
+            true,
+        )?;
+        right_tags.push(Tag {
+            at: *level,
+            text: tag.clone(),
+            color: palette.slo,
+        });
+    }
+    let mut top_tags = Vec::new();
+    if let Some(actual) = data.actual {
+        draw_rule(
+            chart,
+            style,
+            Rule::AtX(actual),
+            style.line(palette.exact, 1.0),
+            false,
+        )?;
+        top_tags.push(Tag {
+            at: actual,
+            text: format!("real {}", format_percent(actual)),
+            color: palette.exact,
+        });
+    }
+    if let Some(guess) = data.guess {
+        draw_rule(
+            chart,
+            style,
+            Rule::AtX(guess),
+            style.line(palette.marker, 1.0),
+            true,
+        )?;
+        top_tags.push(Tag {
+            at: guess,
+            text: format!("your marker {}", format_percent(guess)),
+            color: palette.marker,
+        });
+    }
+    draw_top_tags(body, chart, style, &top_tags)?;
+    draw_right_tags(body, chart, style, &right_tags)?;
+    let (x_pixels, _) = chart.plotting_area().get_pixel_range();
+    Ok((x_pixels.start, x_pixels.end))
+}
+
+/// The chart's `aria-label`: where the marker is and, once revealed, where the target really is.
+pub fn prediction_summary(data: &PredictionChart) -> String {
+    let marker = match data.guess {
+        Some(guess) => format!(
+            "Your marker for {} is at {} load",
+            data.target,
+            format_percent(guess)
+        ),
+        None => format!("No marker placed yet for {}", data.target),
+    };
+    if data.points.is_empty() {
+        return format!("{marker}; the real curve appears after Reveal.");
+    }
+    if data.points.len() < data.expected_points {
+        return format!(
+            "{marker}; computing the real curve, {} of {} loads so far.",
+            data.points.len(),
+            data.expected_points
+        );
+    }
+    match data.actual {
+        Some(actual) => format!(
+            "{marker}; on the real {} curve it is at {} load.",
+            data.metric.label(),
+            format_percent(actual)
+        ),
+        None => format!(
+            "{marker}; the real {} curve does not get there between {} and {} load.",
+            data.metric.label(),
+            format_percent(data.load_range.0),
+            format_percent(data.load_range.1)
+        ),
+    }
+}
+
+/// The chart's data table: one row per simulated load.
+pub fn prediction_table(data: &PredictionChart) -> DataTable {
+    let header = vec!["Offered load".to_owned(), data.metric.label().to_owned()];
+    let rows = data
+        .points
+        .iter()
+        .map(|&(load, value)| {
+            vec![
+                format_percent(load),
+                value.map_or_else(
+                    || "— (no steady state)".to_owned(),
+                    |v| data.metric.format(v),
+                ),
+            ]
+        })
+        .collect();
+    DataTable { header, rows }
+}

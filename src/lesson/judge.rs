@@ -1,0 +1,299 @@
+//! Judging a committed guess against a predict step's answer, and finding a chart prediction's target on a simulated
+//! curve. Pure functions: the page calls them, the native tests check them.
+
+use super::progress::Guess;
+use super::{ChartTarget, LoadRange, PredictAnswer};
+use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::{PredictionChart, PredictionMetric};
+use crate::model::{run, ProgressiveRun, RunSummary, Scenario};
+
+/// A chart target's threshold on goodput: DistServe's bar, 90% of requests within their SLOs.
+pub const GOODPUT_SHARE_BAR: f64 = 0.9;
+
+/// Whether `guess` is right for `answer`. `actual` is where a chart prediction's target really is (from
+/// [`locate`]). `None` when the step cannot be scored automatically: a recall (the learner marks it), a chart whose
+/// curve never reached its target, or a guess of the wrong shape.
+pub fn judge(answer: &PredictAnswer, guess: &Guess, actual: Option<f64>) -> Option<bool> {
+    match (answer, guess) {
+        (PredictAnswer::MultipleChoice { options }, Guess::Choices(picked)) => {
+            let mut picked = picked.clone();
+            picked.sort_unstable();
+            picked.dedup();
+            let right: Vec<usize> = (0..options.len()).filter(|&i| options[i].correct).collect();
+            Some(picked == right)
+        }
+        (
+            PredictAnswer::NumericEstimate {
+                answer, tolerance, ..
+            },
+            Guess::Number(value),
+        ) => Some(tolerance.accepts(*answer, *value)),
+        (PredictAnswer::ChartPrediction { tolerance, .. }, Guess::Load(load)) => {
+            actual.map(|actual| (load - actual).abs() <= tolerance + 1e-9)
+        }
+        _ => None,
+    }
+}
+
+/// One simulated load of a chart prediction: the two series a target can be read from. `None` where the run had no
+/// steady state (an open-loop queue at or past saturation grows without bound).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// Offered load as a fraction of capacity.
+    pub load: f64,
+    /// p99 time to first token, seconds.
+    pub p99_ttft_s: Option<f64>,
+    /// Goodput divided by throughput.
+    pub goodput_share: Option<f64>,
+}
+
+/// The curve a target is read from, and the level it must cross.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TargetLevel {
+    /// The series, `(load, value)`.
+    pub series: Vec<(f64, Option<f64>)>,
+    /// The level whose crossing is the target.
+    pub level: f64,
+    /// True when the target is where the series rises above the level, false when it falls below it.
+    pub rising: bool,
+}
+
+/// The series and the level of `target` on `points`, given the TTFT SLO in seconds. `None` for a knee when the
+/// lightest load has no p99 to double.
+pub fn target_level(
+    target: ChartTarget,
+    points: &[CurvePoint],
+    slo_ttft_s: f64,
+) -> Option<TargetLevel> {
+    let p99 = || points.iter().map(|p| (p.load, p.p99_ttft_s)).collect();
+    match target {
+        ChartTarget::Knee => {
+            let base = points.first()?.p99_ttft_s.filter(|v| *v > 0.0)?;
+            Some(TargetLevel {
+                series: p99(),
+                level: 2.0 * base,
+                rising: true,
+            })
+        }
+        ChartTarget::SloCrossing => Some(TargetLevel {
+            series: p99(),
+            level: slo_ttft_s,
+            rising: true,
+        }),
+        ChartTarget::GoodputBelow90 => Some(TargetLevel {
+            series: points.iter().map(|p| (p.load, p.goodput_share)).collect(),
+            level: GOODPUT_SHARE_BAR,
+            rising: false,
+        }),
+    }
+}
+
+/// Where `target` really is on `points`: the first load at which the series crosses its level, interpolated
+/// linearly between the two simulated loads around the crossing. A load without a steady state counts as crossed
+/// (its queue, and so its tail, grows without bound). `None` when the curve never gets there within the range.
+pub fn locate(target: ChartTarget, points: &[CurvePoint], slo_ttft_s: f64) -> Option<f64> {
+    let TargetLevel {
+        series,
+        level,
+        rising,
+    } = target_level(target, points, slo_ttft_s)?;
+    let beyond = |value: f64| {
+        if rising {
+            value >= level
+        } else {
+            value < level
+        }
+    };
+    let mut previous: Option<(f64, f64)> = None;
+    for (load, value) in series {
+        match value.filter(|v| v.is_finite()) {
+            None => return Some(load),
+            Some(value) if beyond(value) => {
+                return Some(match previous {
+                    Some((x0, y0)) if value != y0 => x0 + (load - x0) * (level - y0) / (value - y0),
+                    _ => load,
+                });
+            }
+            Some(value) => previous = Some((load, value)),
+        }
+    }
+    None
+}
+
+/// The sentence that compares a chart guess with the real load, e.g. "Your marker: 88% load. The real curve gets
+/// there at 90.4% load: your marker is 2.4 points early, within the 2-point tolerance."
+pub fn distance_sentence(guess: Option<f64>, actual: Option<f64>, tolerance: f64) -> String {
+    let points = |fraction: f64| format_number(fraction * 100.0);
+    let mut sentence = match guess {
+        Some(guess) => format!("Your marker: {} load.", format_percent(guess)),
+        None => "You placed no marker.".to_owned(),
+    };
+    match (guess, actual) {
+        (_, None) => sentence += " The real curve does not get there within the simulated range, so this one is not scored.",
+        (None, Some(actual)) => {
+            sentence += &format!(" The real curve gets there at {} load.", format_percent(actual))
+        }
+        (Some(guess), Some(actual)) => {
+            let off = guess - actual;
+            let direction = if off.abs() < 0.0005 {
+                "right on it".to_owned()
+            } else if off < 0.0 {
+                format!("{} points early", points(-off))
+            } else {
+                format!("{} points late", points(off))
+            };
+            let within = if off.abs() <= tolerance + 1e-9 { "within" } else { "outside" };
+            sentence += &format!(
+                " The real curve gets there at {} load: your marker is {direction}, {within} the {}-point tolerance.",
+                format_percent(actual),
+                points(tolerance)
+            );
+        }
+    }
+    sentence
+}
+
+/// The seed of every chart prediction's simulation: fixed, so every learner (and every presentation window) sees the
+/// same curve.
+pub const PREDICTION_SEED: u64 = 11;
+
+/// The scenario chart predictions simulate: the course's replica (see [`Scenario::course_preset`]).
+pub fn prediction_scenario() -> Scenario {
+    Scenario::course_preset()
+}
+
+/// Simulates one load of a chart prediction in one go (see [`CurveBuilder`] for the sliced version the page uses).
+pub fn simulate_load(load: f64) -> CurvePoint {
+    let scenario = prediction_scenario().with_offered_load(load);
+    match run(&scenario, PREDICTION_SEED) {
+        Ok(summary) => curve_point(load, &summary),
+        Err(_) => CurvePoint {
+            load,
+            p99_ttft_s: None,
+            goodput_share: None,
+        },
+    }
+}
+
+/// The point of a chart prediction's curve that a finished run gives.
+fn curve_point(load: f64, summary: &RunSummary) -> CurvePoint {
+    let steady = summary.steady.as_ref();
+    CurvePoint {
+        load,
+        p99_ttft_s: steady.and_then(|s| s.ttft).map(|ttft| ttft.p99),
+        goodput_share: steady
+            .filter(|s| s.throughput > 0.0)
+            .map(|s| s.goodput / s.throughput),
+    }
+}
+
+/// Builds a chart prediction's curve a slice at a time: each [`CurveBuilder::advance`] simulates a bounded number of
+/// requests, so the page can run one slice per task and never block the main thread for long. The points equal
+/// [`simulate_load`]'s (a progressive run ends where a whole run does).
+pub struct CurveBuilder {
+    loads: Vec<f64>,
+    next: usize,
+    current: Option<ProgressiveRun>,
+}
+
+impl CurveBuilder {
+    /// A builder for every load of `loads`.
+    pub fn new(loads: LoadRange) -> Self {
+        CurveBuilder {
+            loads: loads.points(),
+            next: 0,
+            current: None,
+        }
+    }
+
+    /// Simulates up to `budget` more requests of the current load; returns its point once its run is complete.
+    pub fn advance(&mut self, budget: u64) -> Option<CurvePoint> {
+        let load = *self.loads.get(self.next)?;
+        let run = match self.current.as_mut() {
+            Some(run) => run,
+            None => {
+                let scenario = prediction_scenario().with_offered_load(load);
+                match ProgressiveRun::new(&scenario, PREDICTION_SEED) {
+                    Ok(run) => self.current.insert(run),
+                    Err(_) => {
+                        self.next += 1;
+                        return Some(CurvePoint {
+                            load,
+                            p99_ttft_s: None,
+                            goodput_share: None,
+                        });
+                    }
+                }
+            }
+        };
+        let estimate = run.advance(budget);
+        if !estimate.done {
+            return None;
+        }
+        self.current = None;
+        self.next += 1;
+        Some(curve_point(load, &estimate.summary))
+    }
+
+    /// Whether every load has its point.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.loads.len()
+    }
+}
+
+/// The prediction chart for a chart step: its target, the curve computed so far, the marker and (once the curve is
+/// complete) the real load.
+pub fn prediction_chart_data(
+    target: ChartTarget,
+    loads: LoadRange,
+    points: &[CurvePoint],
+    guess: Option<f64>,
+) -> PredictionChart {
+    let slo = prediction_scenario().slo.ttft;
+    let expected_points = loads.points().len();
+    let metric = match target {
+        ChartTarget::Knee | ChartTarget::SloCrossing => PredictionMetric::P99Ttft,
+        ChartTarget::GoodputBelow90 => PredictionMetric::GoodputShare,
+    };
+    let level = target_level(target, points, slo).map(|level| {
+        let tag = match target {
+            ChartTarget::Knee => format!("2× = {}", format_ms(level.level)),
+            ChartTarget::SloCrossing => format!("SLO {}", format_ms(level.level)),
+            ChartTarget::GoodputBelow90 => format_percent(level.level),
+        };
+        (level.level, tag)
+    });
+    let complete = !points.is_empty() && points.len() >= expected_points;
+    PredictionChart {
+        metric,
+        target: target_phrase(target).to_owned(),
+        load_range: (loads.from, loads.to),
+        points: points
+            .iter()
+            .map(|p| {
+                let value = match metric {
+                    PredictionMetric::P99Ttft => p.p99_ttft_s,
+                    PredictionMetric::GoodputShare => p.goodput_share,
+                };
+                (p.load, value)
+            })
+            .collect(),
+        expected_points,
+        level,
+        guess,
+        actual: if complete {
+            locate(target, points, slo)
+        } else {
+            None
+        },
+    }
+}
+
+/// How sentences name a target: "the knee", "the SLO crossing", "the 90% goodput line".
+pub fn target_phrase(target: ChartTarget) -> &'static str {
+    match target {
+        ChartTarget::Knee => "the knee",
+        ChartTarget::SloCrossing => "the SLO crossing",
+        ChartTarget::GoodputBelow90 => "the 90% goodput line",
+    }
+}

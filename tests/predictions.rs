@@ -1,0 +1,365 @@
+//! Predict-then-reveal: judging guesses, finding a chart target on the model's curve, the chart that shows it, and the
+//! progress kept between visits.
+
+use goodput::charts::{
+    prediction_chart, prediction_summary, prediction_table, ChartStyle, PredictionChart,
+    PredictionMetric,
+};
+use goodput::lesson::judge::{
+    distance_sentence, judge, locate, prediction_chart_data, simulate_load, CurveBuilder,
+    CurvePoint,
+};
+use goodput::lesson::progress::{Guess, LoadProblem, Progress, StepRecord, STORAGE_KEY};
+use goodput::lesson::*;
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
+
+fn html(text: &str) -> Html {
+    Html(text.to_owned())
+}
+
+fn option(label: &str, correct: bool) -> ChoiceOption {
+    ChoiceOption {
+        label: html(label),
+        correct,
+        explanation: None,
+    }
+}
+
+fn chart_answer(target: ChartTarget) -> PredictAnswer {
+    PredictAnswer::ChartPrediction {
+        target,
+        loads: LoadRange {
+            from: 0.8,
+            to: 0.99,
+            step: 0.01,
+        },
+        tolerance: 0.02,
+    }
+}
+
+#[test]
+fn a_multiple_choice_is_right_only_with_exactly_the_right_options() {
+    let answer = PredictAnswer::MultipleChoice {
+        options: vec![option("a", false), option("b", true), option("c", true)],
+    };
+    assert_eq!(
+        judge(&answer, &Guess::Choices(vec![2, 1]), None),
+        Some(true)
+    );
+    assert_eq!(
+        judge(&answer, &Guess::Choices(vec![1]), None),
+        Some(false),
+        "half of the right answer is not right"
+    );
+    assert_eq!(
+        judge(&answer, &Guess::Choices(vec![0, 1, 2]), None),
+        Some(false)
+    );
+    assert_eq!(
+        judge(&answer, &Guess::Number(1.0), None),
+        None,
+        "a guess of the wrong shape is not scored"
+    );
+}
+
+#[test]
+fn a_numeric_estimate_is_right_within_its_tolerance() {
+    let answer = PredictAnswer::NumericEstimate {
+        answer: 5.0,
+        tolerance: Tolerance::Absolute(0.5),
+        unit: "replicas".into(),
+    };
+    assert_eq!(judge(&answer, &Guess::Number(4.5), None), Some(true));
+    assert_eq!(judge(&answer, &Guess::Number(4.0), None), Some(false));
+    assert_eq!(Tolerance::Relative(0.1).allowance(-20.0), 2.0);
+}
+
+#[test]
+fn a_chart_guess_is_right_within_its_tolerance_and_unscored_without_a_crossing() {
+    let answer = chart_answer(ChartTarget::SloCrossing);
+    assert_eq!(judge(&answer, &Guess::Load(0.90), Some(0.92)), Some(true));
+    assert_eq!(judge(&answer, &Guess::Load(0.89), Some(0.92)), Some(false));
+    assert_eq!(judge(&answer, &Guess::Load(0.89), None), None);
+    assert_eq!(
+        judge(&PredictAnswer::Recall, &Guess::Load(0.9), Some(0.9)),
+        None,
+        "a recall is marked by the learner"
+    );
+}
+
+fn point(load: f64, p99: Option<f64>, share: Option<f64>) -> CurvePoint {
+    CurvePoint {
+        load,
+        p99_ttft_s: p99,
+        goodput_share: share,
+    }
+}
+
+#[test]
+fn a_target_is_where_its_curve_crosses_its_level_interpolated_between_loads() {
+    let points = [
+        point(0.8, Some(0.1), Some(0.99)),
+        point(0.85, Some(0.3), Some(0.95)),
+        point(0.9, Some(0.7), Some(0.85)),
+        point(0.95, None, None),
+    ];
+    // p99 doubles from 0.1 s to 0.2 s halfway between 80% and 85%.
+    assert!((locate(ChartTarget::Knee, &points, 0.5).unwrap() - 0.825).abs() < 1e-9);
+    // 0.5 s lies halfway between 0.3 s at 85% and 0.7 s at 90%.
+    assert!((locate(ChartTarget::SloCrossing, &points, 0.5).unwrap() - 0.875).abs() < 1e-9);
+    // 90% goodput lies halfway between 95% at 85% load and 85% at 90% load.
+    assert!((locate(ChartTarget::GoodputBelow90, &points, 0.5).unwrap() - 0.875).abs() < 1e-9);
+    // A load without a steady state counts as crossed; a curve that never gets there has no target.
+    assert_eq!(locate(ChartTarget::SloCrossing, &points, 5.0), Some(0.95));
+    assert_eq!(locate(ChartTarget::SloCrossing, &points[..3], 5.0), None);
+    assert_eq!(locate(ChartTarget::Knee, &[], 0.5), None);
+}
+
+#[test]
+fn the_course_replica_crosses_its_slo_near_full_load_and_loses_goodput_just_before() {
+    let points: Vec<CurvePoint> = LoadRange {
+        from: 0.8,
+        to: 0.99,
+        step: 0.01,
+    }
+    .points()
+    .into_iter()
+    .map(simulate_load)
+    .collect();
+    let crossing =
+        locate(ChartTarget::SloCrossing, &points, 0.5).expect("p99 crosses 500 ms below 99%");
+    let goodput =
+        locate(ChartTarget::GoodputBelow90, &points, 0.5).expect("goodput falls below 90%");
+    println!("SLO crossing at {crossing:.4}, goodput below 90% at {goodput:.4}");
+    assert!((0.88..0.96).contains(&crossing), "{crossing}");
+    assert!((0.85..0.95).contains(&goodput), "{goodput}");
+    assert!(
+        goodput < crossing,
+        "the TPOT objective bites first on this replica"
+    );
+    let knee_points: Vec<CurvePoint> = LoadRange {
+        from: 0.5,
+        to: 0.98,
+        step: 0.02,
+    }
+    .points()
+    .into_iter()
+    .map(simulate_load)
+    .collect();
+    let knee = locate(ChartTarget::Knee, &knee_points, 0.5).expect("p99 doubles below 98%");
+    println!("knee (p99 doubled from 50%) at {knee:.4}");
+    assert!((0.78..0.92).contains(&knee), "{knee}");
+}
+
+#[test]
+fn the_curve_built_in_slices_equals_whole_runs() {
+    let loads = LoadRange {
+        from: 0.9,
+        to: 0.96,
+        step: 0.03,
+    };
+    let mut builder = CurveBuilder::new(loads);
+    let mut points = Vec::new();
+    let mut slices = 0;
+    while !builder.is_done() {
+        slices += 1;
+        points.extend(builder.advance(5_000));
+        assert!(slices < 100, "the builder finishes");
+    }
+    assert!(slices > 3 * 3, "each load takes several slices: {slices}");
+    let whole: Vec<CurvePoint> = loads.points().into_iter().map(simulate_load).collect();
+    assert_eq!(points, whole);
+    assert_eq!(builder.advance(5_000), None, "nothing after the last load");
+}
+
+#[test]
+fn the_distance_sentence_says_how_far_and_which_way() {
+    assert_eq!(
+        distance_sentence(Some(0.88), Some(0.904), 0.02),
+        "Your marker: 88% load. The real curve gets there at 90.4% load: your marker is 2.4 points early, outside the 2.0-point tolerance."
+    );
+    assert!(distance_sentence(Some(0.93), Some(0.92), 0.02)
+        .contains("1.0 points late, within the 2.0-point tolerance"));
+    assert!(distance_sentence(Some(0.9), None, 0.02).contains("not scored"));
+    assert!(distance_sentence(None, Some(0.9), 0.02).starts_with("You placed no marker."));
+}
+
+fn render(
+    data: &PredictionChart,
+    width: u32,
+    height: u32,
+) -> (String, Option<goodput::charts::PlotSpan>) {
+    let mut svg = String::new();
+    let span = {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let span = prediction_chart(&root, data, &ChartStyle::default().for_svg()).expect("draws");
+        root.present().expect("svg is written");
+        span
+    };
+    (svg, span)
+}
+
+#[test]
+fn the_prediction_chart_shows_the_marker_then_the_real_curve_over_it() {
+    let points: Vec<CurvePoint> = [0.8, 0.85, 0.9, 0.95]
+        .into_iter()
+        .zip([0.2, 0.3, 0.6, 1.5])
+        .map(|(load, p99)| point(load, Some(p99), Some(1.0 - p99 / 5.0)))
+        .collect();
+    let loads = LoadRange {
+        from: 0.8,
+        to: 0.95,
+        step: 0.05,
+    };
+    let before = prediction_chart_data(ChartTarget::SloCrossing, loads, &[], Some(0.9));
+    let (svg, span) = render(&before, 900, 420);
+    assert!(svg.contains("your marker 90%"), "the marker is tagged");
+    assert!(!svg.contains("real "), "no curve before Reveal");
+    assert_eq!(
+        prediction_summary(&before),
+        "Your marker for the SLO crossing is at 90% load; the real curve appears after Reveal."
+    );
+    let span = span.expect("room for a plot");
+    assert!(span.left > 0.0 && span.right < 900.0 && span.right > span.left + 400.0);
+    assert!((span.load_at(span.left, (0.8, 0.95)) - 0.8).abs() < 1e-9);
+    assert!((span.load_at((span.left + span.right) / 2.0, (0.8, 0.95)) - 0.875).abs() < 1e-9);
+    assert_eq!(span.load_at(-50.0, (0.8, 0.95)), 0.8, "clamped to the axis");
+
+    let partial = prediction_chart_data(ChartTarget::SloCrossing, loads, &points[..2], Some(0.9));
+    assert!(prediction_summary(&partial).contains("computing the real curve, 2 of 4 loads so far"));
+    assert_eq!(partial.actual, None, "no verdict from half a curve");
+
+    let after = prediction_chart_data(ChartTarget::SloCrossing, loads, &points, Some(0.9));
+    let actual = after.actual.expect("crosses");
+    // 500 ms lies two thirds of the way from 300 ms at 85% to 600 ms at 90%.
+    assert!(
+        (actual - (0.85 + 0.05 * 2.0 / 3.0)).abs() < 1e-9,
+        "{actual}"
+    );
+    let (svg, _) = render(&after, 900, 420);
+    assert!(svg.contains("SLO 500 ms"), "the level is drawn and tagged");
+    assert!(svg.contains("real p99 TTFT"), "the curve is in the legend");
+    assert!(svg.contains(&format!(
+        "real {}",
+        goodput::charts::format::format_percent(actual)
+    )));
+    assert!(prediction_summary(&after).contains("on the real p99 TTFT curve it is at"));
+    let table = prediction_table(&after);
+    assert_eq!(table.header, ["Offered load", "p99 TTFT"]);
+    assert_eq!(table.rows[3], ["95%", "1.5 s"]);
+
+    let goodput = prediction_chart_data(ChartTarget::GoodputBelow90, loads, &points, None);
+    assert_eq!(goodput.metric, PredictionMetric::GoodputShare);
+    let (svg, _) = render(&goodput, 900, 420);
+    assert!(svg.contains("goodput ÷ throughput"));
+    assert_eq!(prediction_table(&goodput).rows[0], ["80%", "96%"]);
+    let (svg, span) = render(&goodput, 0, 0);
+    assert!(
+        span.is_none() && !svg.contains("<polyline"),
+        "a zero-size canvas draws nothing and says so"
+    );
+}
+
+fn lesson() -> &'static Lesson {
+    find("latency-throughput-slos").expect("lesson 32 ships")
+}
+
+#[test]
+fn progress_survives_its_json_and_merges_one_lesson_at_a_time() {
+    assert_eq!(STORAGE_KEY, "goodput.progress.v1");
+    let mut stored = Progress::default();
+    let mut other = stored.lesson("other-lesson");
+    other.ticks.insert("lab/done".into());
+    stored.put_lesson("other-lesson", other.clone());
+    let mut mine = stored.lesson("latency-throughput-slos");
+    mine.steps.insert(
+        "step-1-ttft".into(),
+        StepRecord {
+            guess: Some(Guess::Choices(vec![1])),
+            committed: true,
+            revealed: true,
+            correct: Some(false),
+            ..Default::default()
+        },
+    );
+    stored.put_lesson("latency-throughput-slos", mine.clone());
+    let loaded = Progress::parse(Some(&stored.to_json()));
+    assert_eq!(loaded.problem, None);
+    assert_eq!(
+        loaded.progress.lesson("other-lesson"),
+        other,
+        "another lesson's progress is kept"
+    );
+    assert_eq!(loaded.progress.lesson("latency-throughput-slos"), mine);
+    let mut emptied = loaded.progress;
+    emptied.put_lesson("latency-throughput-slos", Default::default());
+    assert!(
+        !emptied.lessons.contains_key("latency-throughput-slos"),
+        "a reset lesson leaves no empty entry"
+    );
+}
+
+#[test]
+fn corrupt_foreign_and_newer_values_are_not_read() {
+    assert_eq!(Progress::parse(None).problem, None);
+    assert_eq!(
+        Progress::parse(Some("{not json")).problem,
+        Some(LoadProblem::Corrupt)
+    );
+    for foreign in [
+        "[1, 2]",
+        "{\"steps\": 3}",
+        "{\"version\": 1, \"lessons\": 7}",
+        "{\"version\": 1, \"lessons\": {}, \"extra\": true}",
+        "\"text\"",
+    ] {
+        assert_eq!(
+            Progress::parse(Some(foreign)).problem,
+            Some(LoadProblem::Foreign),
+            "{foreign}"
+        );
+    }
+    let newer = Progress::parse(Some("{\"version\": 2, \"anything\": []}"));
+    assert_eq!(newer.problem, Some(LoadProblem::Newer(2)));
+    assert!(!LoadProblem::Newer(2).may_overwrite() && LoadProblem::Corrupt.may_overwrite());
+    assert!(LoadProblem::Corrupt.note().contains("reset"));
+    assert_eq!(newer.progress, Progress::default());
+}
+
+#[test]
+fn progress_that_no_longer_fits_the_lesson_is_dropped() {
+    let json = r#"{"version":1,"lessons":{"latency-throughput-slos":{"steps":{
+        "step-1-ttft":{"guess":{"kind":"choices","value":[7]},"committed":true,"correct":true},
+        "step-5-sizing":{"guess":{"kind":"number","value":5.0},"committed":true,"revealed":true,"correct":true},
+        "predict-slo-crossing":{"guess":{"kind":"load","value":3.0},"committed":true},
+        "a-step-since-removed":{"committed":true}
+      },"ticks":["knee-lab/p99-crosses-slo","Not A Task"]}}}"#;
+    let loaded = Progress::parse(Some(json));
+    assert_eq!(loaded.problem, None);
+    let mine = loaded
+        .progress
+        .lesson("latency-throughput-slos")
+        .validated(lesson());
+    assert!(!mine.steps.contains_key("a-step-since-removed"));
+    assert_eq!(
+        mine.steps["step-1-ttft"].guess, None,
+        "option 7 does not exist"
+    );
+    assert!(!mine.steps["step-1-ttft"].committed);
+    assert_eq!(
+        mine.steps["predict-slo-crossing"].guess, None,
+        "300% is off the axis"
+    );
+    assert_eq!(mine.steps["step-5-sizing"].guess, Some(Guess::Number(5.0)));
+    assert_eq!(
+        mine.ticks.iter().collect::<Vec<_>>(),
+        ["knee-lab/p99-crosses-slo"]
+    );
+    let summary = mine.summary(lesson());
+    assert_eq!((summary.answered, summary.right), (1, 1));
+    assert!(summary.steps >= 8);
+    assert_eq!(
+        summary.sentence(),
+        format!("1 of {} steps answered, 1 right.", summary.steps)
+    );
+}
