@@ -3,7 +3,8 @@
 use goodput::cluster::autoscale::{
     keda_scaled_object, plan, prometheus_alert_rule, Workload, SLO_SUGGESTIONS,
 };
-use goodput::cluster::sizing::{parse_field, size, SizingField, SizingInput};
+use goodput::cluster::sizing::{parse_field, size, suggest_from_scrape, SizingField, SizingInput};
+use goodput::lesson::{SettingValue, WidgetEmbed, WidgetName};
 use proptest::prelude::*;
 
 fn course_case() -> SizingInput {
@@ -256,6 +257,75 @@ fn slo_suggestions_loosen_from_chat_to_rag_to_batch() {
             suggestion.name
         );
     }
+}
+
+#[test]
+fn a_scrape_with_a_queue_reads_the_cap_off_the_running_count() {
+    // 64 running + 36 waiting = 100 in flight; the cap is 64, 80% of it is 51.2; ceil(100 ÷ 51.2) = ceil(1.95) = 2.
+    let suggestion = suggest_from_scrape(64.0, 36.0, 0.8).unwrap();
+    assert_eq!(suggestion.in_flight, 100.0);
+    assert_eq!(suggestion.observed_cap, Some(64.0));
+    assert_eq!(suggestion.replicas, Some(2));
+    assert_eq!(suggestion.cap_for_one_replica, 125);
+    let text = suggestion.arithmetic.join("\n");
+    assert!(text.contains("running 64 + waiting 36 = 100"), "{text}");
+    assert!(text.contains("ceil(100 ÷ 51) = 2"), "{text}");
+    assert!(text.contains("overstates the steady need"), "{text}");
+}
+
+#[test]
+fn a_scrape_without_a_queue_says_which_cap_holds_it_on_one_replica() {
+    // 19 running + 1 waiting (noise) = 20; 20 ÷ 0.8 = 25 slots.
+    let suggestion = suggest_from_scrape(19.0, 1.0, 0.8).unwrap();
+    assert_eq!(suggestion.observed_cap, None);
+    assert_eq!(suggestion.replicas, None);
+    assert_eq!(suggestion.cap_for_one_replica, 25);
+    assert!(
+        suggestion.arithmetic[1].contains("at least ceil(20 ÷ 0.80) = 25"),
+        "{:?}",
+        suggestion.arithmetic
+    );
+    // Waiting while nothing runs: no sizing from this scrape.
+    let stalled = suggest_from_scrape(0.0, 12.0, 0.8).unwrap();
+    assert_eq!(stalled.replicas, None);
+    assert!(stalled.arithmetic[1].contains("stalled"));
+}
+
+#[test]
+fn a_scrape_suggestion_refuses_impossible_gauges_and_headroom() {
+    for (running, waiting, headroom) in [
+        (f64::NAN, 0.0, 0.8),
+        (-1.0, 0.0, 0.8),
+        (1.0, f64::INFINITY, 0.8),
+        (1.0, 0.0, 0.0),
+        (1.0, 0.0, 1.5),
+    ] {
+        assert_eq!(suggest_from_scrape(running, waiting, headroom), None);
+    }
+}
+
+#[test]
+fn widget_number_settings_fall_back_to_the_default_with_a_note() {
+    let mut widget = WidgetEmbed {
+        id: None,
+        name: WidgetName::LittlesLawSizer,
+        caption: None,
+        settings: Default::default(),
+    };
+    widget
+        .settings
+        .insert("max_num_seqs".into(), SettingValue::Number(32.0));
+    widget
+        .settings
+        .insert("headroom".into(), SettingValue::Bool(true));
+    assert_eq!(widget.number_setting("max_num_seqs", 64.0), (32.0, None));
+    assert_eq!(widget.number_setting("latency_s", 8.0), (8.0, None));
+    let (value, note) = widget.number_setting("headroom", 0.8);
+    assert_eq!(value, 0.8);
+    assert_eq!(
+        note.as_deref(),
+        Some("The lesson sets headroom = true, which is not a number; using 0.8 instead.")
+    );
 }
 
 proptest! {

@@ -11,6 +11,7 @@
 //! assert_eq!(sizing.in_flight_at_peak, 240.0);
 //! ```
 
+use super::vllm::WAITING_NOISE;
 use crate::charts::format::{format_ms, format_number, format_percent};
 use std::fmt;
 
@@ -272,6 +273,93 @@ pub fn size(input: &SizingInput) -> Result<Sizing, Vec<SizingError>> {
         replicas,
         in_flight_at_peak,
         utilisation_at_peak,
+        arithmetic,
+    })
+}
+
+/// A rough Little's Law reading of one `/metrics` scrape: how many replicas would give every request now in flight a
+/// batch slot at the target headroom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScrapeSuggestion {
+    /// `running + waiting`: requests in flight on the server now (Little's `L`).
+    pub in_flight: f64,
+    /// The cap the suggestion reads off the scrape: the running count once a queue has formed, since vLLM only queues
+    /// a request when every batch slot is taken. `None` without a queue, when the scrape does not show the cap.
+    pub observed_cap: Option<f64>,
+    /// Replicas that hold `in_flight` at the headroom, when the cap is known.
+    pub replicas: Option<u64>,
+    /// The smallest `--max-num-seqs` with which one replica holds `in_flight` at the headroom.
+    pub cap_for_one_replica: u64,
+    /// The reasoning written out with the scrape's numbers, one step a line.
+    pub arithmetic: Vec<String>,
+}
+
+/// Reads a replica suggestion off one scrape's running and waiting gauges. `None` when a gauge is negative or not
+/// finite, or the headroom is outside [`MIN_HEADROOM`]..=1.
+///
+/// One scrape is a snapshot: after a long overload the waiting count is a backlog that overstates the steady need
+/// (it drains once), so the result says so and points to sizing from the peak demand.
+pub fn suggest_from_scrape(running: f64, waiting: f64, headroom: f64) -> Option<ScrapeSuggestion> {
+    let valid = |v: f64| v.is_finite() && v >= 0.0;
+    if !valid(running) || !valid(waiting) || !(MIN_HEADROOM..=1.0).contains(&headroom) {
+        return None;
+    }
+    let in_flight = running + waiting;
+    let cap_for_one_replica = ((in_flight / headroom - 1e-9).ceil().max(1.0)) as u64;
+    let mut arithmetic = vec![format!(
+        "In flight now (Little's L) = running {} + waiting {} = {} requests",
+        format_number(running),
+        format_number(waiting),
+        format_number(in_flight)
+    )];
+    let queued = waiting > WAITING_NOISE;
+    let (observed_cap, replicas) = if queued && running >= 1.0 {
+        let per_replica = running * headroom;
+        let replicas = ((in_flight / per_replica - 1e-9).ceil().max(1.0)) as u64;
+        arithmetic.push(format!(
+            "A queue has formed, so every batch slot is taken: the server's cap is about {} (its running count)",
+            format_number(running)
+        ));
+        arithmetic.push(format!(
+            "At {} headroom a replica holds {} × {} = {} requests",
+            format_percent(headroom),
+            format_number(running),
+            format_number(headroom),
+            format_number(per_replica)
+        ));
+        arithmetic.push(format!(
+            "Replicas to give every request in flight a slot = ceil({} ÷ {}) = {}",
+            format_number(in_flight),
+            format_number(per_replica),
+            replicas
+        ));
+        arithmetic.push(
+            "That clears the backlog this scrape shows; a queue built up over a long overload overstates the steady \
+             need, so size for the peak requests/s with the Little's Law sizer"
+                .to_owned(),
+        );
+        (Some(running), Some(replicas))
+    } else if queued {
+        arithmetic.push(
+            "Requests wait while none runs: the server is stalled or starting, so this scrape cannot size it"
+                .to_owned(),
+        );
+        (None, None)
+    } else {
+        arithmetic.push(format!(
+            "No queue: one replica holds this load at {} headroom if its --max-num-seqs is at least ceil({} ÷ {}) = {}",
+            format_percent(headroom),
+            format_number(in_flight),
+            format_number(headroom),
+            cap_for_one_replica
+        ));
+        (None, None)
+    };
+    Some(ScrapeSuggestion {
+        in_flight,
+        observed_cap,
+        replicas,
+        cap_for_one_replica,
         arithmetic,
     })
 }
