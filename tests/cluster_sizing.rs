@@ -3,7 +3,9 @@
 use goodput::cluster::autoscale::{
     keda_scaled_object, plan, prometheus_alert_rule, Workload, SLO_SUGGESTIONS,
 };
-use goodput::cluster::sizing::{parse_field, size, suggest_from_scrape, SizingField, SizingInput};
+use goodput::cluster::sizing::{
+    parse_field, size, size_from_text, suggest_from_scrape, SizingField, SizingInput,
+};
 use goodput::lesson::{SettingValue, WidgetEmbed, WidgetName};
 use proptest::prelude::*;
 
@@ -257,6 +259,36 @@ fn slo_suggestions_loosen_from_chat_to_rag_to_batch() {
             suggestion.name
         );
     }
+}
+
+#[test]
+fn the_pages_text_fields_size_the_fleet_or_name_each_field_at_fault() {
+    let sizing = size_from_text(" 64", "8", "30 ", "0.8").unwrap();
+    assert_eq!(
+        (
+            sizing.per_replica_max_qps,
+            sizing.replicas,
+            sizing.in_flight_at_peak
+        ),
+        (8.0, 5, 240.0)
+    );
+    let errors = size_from_text("abc", "0", "", "80").unwrap_err();
+    let found: Vec<(SizingField, &str)> = errors
+        .iter()
+        .map(|e| (e.field, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (SizingField::MaxNumSeqs, "\"abc\" is not a number"),
+            (
+                SizingField::LatencySeconds,
+                "must be more than 0; enter the mean end-to-end latency in seconds, e.g. 8"
+            ),
+            (SizingField::PeakQps, "enter a number"),
+            (SizingField::Headroom, "a fraction of 1: for 80% enter 0.8"),
+        ]
+    );
 }
 
 #[test]

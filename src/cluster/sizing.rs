@@ -124,10 +124,8 @@ fn check(
     let message = if value.is_nan() {
         format!("enter {what}")
     } else if value <= low_exclusive {
-        format!(
-            "must be more than {}; enter {what}",
-            format_number(low_exclusive)
-        )
+        // `{}` of an f64 prints 0 as "0", where format_number would print "0.0".
+        format!("must be more than {low_exclusive}; enter {what}")
     } else if value > high {
         format!(
             "{} is implausibly large; at most {} is accepted",
@@ -275,6 +273,46 @@ pub fn size(input: &SizingInput) -> Result<Sizing, Vec<SizingError>> {
         utilisation_at_peak,
         arithmetic,
     })
+}
+
+/// Sizes from the page's four text fields, in the order cap, latency, peak, headroom. On failure returns one error
+/// per field at fault: the parse error where the text is not a number, else the range check's.
+pub fn size_from_text(
+    max_num_seqs: &str,
+    latency_seconds: &str,
+    peak_qps: &str,
+    headroom: &str,
+) -> Result<Sizing, Vec<SizingError>> {
+    let fields = [
+        (SizingField::MaxNumSeqs, max_num_seqs),
+        (SizingField::LatencySeconds, latency_seconds),
+        (SizingField::PeakQps, peak_qps),
+        (SizingField::Headroom, headroom),
+    ];
+    let mut errors = Vec::new();
+    let [cap, latency, peak, headroom] = fields.map(|(field, text)| {
+        parse_field(field, text).unwrap_or_else(|error| {
+            errors.push(error);
+            f64::NAN
+        })
+    });
+    let input = SizingInput {
+        max_num_seqs: cap,
+        latency_seconds: latency,
+        peak_qps: peak,
+        headroom,
+    };
+    if errors.is_empty() {
+        return size(&input);
+    }
+    let unparsed: Vec<SizingField> = errors.iter().map(|error| error.field).collect();
+    errors.extend(
+        validate(&input)
+            .into_iter()
+            .filter(|error| !unparsed.contains(&error.field)),
+    );
+    errors.sort_by_key(|error| error.field as u8);
+    Err(errors)
 }
 
 /// A rough Little's Law reading of one `/metrics` scrape: how many replicas would give every request now in flight a
