@@ -298,7 +298,19 @@ fn a_scrape_with_a_queue_reads_the_cap_off_the_running_count() {
     assert_eq!(suggestion.in_flight, 100.0);
     assert_eq!(suggestion.observed_cap, Some(64.0));
     assert_eq!(suggestion.replicas, Some(2));
+    assert_eq!(suggestion.replicas_at_least, Some(2));
     assert_eq!(suggestion.cap_for_one_replica, 125);
+    // The past-the-knee sample: 64 + 1789 = 1853 in flight; ceil(1853 ÷ 51.2) = 37 absorbs it all, 2 is the floor.
+    let backlog = suggest_from_scrape(64.0, 1789.0, 0.8).unwrap();
+    assert_eq!(
+        (backlog.replicas_at_least, backlog.replicas),
+        (Some(2), Some(37))
+    );
+    assert!(
+        backlog.arithmetic[4].contains("at least ceil(1 ÷ 0.80) = 2"),
+        "{:?}",
+        backlog.arithmetic
+    );
     let text = suggestion.arithmetic.join("\n");
     assert!(text.contains("running 64 + waiting 36 = 100"), "{text}");
     assert!(text.contains("ceil(100 ÷ 51) = 2"), "{text}");
@@ -311,6 +323,7 @@ fn a_scrape_without_a_queue_says_which_cap_holds_it_on_one_replica() {
     let suggestion = suggest_from_scrape(19.0, 1.0, 0.8).unwrap();
     assert_eq!(suggestion.observed_cap, None);
     assert_eq!(suggestion.replicas, None);
+    assert_eq!(suggestion.replicas_at_least, None);
     assert_eq!(suggestion.cap_for_one_replica, 25);
     assert!(
         suggestion.arithmetic[1].contains("at least ceil(20 ÷ 0.80) = 25"),

@@ -324,8 +324,12 @@ pub struct ScrapeSuggestion {
     /// The cap the suggestion reads off the scrape: the running count once a queue has formed, since vLLM only queues
     /// a request when every batch slot is taken. `None` without a queue, when the scrape does not show the cap.
     pub observed_cap: Option<f64>,
-    /// Replicas that hold `in_flight` at the headroom, when the cap is known.
+    /// Replicas that hold `in_flight` at the headroom, when the cap is known: enough to absorb the whole backlog at
+    /// once, an upper bound on the steady need.
     pub replicas: Option<u64>,
+    /// With a queue, the fewest replicas the demand needs: it already fills this one, so at least `ceil(1 ÷ headroom)`
+    /// replicas like it keep each at the headroom.
+    pub replicas_at_least: Option<u64>,
     /// The smallest `--max-num-seqs` with which one replica holds `in_flight` at the headroom.
     pub cap_for_one_replica: u64,
     /// The reasoning written out with the scrape's numbers, one step a line.
@@ -351,9 +355,10 @@ pub fn suggest_from_scrape(running: f64, waiting: f64, headroom: f64) -> Option<
         format_number(in_flight)
     )];
     let queued = waiting > WAITING_NOISE;
-    let (observed_cap, replicas) = if queued && running >= 1.0 {
+    let (observed_cap, replicas, replicas_at_least) = if queued && running >= 1.0 {
         let per_replica = running * headroom;
         let replicas = ((in_flight / per_replica - 1e-9).ceil().max(1.0)) as u64;
+        let at_least = ((1.0 / headroom - 1e-9).ceil().max(1.0) as u64).min(replicas);
         arithmetic.push(format!(
             "A queue has formed, so every batch slot is taken: the server's cap is about {} (its running count)",
             format_number(running)
@@ -371,18 +376,19 @@ pub fn suggest_from_scrape(running: f64, waiting: f64, headroom: f64) -> Option<
             format_number(per_replica),
             replicas
         ));
-        arithmetic.push(
-            "That clears the backlog this scrape shows; a queue built up over a long overload overstates the steady \
-             need, so size for the peak requests/s with the Little's Law sizer"
-                .to_owned(),
-        );
-        (Some(running), Some(replicas))
+        arithmetic.push(format!(
+            "That absorbs the whole backlog at once, so it is an upper bound: a queue built up over a long overload \
+             overstates the steady need. The demand already fills this replica, so the steady need is at least \
+             ceil(1 ÷ {}) = {at_least}; size it from the peak requests/s with the Little's Law sizer",
+            format_number(headroom)
+        ));
+        (Some(running), Some(replicas), Some(at_least))
     } else if queued {
         arithmetic.push(
             "Requests wait while none runs: the server is stalled or starting, so this scrape cannot size it"
                 .to_owned(),
         );
-        (None, None)
+        (None, None, None)
     } else {
         arithmetic.push(format!(
             "No queue: one replica holds this load at {} headroom if its --max-num-seqs is at least ceil({} ÷ {}) = {}",
@@ -391,12 +397,13 @@ pub fn suggest_from_scrape(running: f64, waiting: f64, headroom: f64) -> Option<
             format_number(headroom),
             cap_for_one_replica
         ));
-        (None, None)
+        (None, None, None)
     };
     Some(ScrapeSuggestion {
         in_flight,
         observed_cap,
         replicas,
+        replicas_at_least,
         cap_for_one_replica,
         arithmetic,
     })

@@ -45,7 +45,9 @@ pub fn CopyBlock(
     let status = move || match state.get() {
         CopyState::Idle => "",
         CopyState::Copied => "Copied.",
-        CopyState::Failed => "The browser refused the clipboard: select the text and copy it by hand.",
+        CopyState::Failed => {
+            "The browser refused the clipboard: select the text and copy it by hand."
+        }
     };
     view! {
         <figure class="copy-block">

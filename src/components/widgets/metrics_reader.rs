@@ -83,9 +83,10 @@ fn read(text: &str, slo: &SloTargets) -> Reading {
             .into_iter()
             .map(|signals| ServerReading {
                 assessment: assess(&signals, slo),
-                suggestion: signals.running.zip(signals.waiting).and_then(|(r, w)| {
-                    suggest_from_scrape(r, w, SUGGESTION_HEADROOM)
-                }),
+                suggestion: signals
+                    .running
+                    .zip(signals.waiting)
+                    .and_then(|(r, w)| suggest_from_scrape(r, w, SUGGESTION_HEADROOM)),
                 signals,
             })
             .collect(),
@@ -242,11 +243,13 @@ fn FilePicker(
         }
         let text = file.text();
         leptos::task::spawn_local(async move {
-            match JsFuture::from(text).await.ok().and_then(|value| value.as_string()) {
+            match JsFuture::from(text)
+                .await
+                .ok()
+                .and_then(|value| value.as_string())
+            {
                 Some(text) => load(text),
-                None => load_error.set(Some(format!(
-                    "The browser could not read {name} as text."
-                ))),
+                None => load_error.set(Some(format!("The browser could not read {name} as text."))),
             }
         });
     };
@@ -263,7 +266,8 @@ fn FilePicker(
 fn LabMetricsButton(load: impl Fn(String) + Copy + 'static, id: String) -> impl IntoView {
     let lab = use_lab_link().0;
     let note = move || match lab.get() {
-        None => "The knee lab has no run yet: run it above to read its simulated /metrics here.".to_owned(),
+        None => "The knee lab has no run yet: run it above to read its simulated /metrics here."
+            .to_owned(),
         Some(reading) => format!(
             "The knee lab's run at {} load, as the /metrics page its server would serve.",
             format_percent(reading.load)
@@ -412,13 +416,18 @@ fn ReplicaSuggestion(suggestion: Option<ScrapeSuggestion>) -> impl IntoView {
         }
         .into_any();
     };
-    let headline = match suggestion.replicas {
-        Some(replicas) => format!(
-            "Little's Law suggests {replicas} {} of this one to give every request now in flight a batch slot at {} headroom.",
-            if replicas == 1 { "replica" } else { "replicas" },
+    let plural = |n: u64| if n == 1 { "replica" } else { "replicas" };
+    let headline = match (suggestion.replicas_at_least, suggestion.replicas) {
+        (Some(low), Some(high)) if low < high => format!(
+            "Little's Law suggests between {low} and {high} replicas like this one: at least {low} to serve the demand at {}              headroom, and {high} to give every request now in flight a batch slot at once.",
             format_percent(SUGGESTION_HEADROOM)
         ),
-        None => "Little's Law:".to_owned(),
+        (_, Some(replicas)) => format!(
+            "Little's Law suggests {replicas} {} like this one, to give every request now in flight a batch slot at {} headroom.",
+            plural(replicas),
+            format_percent(SUGGESTION_HEADROOM)
+        ),
+        _ => "Little's Law:".to_owned(),
     };
     let steps = suggestion
         .arithmetic

@@ -119,7 +119,9 @@ fn LabLatencyButton(latency: RwSignal<String>, id: String) -> impl IntoView {
     let lab = use_lab_link().0;
     let note_id = format!("{id}-note");
     let note = move || match lab.get() {
-        None => "The knee lab has no run yet: run it above, then take its latency from here.".to_owned(),
+        None => {
+            "The knee lab has no run yet: run it above, then take its latency from here.".to_owned()
+        }
         Some(reading) => format!(
             "The knee lab's run: mean latency {} at {} load, --max-num-seqs {}.",
             format_ms(reading.mean_latency_s),
@@ -147,12 +149,19 @@ fn LabLatencyButton(latency: RwSignal<String>, id: String) -> impl IntoView {
 /// The three figures and the arithmetic, or a plain "fix the marked field" while an input is refused.
 #[component]
 fn SizerResult(sizing: Memo<SizingResult>) -> impl IntoView {
-    let figure = move |pick: fn(&Sizing) -> String| {
-        move || {
-            sizing.with(|result| match result {
-                Ok(sizing) => pick(sizing),
-                Err(_) => "—".to_owned(),
+    // Each figure as (value, unit); "—" with no unit while an input is refused.
+    let figure = move |pick: fn(&Sizing) -> (String, &'static str)| {
+        let part = move |unit: bool| {
+            sizing.with(|result| match (result, unit) {
+                (Ok(sizing), false) => pick(sizing).0,
+                (Ok(sizing), true) => pick(sizing).1.to_owned(),
+                (Err(_), false) => "—".to_owned(),
+                (Err(_), true) => String::new(),
             })
+        };
+        view! {
+            <span class="figure-value">{move || part(false)}</span>
+            <span class="figure-unit">{move || part(true)}</span>
         }
     };
     let arithmetic = move || {
@@ -179,15 +188,15 @@ fn SizerResult(sizing: Memo<SizingResult>) -> impl IntoView {
             <dl class="sizer-figures" aria-live="polite">
                 <div>
                     <dt>"Per-replica max QPS"</dt>
-                    <dd>{figure(|s| format!("{} requests/s", format_number(s.per_replica_max_qps)))}</dd>
+                    <dd>{figure(|s| (format_number(s.per_replica_max_qps), " requests/s"))}</dd>
                 </div>
                 <div>
                     <dt>"Replicas needed"</dt>
-                    <dd>{figure(|s| s.replicas.to_string())}</dd>
+                    <dd>{figure(|s| (s.replicas.to_string(), ""))}</dd>
                 </div>
                 <div>
                     <dt>"In flight at peak"</dt>
-                    <dd>{figure(|s| format!("{} requests", format_number(s.in_flight_at_peak)))}</dd>
+                    <dd>{figure(|s| (format_number(s.in_flight_at_peak), " requests"))}</dd>
                 </div>
             </dl>
             <h3 class="widget-subheading">"The arithmetic, with your numbers"</h3>
@@ -198,9 +207,18 @@ fn SizerResult(sizing: Memo<SizingResult>) -> impl IntoView {
 
 /// The sizing as a Prometheus alert rule and a KEDA `ScaledObject`, with where each number came from.
 #[component]
-fn ScalingRule(sizing: Memo<SizingResult>, model_name: RwSignal<String>, id: String) -> impl IntoView {
+fn ScalingRule(
+    sizing: Memo<SizingResult>,
+    model_name: RwSignal<String>,
+    id: String,
+) -> impl IntoView {
     let plan: Memo<Option<ScalingPlan>> = Memo::new(move |_| {
-        sizing.with(|result| result.as_ref().ok().map(|sizing| autoscale::plan(sizing, SURGE)))
+        sizing.with(|result| {
+            result
+                .as_ref()
+                .ok()
+                .map(|sizing| autoscale::plan(sizing, SURGE))
+        })
     });
     // An empty name would give an invalid selector; the placeholder name makes the gap obvious in the YAML.
     let name = move || {
@@ -212,10 +230,18 @@ fn ScalingRule(sizing: Memo<SizingResult>, model_name: RwSignal<String>, id: Str
         }
     };
     let rule = Signal::derive(move || {
-        plan.with(|plan| plan.as_ref().map(|p| autoscale::prometheus_alert_rule(p, &name())).unwrap_or_default())
+        plan.with(|plan| {
+            plan.as_ref()
+                .map(|p| autoscale::prometheus_alert_rule(p, &name()))
+                .unwrap_or_default()
+        })
     });
     let keda = Signal::derive(move || {
-        plan.with(|plan| plan.as_ref().map(|p| autoscale::keda_scaled_object(p, &name())).unwrap_or_default())
+        plan.with(|plan| {
+            plan.as_ref()
+                .map(|p| autoscale::keda_scaled_object(p, &name()))
+                .unwrap_or_default()
+        })
     });
     let body = move || match plan.get() {
         None => view! {
@@ -278,11 +304,8 @@ fn SloSuggestions() -> impl IntoView {
                 <li class="slo-card">
                     <h4>{suggestion.name}</h4>
                     <p class="slo-targets">
-                        {format!(
-                            "p99 TTFT ≤ {} · p95 TPOT ≤ {}",
-                            format_ms(suggestion.slo.ttft_p99),
-                            format_ms(suggestion.slo.tpot_p95)
-                        )}
+                        <span>{format!("p99 TTFT ≤ {}", format_ms(suggestion.slo.ttft_p99))}</span>
+                        <span>{format!("p95 TPOT ≤ {}", format_ms(suggestion.slo.tpot_p95))}</span>
                     </p>
                     <p>{suggestion.reasoning}</p>
                 </li>
