@@ -108,6 +108,58 @@ test('invalid input shows an error with its line number, and the page keeps work
   assert.deepEqual(problems(), []);
 });
 
+/** A page in vLLM's shape of at least `minBytes`, like `cluster::exposition::synthetic_page` (the bench's page). */
+function syntheticPage(minBytes) {
+  const bounds = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560];
+  const ttft = 'vllm:time_to_first_token_seconds';
+  let gauges = '# TYPE vllm:num_requests_running gauge\n';
+  let histograms = `# TYPE ${ttft} histogram\n`;
+  for (let model = 0; gauges.length + histograms.length < minBytes; model++) {
+    const labels = `model_name="org/model-${model} \\"v2\\"",engine="0"`;
+    gauges += `vllm:num_requests_running{${labels}} ${model}.0\n`;
+    bounds.forEach((bound, index) => { histograms += `${ttft}_bucket{${labels},le="${bound}"} ${index * 10}.0\n`; });
+    const total = bounds.length * 10;
+    histograms += `${ttft}_bucket{${labels},le="+Inf"} ${total}.0\n${ttft}_count{${labels}} ${total}.0\n${ttft}_sum{${labels}} 123.45\n`;
+  }
+  return gauges + histograms;
+}
+
+test('a 1 MB paste reads in well under a second, and one over 5 MB is refused with the limit', async (t) => {
+  const { page, widget, problems } = await openWidget('metrics-reader');
+  const big = syntheticPage(1024 * 1024);
+  // Set the text as a paste does (one input event); typing a megabyte key by key is not what a learner does.
+  const paste = (text) => page.evaluate((value) => {
+    const textarea = document.getElementById('metrics-reader-page');
+    textarea.value = value;
+    textarea.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  await paste(big);
+  const pasted = Date.now();
+  const status = widget.locator('.reader-status');
+  await status.filter({ hasText: /^Read \d+ label sets/ }).waitFor();
+  // The 300 ms pause before reading, then parse, signals, verdicts and drawing.
+  const elapsed = Date.now() - pasted;
+  assert.ok(elapsed < 1500, `a 1 MB page took ${elapsed} ms to read and draw`);
+  t.diagnostic(`1 MB page: ${elapsed} ms from paste to drawn verdicts, the 300 ms pause included`);
+  // Every synthetic label set has a TTFT p99 in the +Inf bucket, above 2560 s: all past the knee.
+  const summary = await status.textContent();
+  const sets = Number(summary.match(/^Read (\d+) label sets: \1 past the knee \(queue growing\)\.$/)?.[1]);
+  assert.ok(sets > 100, summary);
+  // Thousands of label sets would stall the page if drawn at once: a dozen at a time, more on request.
+  assert.equal(await widget.locator('.reader-server').count(), 12);
+  assert.match(await widget.locator('.reader-more').textContent(), new RegExp(`Showing the first 12 of ${sets} label sets`));
+  await widget.getByRole('button', { name: 'Show 12 more' }).click();
+  assert.equal(await widget.locator('.reader-server').count(), 24);
+
+  await paste('# padding\n'.repeat(550_000));
+  await widget.getByRole('alert').getByText(/the limit is 5 MB/).waitFor();
+  assert.equal(await widget.locator('.reader-server').count(), 0);
+  // Still responsive: a sample loads at once, and from its first label set again.
+  await widget.getByRole('button', { name: 'Load the healthy sample' }).click();
+  assert.equal((await widget.locator('.reader-verdict').textContent()).trim(), 'Verdict: below the knee');
+  assert.deepEqual(problems(), []);
+});
+
 test('a file is read through the picker, and one over 5 MB is refused before reading', async () => {
   const { widget, problems } = await openWidget('metrics-reader');
   const picker = widget.getByLabel('Or open a file');

@@ -27,6 +27,9 @@ const DEBOUNCE: Duration = Duration::from_millis(300);
 const SUGGESTION_HEADROOM: f64 = 0.8;
 /// How much of an offending line the error quotes.
 const QUOTED_LINE_CHARS: usize = 160;
+/// Label sets drawn in full at a time: a page can list thousands, and drawing them all at once would stall the page
+/// for seconds. The status line counts the verdicts of all of them.
+const REPORTS_PER_STEP: usize = 12;
 
 /// What the reader makes of the text.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,7 +124,13 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
     let draft = StoredValue::new(String::new());
     let pending = StoredValue::new(None::<TimeoutHandle>);
     let load_error = RwSignal::new(None::<String>);
+    let shown = RwSignal::new(REPORTS_PER_STEP);
     let reading = Memo::new(move |_| page.with(|text| read(text, &slo)));
+    // Every new page starts from its first few label sets again.
+    let read_page = move |text: String| {
+        shown.set(REPORTS_PER_STEP);
+        page.set(text);
+    };
 
     let cancel_pending = move || {
         if let Some(handle) = pending.try_update_value(Option::take).flatten() {
@@ -132,12 +141,12 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         cancel_pending();
         load_error.set(None);
         draft.set_value(text.clone());
-        page.set(text);
+        read_page(text);
     };
     let on_input = move |event: leptos::ev::Event| {
         draft.set_value(event_target_value(&event));
         cancel_pending();
-        let commit = move || page.set(draft.get_value());
+        let commit = move || read_page(draft.get_value());
         match set_timeout_with_handle(commit, DEBOUNCE) {
             Ok(handle) => pending.set_value(Some(handle)),
             Err(_) => commit(),
@@ -207,7 +216,7 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                         })
                     }}
                 </div>
-                <ReaderResult reading slo/>
+                <ReaderResult reading slo shown/>
             </div>
         </WidgetFrame>
     }
@@ -289,34 +298,39 @@ fn LabMetricsButton(load: impl Fn(String) + Copy + 'static, id: String) -> impl 
 
 /// The verdicts, one report per label set.
 #[component]
-fn ReaderResult(reading: Memo<Reading>, slo: SloTargets) -> impl IntoView {
+fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>) -> impl IntoView {
     let status = move || {
         reading.with(|reading| match reading {
             Reading::Empty => "Nothing read yet: paste a page or load a sample.".to_owned(),
             Reading::Refused { .. } => "The page could not be read; see the error above.".to_owned(),
             Reading::NotVllm => "The page parsed, but it has no vLLM metrics: no vllm:num_requests_running or _waiting gauge, no TTFT or TPOT histogram.".to_owned(),
-            Reading::Servers(servers) => {
-                let verdicts = servers
-                    .iter()
-                    .map(|s| s.assessment.verdict.describe())
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                let sets = if servers.len() == 1 { "label set" } else { "label sets" };
-                format!("Read {} {sets}: {verdicts}.", servers.len())
-            }
+            Reading::Servers(servers) => verdict_summary(servers),
         })
     };
     let reports = move || {
         reading.with(|reading| match reading {
-            Reading::Servers(servers) => Some(view! {
-                <p class="reader-estimate-note">
-                    "Percentiles are estimates from the histogram buckets: the rank (say 99% of the count) falls in one bucket, \
-                     and the value is interpolated linearly between that bucket's bounds, as Prometheus's histogram_quantile \
-                     does. So each is only as precise as its bucket is wide; a rank in the +Inf bucket is reported as \
-                     \"above the last finite bound\". The histograms count every request since the server started."
-                </p>
-                {servers.iter().cloned().map(|server| view! { <ServerReport server slo/> }).collect_view()}
-            }),
+            Reading::Servers(servers) => {
+                let limit = shown.get();
+                let more = servers.len().saturating_sub(limit);
+                let step = more.min(REPORTS_PER_STEP);
+                Some(view! {
+                    <p class="reader-estimate-note">
+                        "Percentiles are estimates from the histogram buckets: the rank (say 99% of the count) falls in one bucket, \
+                         and the value is interpolated linearly between that bucket's bounds, as Prometheus's histogram_quantile \
+                         does. So each is only as precise as its bucket is wide; a rank in the +Inf bucket is reported as \
+                         \"above the last finite bound\". The histograms count every request since the server started."
+                    </p>
+                    {servers.iter().take(limit).cloned().map(|server| view! { <ServerReport server slo/> }).collect_view()}
+                    {(more > 0).then(|| view! {
+                        <p class="reader-more">
+                            {format!("Showing the first {limit} of {} label sets. ", servers.len())}
+                            <button type="button" class="widget-button" on:click=move |_| shown.update(|n| *n += REPORTS_PER_STEP)>
+                                {format!("Show {step} more")}
+                            </button>
+                        </p>
+                    })}
+                })
+            }
             _ => None,
         })
     };
@@ -326,6 +340,36 @@ fn ReaderResult(reading: Memo<Reading>, slo: SloTargets) -> impl IntoView {
             {reports}
         </div>
     }
+}
+
+/// "Read 3 label sets: 1 past the knee (queue growing), 2 below the knee." — the verdict itself for a single set.
+fn verdict_summary(servers: &[ServerReading]) -> String {
+    let worst_first = [
+        KneeVerdict::PastTheKnee,
+        KneeVerdict::AtTheKnee,
+        KneeVerdict::BelowTheKnee,
+        KneeVerdict::NotEnoughData,
+    ];
+    let parts: Vec<String> = worst_first
+        .iter()
+        .filter_map(|verdict| {
+            let count = servers
+                .iter()
+                .filter(|s| s.assessment.verdict == *verdict)
+                .count();
+            match (count, servers.len()) {
+                (0, _) => None,
+                (_, 1) => Some(verdict.describe().to_owned()),
+                (count, _) => Some(format!("{count} {}", verdict.describe())),
+            }
+        })
+        .collect();
+    let sets = if servers.len() == 1 {
+        "label set"
+    } else {
+        "label sets"
+    };
+    format!("Read {} {sets}: {}.", servers.len(), parts.join(", "))
 }
 
 fn verdict_class(verdict: KneeVerdict) -> &'static str {
