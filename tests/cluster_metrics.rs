@@ -1,7 +1,7 @@
 //! The `/metrics` reader: parsing real-format pages, refusing malformed ones with the right line, estimating
 //! percentiles from buckets, and the knee verdict on the two sample pages.
 
-use goodput::cluster::exposition::{render_vllm_metrics, TTFT_BUCKETS};
+use goodput::cluster::exposition::{render_vllm_metrics, synthetic_page, TTFT_BUCKETS};
 use goodput::cluster::metrics::{parse, MetricKind, ParseError, MAX_INPUT_BYTES};
 use goodput::cluster::vllm::{
     assess, find_signals, Bucket, HistogramSeries, KneeVerdict, QuantileEstimate, ServerSignals,
@@ -285,56 +285,37 @@ fn an_oversized_page_is_refused_before_parsing() {
     assert!(error.to_string().contains("the limit is 5 MB"), "{error}");
 }
 
-/// A realistic page of about 1 MB: a running gauge and a TTFT histogram with vLLM's buckets for many models.
-fn one_megabyte_page() -> String {
-    let mut gauges = String::from("# HELP vllm:num_requests_running Number of requests in model execution batches.\n# TYPE vllm:num_requests_running gauge\n");
-    let mut histograms = String::from("# TYPE vllm:time_to_first_token_seconds histogram\n");
-    let mut model = 0;
-    while gauges.len() + histograms.len() < 1024 * 1024 {
-        let labels = format!("model_name=\"org/model-{model} \\\"v2\\\"\",engine=\"0\"");
-        gauges.push_str(&format!(
-            "vllm:num_requests_running{{{labels}}} {model}.0\n"
-        ));
-        for (index, bound) in TTFT_BUCKETS.iter().enumerate() {
-            histograms.push_str(&format!(
-                "vllm:time_to_first_token_seconds_bucket{{{labels},le=\"{bound}\"}} {}.0\n",
-                index * 10
-            ));
-        }
-        let total = TTFT_BUCKETS.len() * 10;
-        histograms.push_str(&format!(
-            "vllm:time_to_first_token_seconds_bucket{{{labels},le=\"+Inf\"}} {total}.0\n"
-        ));
-        histograms.push_str(&format!(
-            "vllm:time_to_first_token_seconds_count{{{labels}}} {total}.0\n"
-        ));
-        histograms.push_str(&format!(
-            "vllm:time_to_first_token_seconds_sum{{{labels}}} 1.2345e2\n"
-        ));
-        model += 1;
-    }
-    gauges + &histograms
-}
-
 #[test]
 fn a_one_megabyte_page_parses_well_under_100_ms() {
-    let page = one_megabyte_page();
+    let page = synthetic_page(1024 * 1024);
     assert!(page.len() >= 1024 * 1024);
     let mut best = f64::INFINITY;
     let mut servers = 0;
-    for _ in 0..3 {
-        let start = Instant::now();
+    for _ in 0..5 {
+        let (start, cpu_start) = (Instant::now(), thread_cpu_seconds());
         let parsed = parse(&page).expect("the big page parses");
         servers = find_signals(&parsed).len();
-        best = best.min(start.elapsed().as_secs_f64());
+        let wall = start.elapsed().as_secs_f64();
+        // Other tests (and other builds on the machine) compete for the cores: CPU time measures the parser, not them.
+        let spent = match (cpu_start, thread_cpu_seconds()) {
+            (Some(a), Some(b)) if b >= a => b - a,
+            _ => wall,
+        };
+        best = best.min(spent);
     }
     eprintln!(
-        "1 MB page ({} bytes): best of 3 parses {:.1} ms",
+        "1 MB page ({} bytes): best of 5 parses {:.1} ms",
         page.len(),
         best * 1e3
     );
     assert!(servers > 100);
     assert!(best < 0.1, "parsing 1 MB took {:.1} ms", best * 1e3);
+}
+
+/// CPU time this thread has run, where Linux exposes it (`/proc/thread-self/schedstat`, in ns).
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(text.split_whitespace().next()?.parse::<f64>().ok()? / 1e9)
 }
 
 proptest! {

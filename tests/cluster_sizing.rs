@@ -3,7 +3,10 @@
 use goodput::cluster::autoscale::{
     keda_scaled_object, plan, prometheus_alert_rule, Workload, SLO_SUGGESTIONS,
 };
-use goodput::cluster::sizing::{parse_field, size, SizingField, SizingInput};
+use goodput::cluster::sizing::{
+    parse_field, size, size_from_text, suggest_from_scrape, SizingField, SizingInput,
+};
+use goodput::lesson::{SettingValue, WidgetEmbed, WidgetName};
 use proptest::prelude::*;
 
 fn course_case() -> SizingInput {
@@ -256,6 +259,118 @@ fn slo_suggestions_loosen_from_chat_to_rag_to_batch() {
             suggestion.name
         );
     }
+}
+
+#[test]
+fn the_pages_text_fields_size_the_fleet_or_name_each_field_at_fault() {
+    let sizing = size_from_text(" 64", "8", "30 ", "0.8").unwrap();
+    assert_eq!(
+        (
+            sizing.per_replica_max_qps,
+            sizing.replicas,
+            sizing.in_flight_at_peak
+        ),
+        (8.0, 5, 240.0)
+    );
+    let errors = size_from_text("abc", "0", "", "80").unwrap_err();
+    let found: Vec<(SizingField, &str)> = errors
+        .iter()
+        .map(|e| (e.field, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (SizingField::MaxNumSeqs, "\"abc\" is not a number"),
+            (
+                SizingField::LatencySeconds,
+                "must be more than 0; enter the mean end-to-end latency in seconds, e.g. 8"
+            ),
+            (SizingField::PeakQps, "enter a number"),
+            (SizingField::Headroom, "a fraction of 1: for 80% enter 0.8"),
+        ]
+    );
+}
+
+#[test]
+fn a_scrape_with_a_queue_reads_the_cap_off_the_running_count() {
+    // 64 running + 36 waiting = 100 in flight; the cap is 64, 80% of it is 51.2; ceil(100 ÷ 51.2) = ceil(1.95) = 2.
+    let suggestion = suggest_from_scrape(64.0, 36.0, 0.8).unwrap();
+    assert_eq!(suggestion.in_flight, 100.0);
+    assert_eq!(suggestion.observed_cap, Some(64.0));
+    assert_eq!(suggestion.replicas, Some(2));
+    assert_eq!(suggestion.replicas_at_least, Some(2));
+    assert_eq!(suggestion.cap_for_one_replica, 125);
+    // The past-the-knee sample: 64 + 1789 = 1853 in flight; ceil(1853 ÷ 51.2) = 37 absorbs it all, 2 is the floor.
+    let backlog = suggest_from_scrape(64.0, 1789.0, 0.8).unwrap();
+    assert_eq!(
+        (backlog.replicas_at_least, backlog.replicas),
+        (Some(2), Some(37))
+    );
+    assert!(
+        backlog.arithmetic[4].contains("at least ceil(1 ÷ 0.80) = 2"),
+        "{:?}",
+        backlog.arithmetic
+    );
+    let text = suggestion.arithmetic.join("\n");
+    assert!(text.contains("running 64 + waiting 36 = 100"), "{text}");
+    assert!(text.contains("ceil(100 ÷ 51) = 2"), "{text}");
+    assert!(text.contains("overstates the steady need"), "{text}");
+}
+
+#[test]
+fn a_scrape_without_a_queue_says_which_cap_holds_it_on_one_replica() {
+    // 19 running + 1 waiting (noise) = 20; 20 ÷ 0.8 = 25 slots.
+    let suggestion = suggest_from_scrape(19.0, 1.0, 0.8).unwrap();
+    assert_eq!(suggestion.observed_cap, None);
+    assert_eq!(suggestion.replicas, None);
+    assert_eq!(suggestion.replicas_at_least, None);
+    assert_eq!(suggestion.cap_for_one_replica, 25);
+    assert!(
+        suggestion.arithmetic[1].contains("at least ceil(20 ÷ 0.80) = 25"),
+        "{:?}",
+        suggestion.arithmetic
+    );
+    // Waiting while nothing runs: no sizing from this scrape.
+    let stalled = suggest_from_scrape(0.0, 12.0, 0.8).unwrap();
+    assert_eq!(stalled.replicas, None);
+    assert!(stalled.arithmetic[1].contains("stalled"));
+}
+
+#[test]
+fn a_scrape_suggestion_refuses_impossible_gauges_and_headroom() {
+    for (running, waiting, headroom) in [
+        (f64::NAN, 0.0, 0.8),
+        (-1.0, 0.0, 0.8),
+        (1.0, f64::INFINITY, 0.8),
+        (1.0, 0.0, 0.0),
+        (1.0, 0.0, 1.5),
+    ] {
+        assert_eq!(suggest_from_scrape(running, waiting, headroom), None);
+    }
+}
+
+#[test]
+fn widget_number_settings_fall_back_to_the_default_with_a_note() {
+    let mut widget = WidgetEmbed {
+        id: None,
+        name: WidgetName::LittlesLawSizer,
+        caption: None,
+        settings: Default::default(),
+    };
+    widget
+        .settings
+        .insert("max_num_seqs".into(), SettingValue::Number(32.0));
+    widget
+        .settings
+        .insert("headroom".into(), SettingValue::Bool(true));
+    assert_eq!(widget.number_setting("max_num_seqs", 64.0), (32.0, None));
+    assert_eq!(widget.number_setting("latency_s", 8.0), (8.0, None));
+    let (value, note) = widget.number_setting("headroom", 0.8);
+    assert_eq!(value, 0.8);
+    assert_eq!(
+        note.as_deref(),
+        Some("The lesson sets headroom = true, which is not a number; using 0.8 instead.")
+    );
 }
 
 proptest! {

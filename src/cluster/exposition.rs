@@ -219,3 +219,34 @@ pub fn render_vllm_metrics(
     );
     page.text
 }
+
+/// A page of at least `min_bytes` in vLLM's shape, for benchmarks and tests of the parser's speed: a running gauge
+/// and a TTFT histogram (vLLM's bucket bounds, `_count`, `_sum`) for as many models as it takes, with escaped quotes
+/// in every `model_name`.
+pub fn synthetic_page(min_bytes: usize) -> String {
+    let mut gauges = format!(
+        "# HELP {RUNNING_METRIC} Number of requests in model execution batches.\n# TYPE {RUNNING_METRIC} gauge\n"
+    );
+    let mut histograms = format!("# TYPE {TTFT_METRIC} histogram\n");
+    let mut model = 0;
+    while gauges.len() + histograms.len() < min_bytes {
+        let labels = format!("model_name=\"org/model-{model} \\\"v2\\\"\",engine=\"0\"");
+        let _ = writeln!(gauges, "{RUNNING_METRIC}{{{labels}}} {model}.0");
+        for (index, bound) in TTFT_BUCKETS.iter().enumerate() {
+            let _ = writeln!(
+                histograms,
+                "{TTFT_METRIC}_bucket{{{labels},le=\"{bound}\"}} {}.0",
+                index * 10
+            );
+        }
+        let total = TTFT_BUCKETS.len() * 10;
+        let _ = writeln!(
+            histograms,
+            "{TTFT_METRIC}_bucket{{{labels},le=\"+Inf\"}} {total}.0"
+        );
+        let _ = writeln!(histograms, "{TTFT_METRIC}_count{{{labels}}} {total}.0");
+        let _ = writeln!(histograms, "{TTFT_METRIC}_sum{{{labels}}} 1.2345e2");
+        model += 1;
+    }
+    gauges + &histograms
+}

@@ -11,6 +11,7 @@
 //! assert_eq!(sizing.in_flight_at_peak, 240.0);
 //! ```
 
+use super::vllm::WAITING_NOISE;
 use crate::charts::format::{format_ms, format_number, format_percent};
 use std::fmt;
 
@@ -123,10 +124,8 @@ fn check(
     let message = if value.is_nan() {
         format!("enter {what}")
     } else if value <= low_exclusive {
-        format!(
-            "must be more than {}; enter {what}",
-            format_number(low_exclusive)
-        )
+        // `{}` of an f64 prints 0 as "0", where format_number would print "0.0".
+        format!("must be more than {low_exclusive}; enter {what}")
     } else if value > high {
         format!(
             "{} is implausibly large; at most {} is accepted",
@@ -272,6 +271,140 @@ pub fn size(input: &SizingInput) -> Result<Sizing, Vec<SizingError>> {
         replicas,
         in_flight_at_peak,
         utilisation_at_peak,
+        arithmetic,
+    })
+}
+
+/// Sizes from the page's four text fields, in the order cap, latency, peak, headroom. On failure returns one error
+/// per field at fault: the parse error where the text is not a number, else the range check's.
+pub fn size_from_text(
+    max_num_seqs: &str,
+    latency_seconds: &str,
+    peak_qps: &str,
+    headroom: &str,
+) -> Result<Sizing, Vec<SizingError>> {
+    let fields = [
+        (SizingField::MaxNumSeqs, max_num_seqs),
+        (SizingField::LatencySeconds, latency_seconds),
+        (SizingField::PeakQps, peak_qps),
+        (SizingField::Headroom, headroom),
+    ];
+    let mut errors = Vec::new();
+    let [cap, latency, peak, headroom] = fields.map(|(field, text)| {
+        parse_field(field, text).unwrap_or_else(|error| {
+            errors.push(error);
+            f64::NAN
+        })
+    });
+    let input = SizingInput {
+        max_num_seqs: cap,
+        latency_seconds: latency,
+        peak_qps: peak,
+        headroom,
+    };
+    if errors.is_empty() {
+        return size(&input);
+    }
+    let unparsed: Vec<SizingField> = errors.iter().map(|error| error.field).collect();
+    errors.extend(
+        validate(&input)
+            .into_iter()
+            .filter(|error| !unparsed.contains(&error.field)),
+    );
+    errors.sort_by_key(|error| error.field as u8);
+    Err(errors)
+}
+
+/// A rough Little's Law reading of one `/metrics` scrape: how many replicas would give every request now in flight a
+/// batch slot at the target headroom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScrapeSuggestion {
+    /// `running + waiting`: requests in flight on the server now (Little's `L`).
+    pub in_flight: f64,
+    /// The cap the suggestion reads off the scrape: the running count once a queue has formed, since vLLM only queues
+    /// a request when every batch slot is taken. `None` without a queue, when the scrape does not show the cap.
+    pub observed_cap: Option<f64>,
+    /// Replicas that hold `in_flight` at the headroom, when the cap is known: enough to absorb the whole backlog at
+    /// once, an upper bound on the steady need.
+    pub replicas: Option<u64>,
+    /// With a queue, the fewest replicas the demand needs: it already fills this one, so at least `ceil(1 ÷ headroom)`
+    /// replicas like it keep each at the headroom.
+    pub replicas_at_least: Option<u64>,
+    /// The smallest `--max-num-seqs` with which one replica holds `in_flight` at the headroom.
+    pub cap_for_one_replica: u64,
+    /// The reasoning written out with the scrape's numbers, one step a line.
+    pub arithmetic: Vec<String>,
+}
+
+/// Reads a replica suggestion off one scrape's running and waiting gauges. `None` when a gauge is negative or not
+/// finite, or the headroom is outside [`MIN_HEADROOM`]..=1.
+///
+/// One scrape is a snapshot: after a long overload the waiting count is a backlog that overstates the steady need
+/// (it drains once), so the result says so and points to sizing from the peak demand.
+pub fn suggest_from_scrape(running: f64, waiting: f64, headroom: f64) -> Option<ScrapeSuggestion> {
+    let valid = |v: f64| v.is_finite() && v >= 0.0;
+    if !valid(running) || !valid(waiting) || !(MIN_HEADROOM..=1.0).contains(&headroom) {
+        return None;
+    }
+    let in_flight = running + waiting;
+    let cap_for_one_replica = ((in_flight / headroom - 1e-9).ceil().max(1.0)) as u64;
+    let mut arithmetic = vec![format!(
+        "In flight now (Little's L) = running {} + waiting {} = {} requests",
+        format_number(running),
+        format_number(waiting),
+        format_number(in_flight)
+    )];
+    let queued = waiting > WAITING_NOISE;
+    let (observed_cap, replicas, replicas_at_least) = if queued && running >= 1.0 {
+        let per_replica = running * headroom;
+        let replicas = ((in_flight / per_replica - 1e-9).ceil().max(1.0)) as u64;
+        let at_least = ((1.0 / headroom - 1e-9).ceil().max(1.0) as u64).min(replicas);
+        arithmetic.push(format!(
+            "A queue has formed, so every batch slot is taken: the server's cap is about {} (its running count)",
+            format_number(running)
+        ));
+        arithmetic.push(format!(
+            "At {} headroom a replica holds {} × {} = {} requests",
+            format_percent(headroom),
+            format_number(running),
+            format_number(headroom),
+            format_number(per_replica)
+        ));
+        arithmetic.push(format!(
+            "Replicas to give every request in flight a slot = ceil({} ÷ {}) = {}",
+            format_number(in_flight),
+            format_number(per_replica),
+            replicas
+        ));
+        arithmetic.push(format!(
+            "That absorbs the whole backlog at once, so it is an upper bound: a queue built up over a long overload \
+             overstates the steady need. The demand already fills this replica, so the steady need is at least \
+             ceil(1 ÷ {}) = {at_least}; size it from the peak requests/s with the Little's Law sizer",
+            format_number(headroom)
+        ));
+        (Some(running), Some(replicas), Some(at_least))
+    } else if queued {
+        arithmetic.push(
+            "Requests wait while none runs: the server is stalled or starting, so this scrape cannot size it"
+                .to_owned(),
+        );
+        (None, None, None)
+    } else {
+        arithmetic.push(format!(
+            "No queue: one replica holds this load at {} headroom if its --max-num-seqs is at least ceil({} ÷ {}) = {}",
+            format_percent(headroom),
+            format_number(in_flight),
+            format_number(headroom),
+            cap_for_one_replica
+        ));
+        (None, None, None)
+    };
+    Some(ScrapeSuggestion {
+        in_flight,
+        observed_cap,
+        replicas,
+        replicas_at_least,
+        cap_for_one_replica,
         arithmetic,
     })
 }

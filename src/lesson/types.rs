@@ -353,6 +353,32 @@ pub struct WidgetEmbed {
     pub settings: BTreeMap<String, SettingValue>,
 }
 
+impl WidgetEmbed {
+    /// The number setting `key`, or `default` when the author did not give it. A value that is not a finite number
+    /// also gives `default`, together with a note for the widget to show, so an authoring slip is visible but harmless.
+    ///
+    /// ```
+    /// # use goodput::lesson::{WidgetEmbed, WidgetName, SettingValue};
+    /// let mut widget = WidgetEmbed { id: None, name: WidgetName::LittlesLawSizer, caption: None, settings: Default::default() };
+    /// widget.settings.insert("peak_qps".into(), SettingValue::Text("lots".into()));
+    /// let (value, note) = widget.number_setting("peak_qps", 30.0);
+    /// assert_eq!(value, 30.0);
+    /// assert!(note.unwrap().contains("peak_qps"));
+    /// ```
+    pub fn number_setting(&self, key: &str, default: f64) -> (f64, Option<String>) {
+        match self.settings.get(key) {
+            None => (default, None),
+            Some(SettingValue::Number(value)) if value.is_finite() => (*value, None),
+            Some(other) => (
+                default,
+                Some(format!(
+                    "The lesson sets {key} = {other}, which is not a number; using {default} instead."
+                )),
+            ),
+        }
+    }
+}
+
 /// The widgets a lesson may embed. Closed on purpose: a misspelt widget is a build error, not an empty box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -1,11 +1,489 @@
-//! The MetricsReader widget (issue #8; being built).
+//! The metrics reader: paste (or open) what a vLLM server serves at `/metrics`, and read, per model and label set,
+//! the TTFT and TPOT percentiles estimated from the histogram buckets, the running and waiting gauges, how they
+//! compare with the SLOs, where the server sits against the knee, and a Little's Law replica suggestion. Parsing and
+//! judging live in [`crate::cluster`]; this file only feeds text in and draws the result.
 
-use super::WidgetFrame;
+use super::{use_lab_link, WidgetFrame};
+use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::cluster::metrics::{parse, MAX_INPUT_BYTES};
+use crate::cluster::sizing::{suggest_from_scrape, ScrapeSuggestion};
+use crate::cluster::vllm::{
+    assess, find_signals, Assessment, KneeVerdict, Percentiles, ServerSignals, SloTargets,
+};
+use crate::components::sync::synced_signal;
 use crate::lesson::WidgetEmbed;
 use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
-/// The MetricsReader widget.
+/// The sample pages, simulated by the course's own model (see `tests/cluster_metrics.rs`).
+const HEALTHY_SAMPLE: &str = include_str!("../../../tests/fixtures/metrics/healthy.prom");
+const PAST_THE_KNEE_SAMPLE: &str =
+    include_str!("../../../tests/fixtures/metrics/past-the-knee.prom");
+/// Typing pauses this long before the page is read, so a paste or a burst of keys parses once.
+const DEBOUNCE: Duration = Duration::from_millis(300);
+/// The headroom of the replica suggestion: the lesson's 80%.
+const SUGGESTION_HEADROOM: f64 = 0.8;
+/// How much of an offending line the error quotes.
+const QUOTED_LINE_CHARS: usize = 160;
+/// Label sets drawn in full at a time: a page can list thousands, and drawing them all at once would stall the page
+/// for seconds. The status line counts the verdicts of all of them.
+const REPORTS_PER_STEP: usize = 12;
+
+/// What the reader makes of the text.
+#[derive(Clone, Debug, PartialEq)]
+enum Reading {
+    /// Nothing pasted yet.
+    Empty,
+    /// The parser refused the page: its message, and the offending line (number and text) when there is one.
+    Refused {
+        message: String,
+        line: Option<(usize, String)>,
+    },
+    /// The page parsed but carries none of the four signals.
+    NotVllm,
+    /// One entry per label set.
+    Servers(Vec<ServerReading>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct ServerReading {
+    signals: ServerSignals,
+    assessment: Assessment,
+    suggestion: Option<ScrapeSuggestion>,
+}
+
+fn read(text: &str, slo: &SloTargets) -> Reading {
+    if text.trim().is_empty() {
+        return Reading::Empty;
+    }
+    let page = match parse(text) {
+        Ok(page) => page,
+        Err(error) => {
+            let line = error.line().map(|number| {
+                let quoted = text
+                    .split('\n')
+                    .nth(number - 1)
+                    .unwrap_or_default()
+                    .chars()
+                    .take(QUOTED_LINE_CHARS)
+                    .collect();
+                (number, quoted)
+            });
+            return Reading::Refused {
+                message: error.to_string(),
+                line,
+            };
+        }
+    };
+    let servers = find_signals(&page);
+    if servers.is_empty() {
+        return Reading::NotVllm;
+    }
+    Reading::Servers(
+        servers
+            .into_iter()
+            .map(|signals| ServerReading {
+                assessment: assess(&signals, slo),
+                suggestion: signals
+                    .running
+                    .zip(signals.waiting)
+                    .and_then(|(r, w)| suggest_from_scrape(r, w, SUGGESTION_HEADROOM)),
+                signals,
+            })
+            .collect(),
+    )
+}
+
+/// An SLO setting in milliseconds: the lesson's value when it is a positive number, else `default` with a note.
+fn slo_setting(widget: &WidgetEmbed, key: &str, default: f64) -> (f64, Option<String>) {
+    match widget.number_setting(key, default) {
+        (value, None) if value > 0.0 => (value, None),
+        (_, Some(note)) => (default, Some(note)),
+        (value, None) => (
+            default,
+            Some(format!(
+                "The lesson sets {key} = {value}, which is not a positive number of milliseconds; using {default} instead."
+            )),
+        ),
+    }
+}
+
+/// The reader.
 #[component]
 pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
-    view! { <WidgetFrame widget id><p class="widget-pending">"This widget is being built."</p></WidgetFrame> }
+    let (ttft_ms, ttft_note) = slo_setting(widget, "slo_ttft_ms", 500.0);
+    let (tpot_ms, tpot_note) = slo_setting(widget, "slo_tpot_ms", 40.0);
+    let slo = SloTargets {
+        ttft_p99: ttft_ms / 1e3,
+        tpot_p95: tpot_ms / 1e3,
+    };
+    // `page` is the text being read; typing goes to `draft` and reaches `page` after a pause.
+    let page = synced_signal(format!("{id}/page"), String::new());
+    let draft = StoredValue::new(String::new());
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    let load_error = RwSignal::new(None::<String>);
+    let shown = RwSignal::new(REPORTS_PER_STEP);
+    let reading = Memo::new(move |_| page.with(|text| read(text, &slo)));
+    // Every new page starts from its first few label sets again.
+    let read_page = move |text: String| {
+        shown.set(REPORTS_PER_STEP);
+        page.set(text);
+    };
+
+    let cancel_pending = move || {
+        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+    };
+    let load = move |text: String| {
+        cancel_pending();
+        load_error.set(None);
+        draft.set_value(text.clone());
+        read_page(text);
+    };
+    let on_input = move |event: leptos::ev::Event| {
+        draft.set_value(event_target_value(&event));
+        cancel_pending();
+        let commit = move || read_page(draft.get_value());
+        match set_timeout_with_handle(commit, DEBOUNCE) {
+            Ok(handle) => pending.set_value(Some(handle)),
+            Err(_) => commit(),
+        }
+    };
+    let textarea_id = format!("{id}-page");
+    let hint_id = format!("{id}-page-hint");
+    let notes = [ttft_note, tpot_note]
+        .into_iter()
+        .flatten()
+        .map(|note| view! { <p class="widget-note">{note}</p> })
+        .collect_view();
+    view! {
+        <WidgetFrame widget id=id.clone()>
+            {notes}
+            <div class="reader">
+                <div class="reader-input">
+                    <label for=textarea_id.clone()>"Prometheus text from a vLLM server's /metrics"</label>
+                    <textarea
+                        id=textarea_id
+                        rows="10"
+                        wrap="off"
+                        spellcheck="false"
+                        autocomplete="off"
+                        aria-describedby=hint_id.clone()
+                        placeholder="# HELP vllm:num_requests_waiting …"
+                        prop:value=move || page.get()
+                        on:input=on_input
+                    ></textarea>
+                    <p class="sizer-hint" id=hint_id>
+                        {format!(
+                            "Paste the output of curl -s localhost:8000/metrics (up to {} MB); it is read in this page and never sent anywhere.",
+                            MAX_INPUT_BYTES / (1024 * 1024)
+                        )}
+                    </p>
+                    <div class="reader-sources">
+                        <button type="button" class="widget-button" on:click=move |_| load(HEALTHY_SAMPLE.to_owned())>
+                            "Load the healthy sample"
+                        </button>
+                        <button type="button" class="widget-button" on:click=move |_| load(PAST_THE_KNEE_SAMPLE.to_owned())>
+                            "Load the past-the-knee sample"
+                        </button>
+                        <FilePicker id=format!("{id}-file") load load_error/>
+                        <LabMetricsButton load id=format!("{id}-lab")/>
+                    </div>
+                </div>
+                <div role="alert">
+                    {move || {
+                        let refused = reading.with(|reading| match reading {
+                            Reading::Refused { message, line } => Some((message.clone(), line.clone())),
+                            _ => None,
+                        });
+                        let loading = load_error.get();
+                        (loading.is_some() || refused.is_some()).then(|| view! {
+                            <div class="reader-alert">
+                                {loading.map(|message| view! { <p>{message}</p> })}
+                                {refused.map(|(message, line)| view! {
+                                    <p>{format!("Cannot read this page: {message}")}</p>
+                                    {line.map(|(number, text)| view! {
+                                        <p class="reader-quoted">
+                                            {format!("Line {number}: ")}
+                                            <code>{text}</code>
+                                        </p>
+                                    })}
+                                })}
+                            </div>
+                        })
+                    }}
+                </div>
+                <ReaderResult reading slo shown/>
+            </div>
+        </WidgetFrame>
+    }
+}
+
+/// A native file picker: refuses files over the parser's bound before reading a byte.
+#[component]
+fn FilePicker(
+    id: String,
+    load: impl Fn(String) + Copy + 'static,
+    load_error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let on_change = move |event: leptos::ev::Event| {
+        let Some(input) = event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        // Cleared, so that choosing the same file again (after editing it) reads it again.
+        input.set_value("");
+        let name = file.name();
+        if file.size() > MAX_INPUT_BYTES as f64 {
+            load_error.set(Some(format!(
+                "{name} is {:.1} MB; the limit is {} MB (a vLLM /metrics page is usually under 100 kB). Nothing was read.",
+                file.size() / (1024.0 * 1024.0),
+                MAX_INPUT_BYTES / (1024 * 1024)
+            )));
+            return;
+        }
+        let text = file.text();
+        leptos::task::spawn_local(async move {
+            match JsFuture::from(text)
+                .await
+                .ok()
+                .and_then(|value| value.as_string())
+            {
+                Some(text) => load(text),
+                None => load_error.set(Some(format!("The browser could not read {name} as text."))),
+            }
+        });
+    };
+    view! {
+        <span class="reader-file">
+            <label for=id.clone()>"Or open a file"</label>
+            <input id=id type="file" accept=".prom,.txt,text/plain" on:change=on_change/>
+        </span>
+    }
+}
+
+/// "Use the knee lab's /metrics": reads the lab's current run as a scrape, or says why it cannot.
+#[component]
+fn LabMetricsButton(load: impl Fn(String) + Copy + 'static, id: String) -> impl IntoView {
+    let lab = use_lab_link().0;
+    let note = move || match lab.get() {
+        None => "The knee lab has no run yet: run it above to read its simulated /metrics here."
+            .to_owned(),
+        Some(reading) => format!(
+            "The knee lab's run at {} load, as the /metrics page its server would serve.",
+            format_percent(reading.load)
+        ),
+    };
+    let use_lab = move |_| {
+        if let Some(text) = lab.with_untracked(|r| r.as_ref().map(|r| r.metrics_text.clone())) {
+            load(text);
+        }
+    };
+    view! {
+        <button type="button" class="widget-button" disabled=move || lab.with(Option::is_none)
+            aria-describedby=id.clone() on:click=use_lab>
+            "Use the knee lab's /metrics"
+        </button>
+        <span class="sizer-hint reader-lab-note" id=id>{note}</span>
+    }
+}
+
+/// The verdicts, one report per label set.
+#[component]
+fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>) -> impl IntoView {
+    let status = move || {
+        reading.with(|reading| match reading {
+            Reading::Empty => "Nothing read yet: paste a page or load a sample.".to_owned(),
+            Reading::Refused { .. } => "The page could not be read; see the error above.".to_owned(),
+            Reading::NotVllm => "The page parsed, but it has no vLLM metrics: no vllm:num_requests_running or _waiting gauge, no TTFT or TPOT histogram.".to_owned(),
+            Reading::Servers(servers) => verdict_summary(servers),
+        })
+    };
+    let reports = move || {
+        reading.with(|reading| match reading {
+            Reading::Servers(servers) => {
+                let limit = shown.get();
+                let more = servers.len().saturating_sub(limit);
+                let step = more.min(REPORTS_PER_STEP);
+                Some(view! {
+                    <p class="reader-estimate-note">
+                        "Percentiles are estimates from the histogram buckets: the rank (say 99% of the count) falls in one bucket, \
+                         and the value is interpolated linearly between that bucket's bounds, as Prometheus's histogram_quantile \
+                         does. So each is only as precise as its bucket is wide; a rank in the +Inf bucket is reported as \
+                         \"above the last finite bound\". The histograms count every request since the server started."
+                    </p>
+                    {servers.iter().take(limit).cloned().map(|server| view! { <ServerReport server slo/> }).collect_view()}
+                    {(more > 0).then(|| view! {
+                        <p class="reader-more">
+                            {format!("Showing the first {limit} of {} label sets. ", servers.len())}
+                            <button type="button" class="widget-button" on:click=move |_| shown.update(|n| *n += REPORTS_PER_STEP)>
+                                {format!("Show {step} more")}
+                            </button>
+                        </p>
+                    })}
+                })
+            }
+            _ => None,
+        })
+    };
+    view! {
+        <div class="reader-result">
+            <p class="reader-status" role="status">{status}</p>
+            {reports}
+        </div>
+    }
+}
+
+/// "Read 3 label sets: 1 past the knee (queue growing), 2 below the knee." — the verdict itself for a single set.
+fn verdict_summary(servers: &[ServerReading]) -> String {
+    let worst_first = [
+        KneeVerdict::PastTheKnee,
+        KneeVerdict::AtTheKnee,
+        KneeVerdict::BelowTheKnee,
+        KneeVerdict::NotEnoughData,
+    ];
+    let parts: Vec<String> = worst_first
+        .iter()
+        .filter_map(|verdict| {
+            let count = servers
+                .iter()
+                .filter(|s| s.assessment.verdict == *verdict)
+                .count();
+            match (count, servers.len()) {
+                (0, _) => None,
+                (_, 1) => Some(verdict.describe().to_owned()),
+                (count, _) => Some(format!("{count} {}", verdict.describe())),
+            }
+        })
+        .collect();
+    let sets = if servers.len() == 1 {
+        "label set"
+    } else {
+        "label sets"
+    };
+    format!("Read {} {sets}: {}.", servers.len(), parts.join(", "))
+}
+
+fn verdict_class(verdict: KneeVerdict) -> &'static str {
+    match verdict {
+        KneeVerdict::BelowTheKnee => "reader-verdict verdict-below",
+        KneeVerdict::AtTheKnee => "reader-verdict verdict-at",
+        KneeVerdict::PastTheKnee => "reader-verdict verdict-past",
+        KneeVerdict::NotEnoughData => "reader-verdict verdict-none",
+    }
+}
+
+/// One label set: verdict, percentiles against the SLOs, the queue, the reasons and the replica suggestion.
+#[component]
+fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
+    let ServerReading {
+        signals,
+        assessment,
+        suggestion,
+    } = server;
+    let labels = signals.describe_labels();
+    let region_label = format!("Label set {labels}");
+    let gauge = |value: Option<f64>| value.map_or("not on the page".to_owned(), format_number);
+    let reasons = assessment
+        .reasons
+        .iter()
+        .map(|reason| view! { <li>{reason.clone()}</li> })
+        .collect_view();
+    view! {
+        <section class="reader-server" aria-label=region_label>
+            <h3 class="reader-labels"><code>{labels}</code></h3>
+            <p class=verdict_class(assessment.verdict)>
+                "Verdict: " <strong>{assessment.verdict.describe()}</strong>
+            </p>
+            <div class="scroll-x" tabindex="0" role="region" aria-label="Percentile estimates against the SLOs">
+                <table class="reader-table">
+                    <caption>"Estimated from the histogram buckets"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Signal"</th>
+                            <th scope="col">"p50"</th>
+                            <th scope="col">"p95"</th>
+                            <th scope="col">"p99"</th>
+                            <th scope="col">"SLO"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        <PercentileRow name="TTFT (time to first token)" found=assessment.ttft
+                            slo=format!("p99 ≤ {}", format_ms(slo.ttft_p99))/>
+                        <PercentileRow name="TPOT (time per output token)" found=assessment.tpot
+                            slo=format!("p95 ≤ {}", format_ms(slo.tpot_p95))/>
+                    </tbody>
+                </table>
+            </div>
+            <p class="reader-queue">
+                {format!("Running: {} · Waiting: {}", gauge(signals.running), gauge(signals.waiting))}
+            </p>
+            <h4 class="reader-minor-heading">"Why"</h4>
+            <ul class="reader-reasons">{reasons}</ul>
+            <ReplicaSuggestion suggestion/>
+        </section>
+    }
+}
+
+#[component]
+fn PercentileRow(name: &'static str, found: Option<Percentiles>, slo: String) -> impl IntoView {
+    let cells = match found {
+        Some(p) => [p.p50, p.p95, p.p99]
+            .map(|estimate| view! { <td>{estimate.describe()}</td> })
+            .into_iter()
+            .collect_view()
+            .into_any(),
+        None => view! { <td colspan="3">"no histogram on the page"</td> }.into_any(),
+    };
+    view! {
+        <tr>
+            <th scope="row">{name}</th>
+            {cells}
+            <td>{slo}</td>
+        </tr>
+    }
+}
+
+#[component]
+fn ReplicaSuggestion(suggestion: Option<ScrapeSuggestion>) -> impl IntoView {
+    let Some(suggestion) = suggestion else {
+        return view! {
+            <p class="reader-suggestion">"Little's Law needs both the running and the waiting gauge; this label set lacks one."</p>
+        }
+        .into_any();
+    };
+    let plural = |n: u64| if n == 1 { "replica" } else { "replicas" };
+    let headline = match (suggestion.replicas_at_least, suggestion.replicas) {
+        (Some(low), Some(high)) if low < high => format!(
+            "Little's Law suggests between {low} and {high} replicas like this one: at least {low} to serve the demand at {}              headroom, and {high} to give every request now in flight a batch slot at once.",
+            format_percent(SUGGESTION_HEADROOM)
+        ),
+        (_, Some(replicas)) => format!(
+            "Little's Law suggests {replicas} {} like this one, to give every request now in flight a batch slot at {} headroom.",
+            plural(replicas),
+            format_percent(SUGGESTION_HEADROOM)
+        ),
+        _ => "Little's Law:".to_owned(),
+    };
+    let steps = suggestion
+        .arithmetic
+        .iter()
+        .map(|line| view! { <li>{line.clone()}</li> })
+        .collect_view();
+    view! {
+        <div class="reader-suggestion">
+            <h4 class="reader-minor-heading">"Replicas"</h4>
+            <p>{headline}</p>
+            <ol class="sizer-arithmetic">{steps}</ol>
+        </div>
+    }
+    .into_any()
 }

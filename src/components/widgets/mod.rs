@@ -5,12 +5,14 @@
 //! Widgets on one page talk through [`LabLink`]: the knee lab publishes its current reading, which the sizer can use
 //! as its latency and the metrics reader as a scrape.
 
+mod copy_block;
 mod frame;
 mod knee_lab;
 mod lab_link;
 mod metrics_reader;
 mod sizer;
 
+pub use copy_block::CopyBlock;
 pub use frame::WidgetFrame;
 pub use lab_link::{provide_lab_link, use_lab_link, LabLink, LabReading};
 

@@ -1,0 +1,356 @@
+// "On your cluster": the Little's Law sizer and the /metrics reader as a learner uses them, by mouse and by
+// keyboard, on a laptop and on a phone. Figures are read from the page's text and checked against sums done by hand.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
+
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const FIXTURES = new URL('../fixtures/metrics/', import.meta.url);
+const HEALTHY = await readFile(new URL('healthy.prom', FIXTURES), 'utf8');
+const PAST_THE_KNEE = await readFile(new URL('past-the-knee.prom', FIXTURES), 'utf8');
+const site = siteUnderTest();
+
+async function openWidget(name, viewport) {
+  const opened = await site.open(LESSON_PATH, viewport);
+  await opened.page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
+  const widget = opened.page.locator(`section.lesson-widget[data-widget="${name}"]`);
+  await widget.scrollIntoViewIfNeeded();
+  return { ...opened, widget };
+}
+
+/** The text of the sizer's three figures, by their labels. */
+async function sizerFigures(widget) {
+  const figures = {};
+  for (const group of await widget.locator('.sizer-figures > div').all()) {
+    figures[(await group.locator('dt').textContent()).trim()] = (await group.locator('dd').textContent()).trim();
+  }
+  return figures;
+}
+
+test('the metrics reader reads each pasted sample page and gives the verdict in the lesson\'s terms', async () => {
+  const { page, widget, problems } = await openWidget('metrics-reader');
+  const textarea = widget.getByLabel(/Prometheus text from a vLLM server's \/metrics/);
+  const verdict = widget.locator('.reader-verdict');
+
+  await textarea.fill(HEALTHY);
+  await verdict.waitFor();
+  assert.equal((await verdict.textContent()).trim(), 'Verdict: below the knee');
+  assert.match(await widget.locator('.reader-labels').textContent(), /model_name="course-27b-fp8"/);
+  // The same estimates `goodput-sim metrics` prints for this page (tests/cli.rs reads them with the same parser).
+  const ttft = await widget.getByRole('row', { name: /TTFT/ }).locator('td').allTextContents();
+  assert.deepEqual(ttft, ['43 ms', '98 ms', '217 ms', 'p99 ≤ 500 ms']);
+  const tpot = await widget.getByRole('row', { name: /TPOT/ }).locator('td').allTextContents();
+  assert.deepEqual(tpot, ['8.6 ms', '23 ms', '25 ms', 'p95 ≤ 40 ms']);
+  assert.equal((await widget.locator('.reader-queue').textContent()).trim(), 'Running: 19 · Waiting: 1.0');
+  assert.match(await widget.locator('.reader-estimate-note').textContent(), /estimates from the histogram buckets.*interpolated linearly/s);
+  // No queue: Little's Law says which cap holds 20 in flight at 80% headroom: ceil(20 ÷ 0.8) = 25.
+  assert.match(await widget.locator('.reader-suggestion').textContent(), /at least ceil\(20 ÷ 0\.80\) = 25/);
+  await verdict.scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-reader-healthy');
+
+  await textarea.fill(PAST_THE_KNEE);
+  await page.waitForFunction(() => /past the knee/.test(document.querySelector('.reader-verdict')?.textContent ?? ''));
+  assert.equal((await verdict.textContent()).trim(), 'Verdict: past the knee (queue growing)');
+  assert.equal((await widget.locator('.reader-queue').textContent()).trim(), 'Running: 64 · Waiting: 1789');
+  assert.match(await widget.locator('.reader-reasons').textContent(), /the queue is large, so it is growing/);
+  assert.match(await widget.locator('.reader-reasons').textContent(), /p99 TTFT ≈ 79 s breaks the 500 ms SLO/);
+  // 64 running + 1789 waiting = 1853 in flight; a full replica's cap is 64, 80% of it 51.2; ceil(1853 ÷ 51.2) = 37
+  // absorbs the backlog at once; the demand fills this replica, so at least ceil(1 ÷ 0.8) = 2.
+  assert.match(await widget.locator('.reader-suggestion').textContent(), /suggests between 2 and 37 replicas like this one/);
+  assert.match(await widget.getByRole('status').filter({ hasText: /^Read / }).textContent(), /Read 1 label set: past the knee/);
+  await widget.locator('.reader-server').scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-reader-past-the-knee');
+
+  // The sample buttons load the same pages.
+  await widget.getByRole('button', { name: 'Load the healthy sample' }).click();
+  assert.equal((await verdict.textContent()).trim(), 'Verdict: below the knee');
+  assert.equal(await textarea.inputValue(), HEALTHY);
+  await widget.getByRole('button', { name: 'Load the past-the-knee sample' }).click();
+  assert.equal((await verdict.textContent()).trim(), 'Verdict: past the knee (queue growing)');
+
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('invalid input shows an error with its line number, and the page keeps working', async () => {
+  const { page, widget, problems } = await openWidget('metrics-reader');
+  const textarea = widget.getByLabel(/Prometheus text from a vLLM server's \/metrics/);
+  const alert = widget.getByRole('alert');
+
+  // Line 4 of the healthy page loses its closing quote.
+  const lines = HEALTHY.split('\n');
+  assert.match(lines[3], /^vllm:num_requests_running\{model_name="course-27b-fp8",engine="0"\} 19\.0$/);
+  lines[3] = 'vllm:num_requests_running{model_name="course-27b-fp8,engine="0"} 19.0';
+  await textarea.fill(lines.join('\n'));
+  await alert.getByText(/Cannot read this page/).waitFor();
+  const message = await alert.textContent();
+  assert.match(message, /line 4: /);
+  assert.match(message, /Line 4: vllm:num_requests_running\{model_name="course-27b-fp8,engine="0"\} 19\.0/);
+  assert.equal(await widget.locator('.reader-verdict').count(), 0, 'no verdict for a page that does not parse');
+  await alert.scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-reader-error');
+
+  // Garbage, a truncated histogram, and a page without vLLM metrics.
+  await textarea.fill('}{ not metrics at all');
+  await alert.getByText(/line 1: expected a metric name/).waitFor();
+  const truncated = PAST_THE_KNEE.slice(0, PAST_THE_KNEE.indexOf('le="2560.0"'));
+  await textarea.fill(truncated);
+  await alert.getByText(/line \d+: /).waitFor();
+  await textarea.fill('node_load1 0.5\n');
+  await widget.getByRole('status').filter({ hasText: /has no vLLM metrics/ }).waitFor();
+  assert.equal((await alert.textContent()).trim(), '');
+
+  // The page is still alive: a sample loads and reads.
+  await widget.getByRole('button', { name: 'Load the healthy sample' }).click();
+  assert.equal((await widget.locator('.reader-verdict').textContent()).trim(), 'Verdict: below the knee');
+  assert.equal((await alert.textContent()).trim(), '');
+  assert.deepEqual(problems(), []);
+});
+
+/** A page in vLLM's shape of at least `minBytes`, like `cluster::exposition::synthetic_page` (the bench's page). */
+function syntheticPage(minBytes) {
+  const bounds = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560];
+  const ttft = 'vllm:time_to_first_token_seconds';
+  let gauges = '# TYPE vllm:num_requests_running gauge\n';
+  let histograms = `# TYPE ${ttft} histogram\n`;
+  for (let model = 0; gauges.length + histograms.length < minBytes; model++) {
+    const labels = `model_name="org/model-${model} \\"v2\\"",engine="0"`;
+    gauges += `vllm:num_requests_running{${labels}} ${model}.0\n`;
+    bounds.forEach((bound, index) => { histograms += `${ttft}_bucket{${labels},le="${bound}"} ${index * 10}.0\n`; });
+    const total = bounds.length * 10;
+    histograms += `${ttft}_bucket{${labels},le="+Inf"} ${total}.0\n${ttft}_count{${labels}} ${total}.0\n${ttft}_sum{${labels}} 123.45\n`;
+  }
+  return gauges + histograms;
+}
+
+test('a 1 MB paste reads in well under a second, and one over 5 MB is refused with the limit', async (t) => {
+  const { page, widget, problems } = await openWidget('metrics-reader');
+  const big = syntheticPage(1024 * 1024);
+  // Set the text as a paste does (one input event); typing a megabyte key by key is not what a learner does.
+  const paste = (text) => page.evaluate((value) => {
+    const textarea = document.getElementById('metrics-reader-page');
+    textarea.value = value;
+    textarea.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+  await paste(big);
+  const pasted = Date.now();
+  const status = widget.locator('.reader-status');
+  await status.filter({ hasText: /^Read \d+ label sets/ }).waitFor();
+  // The 300 ms pause before reading, then parse, signals, verdicts and drawing.
+  const elapsed = Date.now() - pasted;
+  assert.ok(elapsed < 1500, `a 1 MB page took ${elapsed} ms to read and draw`);
+  t.diagnostic(`1 MB page: ${elapsed} ms from paste to drawn verdicts, the 300 ms pause included`);
+  // Every synthetic label set has a TTFT p99 in the +Inf bucket, above 2560 s: all past the knee.
+  const summary = await status.textContent();
+  const sets = Number(summary.match(/^Read (\d+) label sets: \1 past the knee \(queue growing\)\.$/)?.[1]);
+  assert.ok(sets > 100, summary);
+  // Thousands of label sets would stall the page if drawn at once: a dozen at a time, more on request.
+  assert.equal(await widget.locator('.reader-server').count(), 12);
+  assert.match(await widget.locator('.reader-more').textContent(), new RegExp(`Showing the first 12 of ${sets} label sets`));
+  await widget.getByRole('button', { name: 'Show 12 more' }).click();
+  assert.equal(await widget.locator('.reader-server').count(), 24);
+
+  await paste('# padding\n'.repeat(550_000));
+  await widget.getByRole('alert').getByText(/the limit is 5 MB/).waitFor();
+  assert.equal(await widget.locator('.reader-server').count(), 0);
+  // Still responsive: a sample loads at once, and from its first label set again.
+  await widget.getByRole('button', { name: 'Load the healthy sample' }).click();
+  assert.equal((await widget.locator('.reader-verdict').textContent()).trim(), 'Verdict: below the knee');
+  assert.deepEqual(problems(), []);
+});
+
+test('a file is read through the picker, and one over 5 MB is refused before reading', async () => {
+  const { widget, problems } = await openWidget('metrics-reader');
+  const picker = widget.getByLabel('Or open a file');
+  await picker.setInputFiles({ name: 'scrape.prom', mimeType: 'text/plain', buffer: Buffer.from(PAST_THE_KNEE) });
+  await widget.locator('.reader-verdict').getByText('past the knee (queue growing)').waitFor();
+
+  await picker.setInputFiles({ name: 'huge.prom', mimeType: 'text/plain', buffer: Buffer.alloc(6 * 1024 * 1024, '#') });
+  const alert = widget.getByRole('alert');
+  await alert.getByText(/huge\.prom is 6\.0 MB; the limit is 5 MB/).waitFor();
+  assert.match(await alert.textContent(), /Nothing was read/);
+  // What was read before is still there.
+  assert.equal((await widget.locator('.reader-verdict').textContent()).trim(), 'Verdict: past the knee (queue growing)');
+  assert.deepEqual(problems(), []);
+});
+
+test('without a knee-lab run, the lab buttons are disabled and say why', async () => {
+  const { page, problems } = await openWidget('metrics-reader');
+  for (const name of ["Use the knee lab's /metrics", "Use the knee lab's latency"]) {
+    const button = page.getByRole('button', { name });
+    assert.equal(await button.isDisabled(), true, `${name} should be disabled`);
+    const reason = page.locator(`[id="${await button.getAttribute('aria-describedby')}"]`);
+    assert.match(await reason.textContent(), /The knee lab has no run yet/);
+  }
+  assert.deepEqual(problems(), []);
+});
+
+test('the sizer\'s arithmetic matches the hand-computed case, and its scaling rule is ready to paste', async () => {
+  const { page, context, widget, problems } = await openWidget('littles-law-sizer');
+  // The lesson's settings: cap 64, 8 s, 30 requests/s, headroom 0.8.
+  for (const [label, value] of [[/max-num-seqs/, '64'], [/mean latency/, '8'], [/peak demand/, '30'], [/target headroom/, '0.8']]) {
+    assert.equal(await widget.getByLabel(label).inputValue(), value);
+  }
+  // By hand: 64 ÷ 8 s = 8 requests/s per replica; 0.8 × 8 = 6.4; ceil(30 ÷ 6.4) = ceil(4.6875) = 5; 30 × 8 = 240.
+  assert.deepEqual(await sizerFigures(widget), {
+    'Per-replica max QPS': '8.0 requests/s',
+    'Replicas needed': '5',
+    'In flight at peak': '240 requests',
+  });
+  const arithmetic = await widget.locator('.sizer-result .sizer-arithmetic li').allTextContents();
+  assert.equal(arithmetic[0], 'Per-replica max QPS = cap ÷ latency = 64 ÷ 8.0 s = 8.0 requests/s');
+  assert.equal(arithmetic[2], 'Replicas = ceil(peak ÷ per-replica target) = ceil(30 ÷ 6.4) = ceil(4.7) = 5');
+  assert.match(arithmetic[3], /In flight at peak = peak × latency = 30 × 8\.0 s = 240 requests, in 320 slots/);
+
+  // The lesson's Step 5: cap 32, 4 s, 36 requests/s, no headroom → 8 per replica, ceil(4.5) = 5, 144 in flight.
+  await widget.getByLabel(/max-num-seqs/).fill('32');
+  await widget.getByLabel(/mean latency/).fill('4');
+  await widget.getByLabel(/peak demand/).fill('36');
+  await widget.getByLabel(/target headroom/).fill('1');
+  assert.deepEqual(await sizerFigures(widget), {
+    'Per-replica max QPS': '8.0 requests/s',
+    'Replicas needed': '5',
+    'In flight at peak': '144 requests',
+  });
+  assert.match(await widget.locator('.sizer-result').textContent(), /ceil\(36 ÷ 8\.0\) = ceil\(4\.5\) = 5/);
+
+  // Back to the lesson's case: threshold ceil(64 × 0.2) = 13 waiting, 5 to 10 replicas (twice the peak).
+  await widget.getByLabel(/max-num-seqs/).fill('64');
+  await widget.getByLabel(/mean latency/).fill('8');
+  await widget.getByLabel(/peak demand/).fill('30');
+  await widget.getByLabel(/target headroom/).fill('0.8');
+  await widget.getByLabel(/Model name/).fill('qwen-27b');
+  const rule = widget.getByRole('region', { name: /From numbers to an autoscaler/ });
+  assert.match(await rule.locator('p').first().textContent(), /cap of 64, 8\.0 s latency, a peak of 30 requests\/s and 80% headroom/);
+  const alertRule = await rule.getByLabel('Prometheus alert rule, vllm-knee.rules.yaml').textContent();
+  assert.match(alertRule, /expr: "avg\(vllm:num_requests_waiting\{model_name=\\"qwen-27b\\"\}\) > 13"/);
+  const keda = await rule.getByLabel('KEDA ScaledObject, vllm-keda.yaml').textContent();
+  assert.match(keda, /minReplicaCount: 5\n/);
+  assert.match(keda, /maxReplicaCount: 10\n/);
+  assert.match(keda, /threshold: "13"/);
+  assert.match(keda, /# minReplicas 5 = ceil\(peak 30 ÷ \(8\.0 requests\/s per replica × 0\.80\)\)/);
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await rule.getByRole('button', { name: 'Copy vllm-keda.yaml' }).click();
+  await rule.getByText('Copied.').waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), keda);
+
+  const slo = await widget.locator('.slo-card').allTextContents();
+  assert.equal(slo.length, 3);
+  assert.match(slo[0], /Chat.*p99 TTFT ≤ 500 ms.*p95 TPOT ≤ 50 ms.*A person is watching/s);
+  assert.match(slo[1], /RAG.*p99 TTFT ≤ 1\.5 s/s);
+  assert.match(slo[2], /Batch summarisation.*p99 TTFT ≤ 60 s.*p95 TPOT ≤ 200 ms/s);
+
+  await widget.locator('.sizer').scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-sizer');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('an invalid sizer field shows its message beside it, and NaN never appears', async () => {
+  const { page, widget, problems } = await openWidget('littles-law-sizer');
+  const cases = [
+    [/mean latency/, '0', 'must be more than 0; enter the mean end-to-end latency in seconds, e.g. 8'],
+    [/mean latency/, '-3', 'must be more than 0; enter the mean end-to-end latency in seconds, e.g. 8'],
+    [/max-num-seqs/, 'abc', '"abc" is not a number'],
+    [/max-num-seqs/, '', 'enter a number'],
+    [/max-num-seqs/, '12.5', 'must be a whole number of sequences'],
+    [/peak demand/, '1e9', 'is implausibly large; at most'],
+    [/target headroom/, '80', 'a fraction of 1: for 80% enter 0.8'],
+  ];
+  const valid = { 'mean latency': '8', 'max-num-seqs': '64', 'peak demand': '30', 'target headroom': '0.8' };
+  for (const [label, value, message] of cases) {
+    const field = widget.getByLabel(label);
+    await field.fill(value);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true', `${label} = ${value}`);
+    const describedBy = (await field.getAttribute('aria-describedby')).split(' ');
+    const error = page.locator(`[id="${describedBy[0]}"]`);
+    assert.ok((await error.textContent()).includes(message), `${label} = ${value}: ${await error.textContent()}`);
+    // The message sits beside its own field, inside the same field group.
+    assert.equal(await widget.locator('.sizer-field.has-error').count(), 1);
+    assert.deepEqual(Object.values(await sizerFigures(widget)), ['—', '—', '—']);
+    assert.match(await widget.locator('.sizer-result').textContent(), /Fix the marked field/);
+    assert.match(await widget.locator('.sizer-rule').textContent(), /Fix the marked field above/);
+    const text = await page.locator('body').innerText();
+    assert.ok(!/NaN|Infinity|undefined/.test(text), `${label} = ${value} shows NaN/Infinity/undefined`);
+    if (value === '80') break; // the last case stays refused for the screenshot
+    await field.fill(valid[label.source]);
+    assert.equal(await field.getAttribute('aria-invalid'), 'false');
+  }
+  await screenshot(page, 'cluster-sizer-error');
+  // Fixing the field brings the result back and clears the mark.
+  const headroom = widget.getByLabel(/target headroom/);
+  await headroom.fill('0.8');
+  assert.equal(await headroom.getAttribute('aria-invalid'), 'false');
+  assert.equal((await sizerFigures(widget))['Replicas needed'], '5');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('the sizer works from the keyboard alone', async () => {
+  const { page, widget, problems } = await openWidget('littles-law-sizer');
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim());
+  const cap = widget.getByLabel(/max-num-seqs/);
+  const capId = await cap.getAttribute('id');
+  // Tab into the widget from the element just before its first field.
+  await cap.evaluate((input) => {
+    const all = [...document.querySelectorAll('a[href], button:not([disabled]), input, textarea, summary, [tabindex="0"]')];
+    all[all.indexOf(input) - 1].focus();
+  });
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), capId);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('32');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), await widget.getByLabel(/mean latency/).getAttribute('id'));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('4');
+  // The lab button is disabled (no lab run), so Tab skips it to the peak.
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), await widget.getByLabel(/peak demand/).getAttribute('id'));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('36');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('0.8');
+  // 32 ÷ 4 = 8 per replica; 0.8 × 8 = 6.4; ceil(36 ÷ 6.4) = ceil(5.625) = 6; 36 × 4 = 144 in flight.
+  assert.deepEqual(await sizerFigures(widget), {
+    'Per-replica max QPS': '8.0 requests/s',
+    'Replicas needed': '6',
+    'In flight at peak': '144 requests',
+  });
+  // On through the model name and the first YAML block to its Copy button.
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), await widget.getByLabel(/Model name/).getAttribute('id'));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'PRE');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'Copy vllm-knee.rules.yaml');
+  await page.keyboard.press('Enter');
+  await widget.getByRole('status').filter({ hasText: /Copied\.|copy it by hand/ }).first().waitFor();
+  assert.deepEqual(problems(), []);
+});
+
+test('both widgets fit a 390 px phone and a 1280 × 720 projector', async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 }]) {
+    for (const name of ['littles-law-sizer', 'metrics-reader']) {
+      const { page, widget, problems } = await openWidget(name, viewport);
+      if (name === 'metrics-reader') {
+        await widget.getByRole('button', { name: 'Load the past-the-knee sample' }).click();
+        await widget.locator('.reader-verdict').waitFor();
+      }
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${name} at ${viewport.width}px overflows the page by ${overflow}px`);
+      const box = await widget.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, `${name} sticks out at ${viewport.width}px`);
+      for (const button of await widget.locator('button:not([disabled])').all()) {
+        const { height } = await button.boundingBox();
+        assert.ok(height >= 44, `a button of ${name} is ${height}px tall at ${viewport.width}px`);
+      }
+      await screenshot(page, `cluster-${name}-${viewport.width}`, { fullPage: false });
+      await widget.screenshot({ path: new URL(`artifacts/cluster-${name}-${viewport.width}-whole.png`, import.meta.url).pathname });
+      assert.deepEqual(problems(), []);
+    }
+  }
+});
