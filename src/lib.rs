@@ -9,6 +9,8 @@ pub mod charts;
 pub mod cluster;
 pub mod lesson;
 pub mod model;
+pub mod presentation;
+pub mod theme;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -14,6 +14,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
+use crate::components::theme::use_chart_projection;
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
 ///
@@ -42,7 +43,10 @@ pub fn ChartCanvas(
         }
     });
 
-    // Redraw whenever the size, the data or the theme change.
+    // Larger type and lines on a projected screen (1 on the lesson page).
+    let projection = use_chart_projection();
+
+    // Redraw whenever the size, the data, the theme or the projection change.
     Effect::new(move |_| {
         let (width, height) = css_size.get();
         let spec = chart.get();
@@ -65,7 +69,7 @@ pub fn ChartCanvas(
             return;
         };
         let area = backend.into_drawing_area();
-        let style = ChartStyle::new(theme, ratio);
+        let style = ChartStyle::new(theme, ratio).with_projection(projection.get());
         if let Err(error) = spec.draw(&area, &style).and_then(|()| area.present()) {
             web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());
         }

@@ -3,6 +3,8 @@
 
 pub mod chart_canvas;
 pub mod lesson;
+pub mod present;
 pub mod site;
 pub mod sync;
+pub mod theme;
 pub mod widgets;

@@ -16,7 +16,10 @@ mod reveal;
 mod speaker_notes;
 mod tldr;
 
+pub use header::LessonHeader;
+
 use super::widgets::{provide_lab_link, Widget};
+use crate::app::SiteBase;
 use crate::lesson::{Block, Lesson};
 use leptos::prelude::*;
 
@@ -29,17 +32,23 @@ pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(index, block)| view! { <LessonBlock block index/> });
+    let present_href = use_context::<SiteBase>()
+        .unwrap_or(SiteBase(String::new()))
+        .href(&format!("/lessons/{}/?present=1", lesson.meta.slug));
     view! {
         <article class="lesson" aria-labelledby="lesson-title">
+            <p class="lesson-tools">
+                <a class="present-link" href=present_href>"Present this lesson"</a>
+            </p>
             <header::LessonHeader meta=&lesson.meta/>
             {blocks.collect_view()}
         </article>
     }
 }
 
-/// One block; `index` makes ids for blocks that carry none of their own.
+/// One block; `index` makes ids for blocks that carry none of their own. Presentation screens draw blocks with it too.
 #[component]
-fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
+pub fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
     match block {
         Block::Html(html) => {
             view! { <div class="lesson-prose" inner_html=html.as_str()></div> }.into_any()

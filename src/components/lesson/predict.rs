@@ -21,6 +21,7 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
             <button
                 type="button"
                 class="predict-reveal"
+                data-present-reveal=""
                 disabled=move || revealed.get()
                 on:click=move |_| revealed.set(true)
             >
