@@ -22,8 +22,8 @@ pub enum KeyAction {
     Contrast,
     /// Show or hide the list of keys.
     Help,
-    /// Open the presenter window.
-    OpenPresenter,
+    /// Open the other window: the presenter's from the audience, the audience's from the presenter.
+    OpenOtherWindow,
     /// Close the help, un-blank, or leave full screen.
     Close,
 }
@@ -102,7 +102,7 @@ pub fn action_for(press: KeyPress<'_>, focus: FocusKind) -> Option<KeyAction> {
         ("f" | "F", false) => KeyAction::Fullscreen,
         ("b" | "B" | ".", false) => KeyAction::Blank,
         ("c" | "C", false) => KeyAction::Contrast,
-        ("p" | "P", false) => KeyAction::OpenPresenter,
+        ("p" | "P", false) => KeyAction::OpenOtherWindow,
         ("?", _) => KeyAction::Help,
         ("Escape", false) => KeyAction::Close,
         _ => return None,
@@ -135,7 +135,10 @@ pub const KEY_HELP: [(&str, &str); 11] = [
     ("B  .", "Blank the audience screen, or bring it back"),
     ("C", "High contrast on or off"),
     ("F", "Full screen on or off"),
-    ("P", "Open the presenter window"),
+    (
+        "P",
+        "Open the presenter window (from the presenter: the audience window)",
+    ),
     ("?", "Show or hide this list"),
     ("Esc", "Close this list, un-blank, leave full screen"),
     ("Tab", "Move between the controls on the screen"),

@@ -166,12 +166,24 @@ test('keys stay quiet while typing, and help, blank and contrast work from the k
   await page.keyboard.press('.');
   await page.locator('.present-blank').waitFor({ state: 'hidden' });
 
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => document.fullscreenElement === document.documentElement);
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => document.fullscreenElement === null);
+
   const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
   const before = await theme();
   await page.keyboard.press('c');
   assert.equal(await theme(), 'high-contrast');
   await page.keyboard.press('c');
   assert.equal(await theme(), before);
+
+  // P opens the presenter window at the same screen, and it joins the presentation.
+  const [presenter] = await Promise.all([page.context().waitForEvent('page'), page.keyboard.press('p')]);
+  await waitForPresentation(presenter, 'presenter');
+  await expectPresenterAt(presenter, estimate);
+  await presenter.keyboard.press('ArrowRight');
+  await expectAudienceAt(page, estimate + 1);
   assert.deepEqual(problems(), []);
 });
 
@@ -309,6 +321,8 @@ test('a revealed predict step still fits its screen', async () => {
       const slide = document.querySelector('.present-audience .present-slide');
       return slide.scrollHeight <= slide.clientHeight + 1 && slide.dataset.fit !== 'scroll';
     }, null, { timeout: 5000 });
+    const fit = await page.locator('.present-audience .present-slide').getAttribute('data-fit');
+    console.log(`${step.source} revealed at 1280×720: type ${fit} step(s) smaller`);
   }
   assert.deepEqual(problems(), []);
 });

@@ -35,7 +35,13 @@ pub(super) fn listen(deck: Deck) {
             KeyAction::Blank => deck.blank.update(|blank| *blank = !*blank),
             KeyAction::Contrast => theme.toggle_contrast(),
             KeyAction::Help => deck.help.update(|open| *open = !*open),
-            KeyAction::OpenPresenter => open_window(deck, View::Presenter),
+            KeyAction::OpenOtherWindow => open_window(
+                deck,
+                match deck.view {
+                    View::Audience => View::Presenter,
+                    View::Presenter => View::Audience,
+                },
+            ),
             KeyAction::Close => close_something(deck),
         }
     });

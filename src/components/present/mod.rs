@@ -5,6 +5,18 @@
 //! the lesson's [`SyncGroup`], so the screen, the blanking and every [`synced_signal`] on the screens stay equal in
 //! all of them. The screen list, the keys, the URL format and the sync protocol are pure code in
 //! [`crate::presentation`]; this module only wires them to the page.
+//!
+//! What a widget or lesson block does to work on a screen:
+//! - **State the room sees** (slider positions, switches, guesses, reveals, tallies) lives in
+//!   [`synced_signal`]`(key, initial)`, with a key that is the same in every window and unique on the page, e.g.
+//!   `format!("knee-lab/{id}/load")`. Keys starting with `present/` belong to the presentation itself.
+//! - **Reveal buttons** carry the attribute `data-present-reveal`; `R` presses the first one on the current screen
+//!   that is shown and not used yet (used: `disabled`, or `aria-expanded="true"`).
+//! - **Charts** take `theme=use_chart_theme()` (`components::theme`); `ChartCanvas` reads the screen's projection
+//!   factor by itself.
+//! - **Size**: a screen is a CSS size container whose type follows the screen, so size in `em` (or `cqh`/`cqw`),
+//!   never in fixed pixels. A chart canvas on a screen is 42% of the screen's height (`style/present.css`). A
+//!   screen that still overflows has its type stepped down until it fits.
 
 mod audience;
 mod keyboard;
