@@ -64,6 +64,18 @@ async function findScreen(page, pattern) {
   throw new Error(`no screen matches ${pattern}`);
 }
 
+/** The first screen (counted from 1) showing an element that matches `selector`. */
+async function findScreenWith(page, selector) {
+  const { m } = await audiencePosition(page);
+  await page.keyboard.press('Home');
+  for (let n = 1; n <= m; n++) {
+    await expectAudienceAt(page, n);
+    if (await page.locator(`.present-current ${selector}`).count()) return n;
+    await page.keyboard.press('ArrowRight');
+  }
+  throw new Error(`no screen shows ${selector}`);
+}
+
 test('the lesson page has a Present button that opens presentation mode', async () => {
   const { page, problems } = await site.open(LESSON);
   await page.getByRole('link', { name: 'Present this lesson' }).click();
@@ -196,12 +208,12 @@ test('the presenter drives the audience and the audience drives the presenter', 
   await expectAudienceAt(audience.page, m);
   await audience.page.keyboard.press('Home');
   await expectPresenterAt(presenter.page, 1);
-  await audience.page.keyboard.press('ArrowRight');
-  await expectPresenterAt(presenter.page, 2);
 
   // The presenter sees the next screen and this part's speaker notes.
   assert.match(await presenter.page.locator('#presenter-next-title').textContent(), /^Next: Two clocks/);
   assert.match(await presenter.page.locator('.presenter-notes').textContent(), /how they know a replica is full/);
+  await audience.page.keyboard.press('ArrowRight');
+  await expectPresenterAt(presenter.page, 2);
 
   // A reveal pressed with R on the presenter opens on the projector, and one clicked there closes on the presenter.
   const recall = await findScreen(audience.page, /Recall: Cover the screen/);
@@ -215,6 +227,17 @@ test('the presenter drives the audience and the audience drives the presenter', 
   assert.equal(await audienceToggle.getAttribute('aria-expanded'), 'true');
   await audienceToggle.click();
   await presenter.page.locator('.present-current .reveal-toggle[aria-expanded="false"]').waitFor();
+
+  // A keyword unfolded on the projector unfolds on the presenter, and folds back from there.
+  const keywords = await findScreenWith(audience.page, 'details.keyword');
+  await expectPresenterAt(presenter.page, keywords);
+  const term = audience.page.locator('.present-current details.keyword').first();
+  const presenterTerm = presenter.page.locator('.present-current details.keyword').first();
+  assert.equal(await presenterTerm.evaluate((d) => d.open), false);
+  await term.locator('summary').click();
+  await presenter.page.waitForFunction(() => document.querySelector('.present-current details.keyword').open);
+  await presenterTerm.locator('summary').click();
+  await audience.page.waitForFunction(() => !document.querySelector('.present-current details.keyword').open);
 
   // Blanking from the presenter blacks out the projector only.
   await presenter.page.getByRole('button', { name: 'Blank audience (B)' }).click();

@@ -55,7 +55,7 @@ pub fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
         }
         Block::Tldr(tldr) => view! { <tldr::Tldr tldr/> }.into_any(),
         Block::Analogy(analogy) => view! { <analogy::Analogy analogy/> }.into_any(),
-        Block::Keywords(keywords) => view! { <keywords::Keywords keywords/> }.into_any(),
+        Block::Keywords(keywords) => view! { <keywords::Keywords keywords index/> }.into_any(),
         Block::MathDecoded(math) => view! { <math_decoded::MathDecoded math/> }.into_any(),
         Block::RecallCard(card) => view! { <recall_card::RecallCard card/> }.into_any(),
         Block::Predict(step) => view! { <predict::PredictStep step/> }.into_any(),
