@@ -139,7 +139,11 @@ pub fn ThemeSwitcher() -> impl IntoView {
     view! {
         <label class="theme-switcher">
             "Theme "
-            <select on:change=move |event| state.pick(ThemeChoice::parse(Some(&event_target_value(&event))))>
+            // `selected` sets the first render; `prop:value` follows later changes (the `C` key, another window).
+            <select
+                prop:value=move || state.choice().as_str()
+                on:change=move |event| state.pick(ThemeChoice::parse(Some(&event_target_value(&event))))
+            >
                 {options.into_iter().collect_view()}
             </select>
         </label>

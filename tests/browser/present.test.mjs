@@ -247,8 +247,17 @@ test('the presenter drives the audience and the audience drives the presenter', 
   await presenter.page.waitForFunction(() => document.querySelector('.presenter-blanked').textContent === '');
 
   // The theme picked on the presenter reaches the audience.
-  await presenter.page.locator('.presenter-controls').getByLabel('Theme').selectOption('dark');
+  const themePicker = presenter.page.locator('.presenter-controls').getByLabel('Theme');
+  await themePicker.selectOption('dark');
   await audience.page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  // C on the presenter switches both windows to high contrast, and the picker says so.
+  await presenter.page.locator('.presenter-position').click();
+  await presenter.page.keyboard.press('c');
+  await audience.page.waitForFunction(() => document.documentElement.dataset.theme === 'high-contrast');
+  assert.equal(await themePicker.inputValue(), 'high-contrast');
+  await presenter.page.keyboard.press('c');
+  await audience.page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  assert.equal(await themePicker.inputValue(), 'dark');
 
   assert.deepEqual(audience.problems(), []);
   assert.deepEqual(presenter.problems(), []);
