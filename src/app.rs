@@ -6,12 +6,15 @@
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes};
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 use leptos_router::path;
 
 use crate::components::lesson::LessonArticle;
+use crate::components::present::Presentation;
 use crate::components::site::{Home, NotFound, SiteFooter, SiteHeader};
+use crate::components::theme::provide_theme;
 use crate::lesson;
+use crate::presentation::url::wants_presentation;
 
 /// Where the site lives, as a path without a trailing slash: `""` at a host's root, `"/course"`
 /// under a sub-path. Shared with links through context.
@@ -40,6 +43,7 @@ fn site_base_from_document() -> SiteBase {
 pub fn App() -> impl IntoView {
     let base = site_base_from_document();
     provide_context(base.clone());
+    provide_theme();
     view! {
         <Router base=base.0>
             <a class="skip-link" href="#main">"Skip to the content"</a>
@@ -55,13 +59,19 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// `/lessons/:slug/`: the lesson with that slug, or the not-found page.
+/// `/lessons/:slug/`: the lesson with that slug (presented, with `?present=1`), or the not-found page.
 #[component]
 fn LessonRoute() -> impl IntoView {
     let params = use_params_map();
+    let query = use_query_map();
     move || {
         let slug = params.read().get("slug").unwrap_or_default();
+        let query = query.read();
         match lesson::catalog().iter().find(|l| l.meta.slug == slug) {
+            Some(found) if wants_presentation(query.get("present").as_deref()) => view! {
+                <Presentation lesson=found view=query.get("view") screen=query.get("screen")/>
+            }
+            .into_any(),
             Some(found) => {
                 document().set_title(&format!("{} · goodput", found.meta.title));
                 // The browser looked for `#section` before the lesson existed; look again once it is drawn.

@@ -10,6 +10,8 @@ pub mod cluster;
 pub mod lab;
 pub mod lesson;
 pub mod model;
+pub mod presentation;
+pub mod theme;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

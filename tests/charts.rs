@@ -649,6 +649,29 @@ fn every_theme_paints_its_own_background_and_scales_with_the_device() {
     assert_eq!(ChartStyle::new(ChartTheme::Light, f64::NAN).scale, 1.0);
 }
 
+#[test]
+fn a_projected_chart_has_larger_type_and_thicker_lines_at_the_same_pixel_scale() {
+    let desk = ChartStyle::new(ChartTheme::HighContrast, 2.0);
+    let projected = desk.clone().with_projection(2.0);
+    assert_eq!(
+        projected.scale, desk.scale,
+        "the canvas resolution is the device's, not the projection's"
+    );
+    assert_eq!(projected.text_px, 2.0 * desk.text_px);
+    assert_eq!(projected.title_px, 2.0 * desk.title_px);
+    assert_eq!(projected.px(projected.line_px), 2 * desk.px(desk.line_px));
+    assert_eq!(
+        desk.clone().with_projection(0.5),
+        desk,
+        "projection never shrinks a chart"
+    );
+    assert_eq!(desk.clone().with_projection(f64::INFINITY), desk);
+    let svg = render(1920, 1080, |area| {
+        latency_vs_load(area, &knee_sweep(), &projected)
+    });
+    assert!(svg.contains("p99"), "a projected chart still draws");
+}
+
 /// Writes each chart, in each theme, to `tests/browser/artifacts/charts/` for a human to look at (projector size).
 #[test]
 fn charts_are_written_out_for_a_look() {

@@ -209,6 +209,21 @@ impl ChartStyle {
         self
     }
 
+    /// The same style projected: type and lines `factor` times larger in CSS pixels, so a chart on a projected
+    /// screen reads from the back of a room. Factors below 1 (or not finite) are treated as 1.
+    pub fn with_projection(mut self, factor: f64) -> Self {
+        let factor = if factor.is_finite() {
+            factor.clamp(1.0, 4.0)
+        } else {
+            1.0
+        };
+        self.text_px *= factor;
+        self.label_px *= factor;
+        self.title_px *= factor;
+        self.line_px *= factor;
+        self
+    }
+
     /// The same style for plotters' SVG backend, which writes `font-size` as the requested size ÷ 1.24 while the
     /// canvas backend uses it as is; without this an exported SVG would have text a fifth smaller than the screen.
     pub fn for_svg(mut self) -> Self {

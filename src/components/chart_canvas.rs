@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 
 use super::perf;
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable};
+use crate::components::theme::use_chart_projection;
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
 ///
@@ -47,8 +48,10 @@ pub fn ChartCanvas(
     // Charts scrolled out of view are not drawn: a slider move then costs only the charts the learner can see, and
     // an off-screen chart catches up when it scrolls in.
     let visible = use_element_visibility(canvas_ref);
+    // Larger type and lines on a projected screen (1 on the lesson page).
+    let projection = use_chart_projection();
 
-    // Redraw whenever the size, the data or the theme change.
+    // Redraw whenever the size, the data, the theme or the projection change.
     Effect::new(move |_| {
         if !visible.get() {
             return;
@@ -74,7 +77,7 @@ pub fn ChartCanvas(
             return;
         };
         let area = backend.into_drawing_area();
-        let style = ChartStyle::new(theme, ratio);
+        let style = ChartStyle::new(theme, ratio).with_projection(projection.get());
         let started = perf::now();
         if let Err(error) = spec.draw(&area, &style).and_then(|()| area.present()) {
             web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());

@@ -4,6 +4,8 @@
 pub mod chart_canvas;
 pub mod lesson;
 pub mod perf;
+pub mod present;
 pub mod site;
 pub mod sync;
+pub mod theme;
 pub mod widgets;

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::app::SiteBase;
+use crate::components::theme::ThemeSwitcher;
 use crate::lesson;
 
 /// The course name, linking home.
@@ -15,6 +16,7 @@ pub fn SiteHeader() -> impl IntoView {
                 "goodput"
             </a>
             <span class="site-tagline">"Why LLM serving latency explodes near full load"</span>
+            <ThemeSwitcher/>
         </header>
     }
 }

@@ -1,5 +1,5 @@
 //! Tasks in the lab that tick themselves when the learner actually does them: each is a predicate over the lab's
-//! settings and figures, checked whenever they change.
+//! settings and figures, checked whenever they change. The lesson's `@tasks` list words them (by the same ids).
 
 use super::figures::Figures;
 use super::settings::{LabSettings, LoopKind};
@@ -27,27 +27,13 @@ impl LabTask {
         LabTask::CloseTheLoop,
     ];
 
-    /// Stable id, used as the progress key.
+    /// Stable id: the progress key, and the id the lesson's `@tasks` list uses.
     pub fn id(self) -> &'static str {
         match self {
             LabTask::GoodputBelow90 => "knee-lab/goodput-below-90",
             LabTask::FindTheCrossing => "knee-lab/p99-crosses-slo",
             LabTask::QueueRunsAway => "knee-lab/queue-runs-away",
-            LabTask::CloseTheLoop => "knee-lab/close-the-loop",
-        }
-    }
-
-    /// What the learner is asked to do.
-    pub fn label(self) -> &'static str {
-        match self {
-            LabTask::GoodputBelow90 => "In open loop, push goodput below 90% of throughput.",
-            LabTask::FindTheCrossing => {
-                "Find the lowest load where p99 TTFT crosses the SLO (show TTFT)."
-            }
-            LabTask::QueueRunsAway => "Reach the load where the open-loop queue never drains.",
-            LabTask::CloseTheLoop => {
-                "At 97% or more, switch to closed loop and bring p99 TTFT back within the SLO."
-            }
+            LabTask::CloseTheLoop => "knee-lab/closed-loop",
         }
     }
 

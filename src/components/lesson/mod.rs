@@ -21,10 +21,12 @@ mod tally;
 mod tasks;
 mod tldr;
 
+pub use header::LessonHeader;
 pub use progress_store::{use_progress, ProgressHandle};
 pub use tasks::TaskChecklist;
 
 use super::widgets::{provide_lab_link, Widget};
+use crate::app::SiteBase;
 use crate::lesson::{Block, Lesson};
 use leptos::prelude::*;
 
@@ -38,8 +40,14 @@ pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(index, block)| view! { <LessonBlock block index/> });
+    let present_href = use_context::<SiteBase>()
+        .unwrap_or(SiteBase(String::new()))
+        .href(&format!("/lessons/{}/?present=1", lesson.meta.slug));
     view! {
         <article class="lesson" aria-labelledby="lesson-title">
+            <p class="lesson-tools">
+                <a class="present-link" href=present_href>"Present this lesson"</a>
+            </p>
             <header::LessonHeader meta=&lesson.meta/>
             <progress_summary::ProgressSummary/>
             {blocks.collect_view()}
@@ -47,16 +55,16 @@ pub fn LessonArticle(lesson: &'static Lesson) -> impl IntoView {
     }
 }
 
-/// One block; `index` makes ids for blocks that carry none of their own.
+/// One block; `index` makes ids for blocks that carry none of their own. Presentation screens draw blocks with it too.
 #[component]
-fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
+pub fn LessonBlock(block: &'static Block, index: usize) -> impl IntoView {
     match block {
         Block::Html(html) => {
             view! { <div class="lesson-prose" inner_html=html.as_str()></div> }.into_any()
         }
         Block::Tldr(tldr) => view! { <tldr::Tldr tldr/> }.into_any(),
         Block::Analogy(analogy) => view! { <analogy::Analogy analogy/> }.into_any(),
-        Block::Keywords(keywords) => view! { <keywords::Keywords keywords/> }.into_any(),
+        Block::Keywords(keywords) => view! { <keywords::Keywords keywords index/> }.into_any(),
         Block::MathDecoded(math) => view! { <math_decoded::MathDecoded math/> }.into_any(),
         Block::RecallCard(card) => view! { <recall_card::RecallCard card/> }.into_any(),
         Block::Predict(step) => view! { <predict::PredictStep step/> }.into_any(),

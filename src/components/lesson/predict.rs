@@ -189,14 +189,14 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
                         (false, false) => "Commit my guess",
                     }}
                 </button>
-                <button type="button" class="predict-reveal" node_ref=reveal_ref
+                <button type="button" class="predict-reveal" node_ref=reveal_ref data-present-reveal=""
                     disabled=move || !committed.get() || revealed.get()
                     aria-describedby=described_by
                     on:click=move |_| reveal(false)>
                     "Reveal"
                 </button>
                 <Show when=move || !committed.get() && !revealed.get()>
-                    <button type="button" class="predict-anyway" on:click=move |_| reveal(true)>"Show me anyway"</button>
+                    <button type="button" class="predict-anyway" data-present-reveal="" on:click=move |_| reveal(true)>"Show me anyway"</button>
                 </Show>
             </div>
             <p class="predict-hint" id=hint_id>

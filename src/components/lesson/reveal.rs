@@ -1,6 +1,8 @@
 //! A button that shows and hides an answer: the one reveal used by recall and explain cards, so both behave the
-//! same by mouse, touch and keyboard (a real `<button>` with `aria-expanded`).
+//! same by mouse, touch and keyboard (a real `<button>` with `aria-expanded`). Whether it is open is synced between
+//! presentation windows, and the button answers the presentation's `R` key (`data-present-reveal`).
 
+use crate::components::sync::synced_signal;
 use leptos::prelude::*;
 
 /// The toggle and the hidden answer it controls; `id` must be unique on the page.
@@ -15,14 +17,15 @@ pub fn Reveal(
     /// The answer.
     children: Children,
 ) -> impl IntoView {
-    let (open, set_open) = signal(false);
+    let open = synced_signal(format!("reveal/{id}"), false);
     view! {
         <button
             type="button"
             class="reveal-toggle"
+            data-present-reveal=""
             aria-expanded=move || open.get().to_string()
             aria-controls=id.clone()
-            on:click=move |_| set_open.update(|open| *open = !*open)
+            on:click=move |_| open.update(|open| *open = !*open)
         >
             {move || if open.get() { hide } else { show }}
         </button>

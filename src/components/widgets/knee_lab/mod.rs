@@ -13,12 +13,14 @@ mod url_state;
 use leptos::prelude::*;
 
 use super::{use_lab_link, LabReading, WidgetFrame};
-use crate::charts::{ChartSpec, ChartTheme};
+use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
+use crate::components::lesson::use_progress;
 use crate::components::perf;
 use crate::components::sync::synced_signal;
+use crate::components::theme::use_chart_theme;
 use crate::lab::settings::SettingNote;
-use crate::lab::{Figures, LabSettings};
+use crate::lab::{Figures, LabSettings, LabTask};
 use crate::lesson::WidgetEmbed;
 use crate::model::default_load_points;
 use runner::{use_sliced_sweep, RunState};
@@ -72,9 +74,10 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     if variant == LabVariant::Full {
         publish_reading(settings, figures, run_state);
         first_draw_mark(snapshot);
+        tick_tasks(settings, figures, run_state);
     }
 
-    let theme = Signal::derive(|| ChartTheme::Light);
+    let theme = use_chart_theme();
     let chart = |spec: fn(&Figures) -> ChartSpec| Memo::new(move |_| figures.with(spec));
     let throughput = chart(|f| ChartSpec::ThroughputVsGoodput(f.throughput.clone()));
     let charts = match variant {
@@ -166,6 +169,28 @@ fn publish_reading(
             }));
         });
         pending.set_value(Some(timeout));
+    });
+}
+
+/// Ticks the lesson's lab tasks (see [`LabTask`]) the moment the converged lab shows one done.
+fn tick_tasks(
+    settings: RwSignal<LabSettings>,
+    figures: Memo<Figures>,
+    run_state: ReadSignal<RunState>,
+) {
+    let progress = use_progress();
+    Effect::new(move |_| {
+        if run_state.get() != RunState::Done {
+            return;
+        }
+        let settings = settings.get();
+        figures.with(|figures| {
+            for task in LabTask::ALL {
+                if task.is_done(&settings, figures) {
+                    progress.tick(task.id());
+                }
+            }
+        });
     });
 }
 

@@ -1,0 +1,166 @@
+//! Presentation mode (`?present=1` on a lesson URL): the lesson one screen at a time, for a projector.
+//!
+//! Two kinds of window show a presentation: the audience view (the projected screen) and the presenter view
+//! (`&view=presenter`: current and next screen, speaker notes, a timer). Every presentation window of a lesson joins
+//! the lesson's [`SyncGroup`], so the screen, the blanking and every [`synced_signal`] on the screens stay equal in
+//! all of them. The screen list, the keys, the URL format and the sync protocol are pure code in
+//! [`crate::presentation`]; this module only wires them to the page.
+//!
+//! What a widget or lesson block does to work on a screen:
+//! - **State the room sees** (slider positions, switches, guesses, reveals, tallies) lives in
+//!   [`synced_signal`]`(key, initial)`, with a key that is the same in every window and unique on the page, e.g.
+//!   `format!("knee-lab/{id}/load")`. Keys starting with `present/` belong to the presentation itself.
+//! - **Reveal buttons** carry the attribute `data-present-reveal`; `R` presses the first one on the current screen
+//!   that is shown and not used yet (used: `disabled`, or `aria-expanded="true"`).
+//! - **Charts** take `theme=use_chart_theme()` (`components::theme`); `ChartCanvas` reads the screen's projection
+//!   factor by itself.
+//! - **Size**: a screen is a CSS size container whose type follows the screen, so size in `em` (or `cqh`/`cqw`),
+//!   never in fixed pixels. A chart canvas on a screen is 42% of the screen's height (`style/present.css`). A
+//!   screen that still overflows has its type stepped down until it fits.
+
+mod audience;
+mod keyboard;
+mod overlays;
+mod presenter;
+mod stage;
+
+use leptos::prelude::*;
+
+use super::sync::{synced_signal, SyncGroup};
+use crate::app::SiteBase;
+use crate::lesson::Lesson;
+use crate::presentation::screens::{lesson_screens, Screen};
+use crate::presentation::url::{parse_place, place_query, View};
+
+/// What every part of a presentation window shares.
+#[derive(Clone, Copy)]
+struct Deck {
+    lesson: &'static Lesson,
+    screens: StoredValue<Vec<Screen>>,
+    count: usize,
+    view: View,
+    /// The lesson's ordinary page, e.g. `/course/lessons/latency-throughput-slos/`.
+    lesson_page: StoredValue<String>,
+    /// The screen shown, counted from 0; synced with the other windows.
+    screen: RwSignal<usize>,
+    /// Whether the audience screen is blanked; synced.
+    blank: RwSignal<bool>,
+    /// Whether this window shows the list of keys.
+    help: RwSignal<bool>,
+    /// A message for the instructor (a clamped URL, a blocked pop-up), until dismissed or the next move.
+    note: RwSignal<Option<String>>,
+}
+
+impl Deck {
+    /// The screen shown, clamped to the lesson (a value from another window is never trusted blindly).
+    fn current(&self) -> usize {
+        self.screen.get().min(self.count - 1)
+    }
+
+    fn go(&self, to: usize) {
+        self.note.set(None);
+        self.screen.set(to.min(self.count - 1));
+    }
+
+    fn step(&self, forward: bool) {
+        let current = self.screen.get_untracked().min(self.count - 1);
+        self.go(if forward {
+            current + 1
+        } else {
+            current.saturating_sub(1)
+        });
+    }
+
+    fn screen_title(&self, index: usize) -> Option<String> {
+        self.screens
+            .with_value(|screens| screens.get(index).map(|screen| screen.title.clone()))
+    }
+
+    /// The lesson page at the current screen's section, for "Exit" (tracks the screen).
+    fn exit_href(&self) -> String {
+        let current = self.current();
+        let anchor = self
+            .screens
+            .with_value(|screens| screens[current].anchor.clone());
+        let page = self.lesson_page.get_value();
+        match anchor {
+            Some(anchor) => format!("{page}#{anchor}"),
+            None => page,
+        }
+    }
+
+    /// This lesson's presentation in `view` at the current screen, as a URL path with query.
+    fn window_url(&self, view: View) -> String {
+        let path = window().location().pathname().unwrap_or_default();
+        format!(
+            "{path}{}",
+            place_query(view, self.screen.get_untracked().min(self.count - 1))
+        )
+    }
+}
+
+/// A lesson in presentation mode; `view` and `screen` are the URL's raw values.
+#[component]
+pub fn Presentation(
+    lesson: &'static Lesson,
+    view: Option<String>,
+    screen: Option<String>,
+) -> impl IntoView {
+    let screens = lesson_screens(lesson);
+    let count = screens.len().max(1);
+    let place = parse_place(view.as_deref(), screen.as_deref(), count);
+    let lesson_page = use_context::<SiteBase>()
+        .unwrap_or(SiteBase(String::new()))
+        .href(&format!("/lessons/{}/", lesson.meta.slug));
+    SyncGroup::provide(&format!("goodput-present:{lesson_page}"));
+    let deck = Deck {
+        lesson,
+        screens: StoredValue::new(screens),
+        count,
+        view: place.view,
+        lesson_page: StoredValue::new(lesson_page),
+        screen: synced_signal("present/screen", place.screen),
+        blank: synced_signal("present/blank", false),
+        help: RwSignal::new(false),
+        note: RwSignal::new(place.note),
+    };
+    mark_document_presenting();
+    keyboard::listen(deck);
+
+    // The place in the URL, so a reload comes back to the same screen.
+    Effect::new(move |_| {
+        let url = deck.window_url(deck.view);
+        let current = deck.current();
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+        let role = match deck.view {
+            View::Audience => "",
+            View::Presenter => "Presenter · ",
+        };
+        document().set_title(&format!(
+            "{role}{}/{} {} · {}",
+            current + 1,
+            deck.count,
+            deck.screen_title(current).unwrap_or_default(),
+            lesson.meta.title
+        ));
+    });
+
+    match deck.view {
+        View::Audience => view! { <audience::AudienceView deck/> }.into_any(),
+        View::Presenter => view! { <presenter::PresenterView deck/> }.into_any(),
+    }
+}
+
+/// Hides the site's header and footer and stops the page scrolling while a presentation is shown.
+fn mark_document_presenting() {
+    if let Some(root) = document().document_element() {
+        let _ = root.class_list().add_1("presenting");
+    }
+    on_cleanup(|| {
+        if let Some(root) = document().document_element() {
+            let _ = root.class_list().remove_1("presenting");
+        }
+    });
+}

@@ -1,0 +1,168 @@
+//! The page theme: light, dark, high contrast or the system's choice, picked in the site header (or with `C` while
+//! presenting), remembered in `localStorage`, applied as `data-theme` on `<html>` for the CSS, and handed to charts
+//! through [`use_chart_theme`]. Other windows of the site follow a change through the `storage` event.
+//!
+//! ```ignore
+//! view! { <ChartCanvas chart=spec theme=use_chart_theme() caption="p99 against load" /> }
+//! ```
+
+use leptos::prelude::*;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use crate::charts::ChartTheme;
+use crate::theme::{theme_attribute, ThemeChoice};
+
+const STORAGE_KEY: &str = "goodput-theme";
+
+/// The page's theme state, provided once by the app.
+#[derive(Clone, Copy)]
+pub struct ThemeState {
+    choice: RwSignal<ThemeChoice>,
+    system_prefers_dark: RwSignal<bool>,
+    /// What was picked before high contrast was switched on with `C`, to switch back to.
+    before_contrast: RwSignal<ThemeChoice>,
+}
+
+impl ThemeState {
+    /// The reader's choice.
+    pub fn choice(&self) -> ThemeChoice {
+        self.choice.get()
+    }
+
+    /// The theme shown.
+    pub fn shown(&self) -> ChartTheme {
+        self.choice.get().resolve(self.system_prefers_dark.get())
+    }
+
+    /// Picks `choice` and remembers it (if storage is available).
+    pub fn pick(&self, choice: ThemeChoice) {
+        if choice != ThemeChoice::HighContrast {
+            self.before_contrast.set(choice);
+        }
+        self.choice.set(choice);
+        store_choice(choice);
+    }
+
+    /// High contrast on, or back to the previous choice.
+    pub fn toggle_contrast(&self) {
+        let next = self
+            .choice
+            .get_untracked()
+            .toggle_contrast(self.before_contrast.get_untracked());
+        self.pick(next);
+    }
+}
+
+/// Reads the stored choice, follows the system preference and other windows, and keeps `<html data-theme>` current.
+pub fn provide_theme() {
+    let stored = ThemeChoice::parse(read_stored_choice().as_deref());
+    let dark_query = window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten();
+    let state = ThemeState {
+        choice: RwSignal::new(stored),
+        system_prefers_dark: RwSignal::new(
+            dark_query.as_ref().is_some_and(|query| query.matches()),
+        ),
+        before_contrast: RwSignal::new(if stored == ThemeChoice::HighContrast {
+            ThemeChoice::System
+        } else {
+            stored
+        }),
+    };
+    if let Some(query) = dark_query {
+        let system_prefers_dark = state.system_prefers_dark;
+        let on_change = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
+            move |event: web_sys::MediaQueryListEvent| {
+                system_prefers_dark.set(event.matches());
+            },
+        );
+        let _ =
+            query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+        // The app lives as long as the page, and so does this listener.
+        on_change.forget();
+    }
+    // Another window of the site picked a theme.
+    let choice = state.choice;
+    let _ = window_event_listener(leptos::ev::storage, move |event| {
+        if event.key().as_deref() == Some(STORAGE_KEY) {
+            choice.set(ThemeChoice::parse(event.new_value().as_deref()));
+        }
+    });
+    Effect::new(move |_| {
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("data-theme", theme_attribute(state.shown()));
+        }
+    });
+    provide_context(state);
+}
+
+/// The page's theme state; a light theme that follows nothing when none was provided (a component on its own).
+pub fn use_theme() -> ThemeState {
+    use_context::<ThemeState>().unwrap_or_else(|| ThemeState {
+        choice: RwSignal::new(ThemeChoice::Light),
+        system_prefers_dark: RwSignal::new(false),
+        before_contrast: RwSignal::new(ThemeChoice::Light),
+    })
+}
+
+/// The theme charts must be drawn in: pass it to `ChartCanvas`'s `theme`.
+pub fn use_chart_theme() -> Signal<ChartTheme> {
+    let state = use_theme();
+    Signal::derive(move || state.shown())
+}
+
+/// How much larger chart type and lines are drawn where the chart sits: 1 on the lesson page, more on a projected
+/// screen (see `ChartStyle::with_projection`). Provided by each presentation screen.
+#[derive(Clone, Copy)]
+pub struct ChartProjection(pub Signal<f64>);
+
+/// The projection factor for a chart here (1 outside presentation mode).
+pub fn use_chart_projection() -> Signal<f64> {
+    use_context::<ChartProjection>()
+        .map_or_else(|| Signal::derive(|| 1.0), |projection| projection.0)
+}
+
+/// The theme picker of the site header.
+#[component]
+pub fn ThemeSwitcher() -> impl IntoView {
+    let state = use_theme();
+    let options = ThemeChoice::ALL.map(|choice| {
+        view! {
+            <option value=choice.as_str() selected=move || state.choice() == choice>
+                {choice.label()}
+            </option>
+        }
+    });
+    view! {
+        <label class="theme-switcher">
+            "Theme "
+            // `selected` sets the first render; `prop:value` follows later changes (the `C` key, another window).
+            <select
+                prop:value=move || state.choice().as_str()
+                on:change=move |event| state.pick(ThemeChoice::parse(Some(&event_target_value(&event))))
+            >
+                {options.into_iter().collect_view()}
+            </select>
+        </label>
+    }
+}
+
+fn read_stored_choice() -> Option<String> {
+    window()
+        .local_storage()
+        .ok()
+        .flatten()?
+        .get_item(STORAGE_KEY)
+        .ok()
+        .flatten()
+}
+
+/// Storage may be missing or full (private windows, quotas): the choice then lasts for this page only.
+fn store_choice(choice: ThemeChoice) {
+    if let Some(storage) = window().local_storage().ok().flatten() {
+        let _ = storage.set_item(STORAGE_KEY, choice.as_str());
+    }
+}
