@@ -461,8 +461,9 @@ mod tests {
         let steps = screens.iter().filter(|s| s.interactive).count();
         assert_eq!(
             steps,
-            5 + 4 + 2 + 1,
-            "five predict steps, four widgets, two recall cards, one explain card"
+            8 + 4 + 1 + 1,
+            "eight predict steps (the five guided ones, two chart predictions, a recall), four widgets, one recall \
+             card, one explain card"
         );
         let knee_lab = screens
             .iter()
