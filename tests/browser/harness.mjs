@@ -28,6 +28,13 @@ const MIME = {
  * `transform(sitePath, body)`: may return other bytes for a file, e.g. a changed sw.js that stands for a new deploy.
  */
 export async function startStaticServer({ compress = false, transform = undefined } = {}) {
+  // Compressed once per file and encoding, as a host that precompresses its files: brotli at quality 11 takes
+  // seconds for the wasm, which would otherwise count as load time.
+  const compressed = new Map();
+  const encode = (key, body, compressor) => {
+    if (!compressed.has(key)) compressed.set(key, compressor(body));
+    return compressed.get(key);
+  };
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(PREFIX)) return notFound(res);
@@ -40,10 +47,10 @@ export async function startStaticServer({ compress = false, transform = undefine
       const headers = { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
       const accepted = String(req.headers['accept-encoding'] ?? '');
       if (compress && /\bbr\b/.test(accepted)) {
-        body = brotliCompressSync(body);
+        body = encode(`br:${file}:${body.length}`, body, brotliCompressSync);
         headers['content-encoding'] = 'br';
       } else if (compress && /\bgzip\b/.test(accepted)) {
-        body = gzipSync(body);
+        body = encode(`gzip:${file}:${body.length}`, body, gzipSync);
         headers['content-encoding'] = 'gzip';
       }
       res.writeHead(200, headers);

@@ -79,9 +79,15 @@ mod tests {
         let error = to_mathml(r"8\¡\text{s}", false).unwrap_err();
         assert!(error.contains(r"`\¡` is not a LaTeX command"), "{error}");
         assert!(
-            to_mathml(r"a \\ é", true).is_ok(),
-            "a line break before é is fine"
+            to_mathml(r"\alpha é", false).is_ok(),
+            "a command, then é, is fine"
         );
+        assert_eq!(
+            backslash_before_non_ascii(r"a \\ é"),
+            None,
+            "`\\` is a line break"
+        );
+        assert_eq!(backslash_before_non_ascii(r"a \\\é"), Some('é'));
     }
 
     #[test]
