@@ -233,19 +233,22 @@ fn mutated_lessons_compile_or_point_at_a_line() {
     );
 }
 
-/// Front matter that is valid, or wrong in one field.
+/// Front matter that is mostly valid (so that most cases reach the body), else wrong in a field or more.
 fn front_matter() -> impl Strategy<Value = String> {
     let number = prop_oneof![
-        Just("99".to_string()),
-        any::<i64>().prop_map(|n| n.to_string()),
-        "[0-9a-z.\"]{0,6}"
+        8 => Just("99".to_string()),
+        1 => any::<i64>().prop_map(|n| n.to_string()),
+        1 => "[0-9a-z.\"]{0,6}"
     ];
-    let slug = prop_oneof![Just("\"sample\"".to_string()), "\"[a-z0-9-]{0,8}\""];
+    let slug = prop_oneof![
+        8 => Just("\"sample\"".to_string()),
+        1 => "\"[a-z0-9-]{0,8}\""
+    ];
     let minutes = prop_oneof![
-        Just("3".to_string()),
-        any::<i32>().prop_map(|n| n.to_string())
+        8 => Just("3".to_string()),
+        1 => any::<i32>().prop_map(|n| n.to_string())
     ];
-    (number, slug, minutes, "[a-zA-Z *_`$\\\\]{0,20}").prop_map(|(number, slug, minutes, title)| {
+    (number, slug, minutes, "[a-zA-Z *_`$]{0,20}").prop_map(|(number, slug, minutes, title)| {
         format!(
             "+++\ntitle = \"{title}\"\nnumber = {number}\nslug = {slug}\nsummary = \"S.\"\nobjectives = [\"Learn.\"]\nminutes = {minutes}\n+++\n"
         )
