@@ -3,7 +3,7 @@ SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 
-.PHONY: serve dist test lint test-native test-browser
+.PHONY: serve dist test lint test-native test-browser fuzz bench
 
 ## serve: build and serve the course with live reload at http://127.0.0.1:8080/
 serve:
@@ -31,3 +31,17 @@ test-native:
 # The release build in dist/, served under /course/ by the tests themselves.
 test-browser:
 	npm test
+
+## fuzz: every parser of outside input (lesson compiler, metrics reader) under generated and mutated input,
+## FUZZ_SECONDS per target (default 60); a failure prints the shrunk input (keep it as a test in tests/fuzz_parsers.rs)
+FUZZ_SECONDS ?= 60
+fuzz:
+	tools/ensure-tools.sh
+	GOODPUT_FUZZ_SECONDS=$(FUZZ_SECONDS) cargo test --quiet --test fuzz_parsers -- --test-threads=2 --nocapture
+
+## bench: builds the release site and measures it (model speed, page weight, load, Lighthouse, interaction) into
+## BENCHMARKS.md; a benchmark, not a test: it never fails on a number
+bench:
+	tools/ensure-tools.sh --browser --bench
+	$(MAKE) --no-print-directory dist
+	node tools/bench.mjs

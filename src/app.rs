@@ -29,7 +29,7 @@ impl SiteBase {
 }
 
 /// The site's base path, from `document.baseURI`: the folder of the page, or what a `<base>` says.
-fn site_base_from_document() -> SiteBase {
+pub(crate) fn site_base_from_document() -> SiteBase {
     let base_uri = document().base_uri().ok().flatten().unwrap_or_default();
     let pathname = web_sys::Url::new(&base_uri)
         .map(|url| url.pathname())

@@ -18,4 +18,6 @@ pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod offline;
+#[cfg(target_arch = "wasm32")]
 pub mod page_errors;

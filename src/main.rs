@@ -4,6 +4,7 @@
 fn main() {
     goodput::page_errors::install_panic_banner();
     leptos::mount::mount_to_body(goodput::app::App);
+    goodput::offline::register_service_worker();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -669,3 +669,28 @@ fn the_readme_example_compiles() {
         .iter()
         .any(|block| matches!(block, Block::Predict(_))));
 }
+
+#[test]
+fn table_alignment_is_a_class_because_the_csp_refuses_inline_styles() {
+    let source = format!(
+        "{FRONT_MATTER}Intro.\n\n| load | p99 |\n|:--|--:|\n| 85% | 120 ms |\n\nText that says style=\"text-align: right\" stays text.\n"
+    );
+    let lesson = compile_lesson(FILE, &source).unwrap_or_else(|error| panic!("{error}"));
+    let json = serde_json::to_string(&lesson).unwrap();
+    assert!(
+        json.contains(r#"<th class=\"align-left\">load</th>"#),
+        "{json}"
+    );
+    assert!(
+        json.contains(r#"<td class=\"align-right\">120 ms</td>"#),
+        "{json}"
+    );
+    assert!(
+        !json.contains("<th style") && !json.contains("<td style"),
+        "{json}"
+    );
+    assert!(
+        json.contains(r#"says style=\"text-align: right\" stays"#),
+        "{json}"
+    );
+}

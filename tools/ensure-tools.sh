@@ -12,8 +12,16 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 TRUNK_VERSION=0.21.14 # Trunk 0.22 needs a newer rustc than 1.95
 # wasm-bindgen-cli must be exactly the version of the wasm-bindgen crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+# --browser: Chromium for the browser tests and the benchmark; --bench: the WASI target for the model's wasm bench.
 want_browser=false
-[ "${1:-}" = "--browser" ] && want_browser=true
+want_bench=false
+for flag in "$@"; do
+  case "$flag" in
+    --browser) want_browser=true ;;
+    --bench) want_bench=true ;;
+    *) echo "ensure-tools: unknown flag $flag (known: --browser, --bench)" >&2; exit 2 ;;
+  esac
+done
 
 say() { echo "ensure-tools: $*" >&2; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -21,6 +29,11 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
+fi
+
+if $want_bench && ! rustup target list --installed | grep -qx wasm32-wasip1; then
+  say "adding the wasm32-wasip1 target (the model's speed in wasm, for make bench)"
+  rustup target add wasm32-wasip1
 fi
 
 # The two slow installs run side by side; everything else happens while they compile.
@@ -37,7 +50,8 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   installs+=($!)
 fi
 
-# npm packages: playwright-core and axe-core for the browser tests, binaryen for a current wasm-opt.
+# npm packages: playwright-core and axe-core for the browser tests, binaryen for a current wasm-opt, lighthouse for
+# make bench (it uses Debian's chromium through CHROME_PATH and never downloads a browser).
 lock_stamp=node_modules/.goodput-lock.sha256
 if ! sha256sum --status -c "$lock_stamp" 2>/dev/null; then
   say "installing npm packages (npm ci)"

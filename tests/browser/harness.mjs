@@ -4,6 +4,7 @@ import { before, after } from 'node:test';
 import { createServer } from 'node:http';
 import { readFile, stat, mkdir } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -21,8 +22,19 @@ const MIME = {
   '.woff2': 'font/woff2', '.ico': 'image/x-icon', '.webmanifest': 'application/manifest+json',
 };
 
-/** A plain static file server: a directory serves its index.html, anything else missing is a 404. */
-export async function startStaticServer() {
+/**
+ * A plain static file server: a directory serves its index.html, anything else missing is a 404.
+ * `compress`: gzip or brotli as the browser accepts, as a real static host does (the benchmark's load timings).
+ * `transform(sitePath, body)`: may return other bytes for a file, e.g. a changed sw.js that stands for a new deploy.
+ */
+export async function startStaticServer({ compress = false, transform = undefined } = {}) {
+  // Compressed once per file and encoding, as a host that precompresses its files: brotli at quality 11 takes
+  // seconds for the wasm, which would otherwise count as load time.
+  const compressed = new Map();
+  const encode = (key, body, compressor) => {
+    if (!compressed.has(key)) compressed.set(key, compressor(body));
+    return compressed.get(key);
+  };
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(PREFIX)) return notFound(res);
@@ -30,8 +42,18 @@ export async function startStaticServer() {
     if (!file.startsWith(DIST)) return notFound(res);
     try {
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+      let body = await readFile(file);
+      body = transform?.(file.slice(DIST.length + 1), body) ?? body;
+      const headers = { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
+      const accepted = String(req.headers['accept-encoding'] ?? '');
+      if (compress && /\bbr\b/.test(accepted)) {
+        body = encode(`br:${file}:${body.length}`, body, brotliCompressSync);
+        headers['content-encoding'] = 'br';
+      } else if (compress && /\bgzip\b/.test(accepted)) {
+        body = encode(`gzip:${file}:${body.length}`, body, gzipSync);
+        headers['content-encoding'] = 'gzip';
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       notFound(res);
@@ -39,7 +61,12 @@ export async function startStaticServer() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  return { origin, url: (path = '') => origin + PREFIX + path, close: () => server.close() };
+  return {
+    origin,
+    url: (path = '') => origin + PREFIX + path,
+    // Kept-alive connections too, so that a stopped server is as gone as a failed network.
+    close: () => { server.close(); server.closeAllConnections(); },
+  };
 }
 
 function notFound(res) {
@@ -62,6 +89,16 @@ export function launchBrowser() {
  */
 export async function openPage(browser, origin, { width = 1280, height = 720 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
+  // Every Content-Security-Policy violation is a console error, with what was refused and where.
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const text = `CSP violation: ${event.effectiveDirective} refused ${event.blockedURI || 'inline code'}`
+        + ` (${event.sourceFile || 'page'}:${event.lineNumber}) ${event.sample}`;
+      window.__cspViolations.push(text);
+      console.error(text);
+    });
+  });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });

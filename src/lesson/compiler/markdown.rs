@@ -384,5 +384,21 @@ fn heading_self_link(id: &str, heading_text: &str) -> String {
 fn render(events: Vec<Event<'static>>) -> Html {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events.into_iter());
-    Html(html)
+    Html(alignment_as_class(html))
+}
+
+/// pulldown-cmark writes a GFM table column's alignment as `style="text-align: …"`, which the page's
+/// Content-Security-Policy (`style-src 'self'`, no inline styles) refuses; `style/lesson.css` styles these classes
+/// instead. Only whole `<th`/`<td` tags are rewritten: lesson text cannot forge one, since `<` in text is escaped.
+fn alignment_as_class(html: String) -> String {
+    let mut html = html;
+    for cell in ["th", "td"] {
+        for side in ["left", "center", "right"] {
+            html = html.replace(
+                &format!("<{cell} style=\"text-align: {side}\">"),
+                &format!("<{cell} class=\"align-{side}\">"),
+            );
+        }
+    }
+    html
 }

@@ -1,0 +1,160 @@
+// The release build's security promises: one strict Content-Security-Policy on every page (no 'unsafe-inline', no
+// 'unsafe-eval'), Subresource Integrity on every asset that checks out against the files, and a whole lesson used
+// by a learner — every disclosure, button, slider and select — without one policy violation or a request that
+// leaves the origin.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { siteUnderTest, DIST, screenshot } from './harness.mjs';
+
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const site = siteUnderTest();
+
+/** index.html and every per-lesson copy, as site paths. */
+async function builtPages() {
+  const lessons = await readdir(join(DIST, 'lessons'));
+  return ['index.html', ...lessons.map((slug) => `lessons/${slug}/index.html`)];
+}
+
+function policyOf(html) {
+  const meta = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/);
+  assert.ok(meta, 'no Content-Security-Policy <meta>');
+  return new Map(meta[1].split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+}
+
+const inlineScripts = (html) => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+  .filter(([, attributes]) => !/\bsrc\s*=/.test(attributes)).map(([, , text]) => text);
+
+test('every page carries the same strict policy, which allows the inline loader by its hash only', async () => {
+  const index = await readFile(join(DIST, 'index.html'), 'utf8');
+  const policy = policyOf(index);
+  const all = [...policy.values()].flat();
+  assert.ok(!all.includes("'unsafe-inline'") && !all.includes("'unsafe-eval'"), [...policy].join('; '));
+  assert.deepEqual(policy.get('default-src'), ["'none'"]);
+  assert.deepEqual(policy.get('object-src'), ["'none'"]);
+  assert.deepEqual(policy.get('base-uri'), ["'self'"]);
+  assert.deepEqual(policy.get('worker-src'), ["'self'"]);
+  assert.deepEqual(policy.get('connect-src'), ["'self'"]);
+  assert.deepEqual(policy.get('style-src'), ["'self'"]);
+  const loaderHashes = inlineScripts(index)
+    .map((text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+  assert.equal(loaderHashes.length, 1, 'expected exactly one inline script, the loader');
+  assert.deepEqual(policy.get('script-src'), ["'self'", "'wasm-unsafe-eval'", ...loaderHashes]);
+  // The policy must come before anything it governs.
+  assert.ok(index.indexOf('Content-Security-Policy') < index.search(/<script|<link rel="(stylesheet|modulepreload)/));
+
+  for (const page of await builtPages()) {
+    const html = await readFile(join(DIST, page), 'utf8');
+    assert.deepEqual(policyOf(html), policy, `${page} has another policy`);
+    assert.deepEqual(inlineScripts(html), inlineScripts(index), `${page} has another loader`);
+  }
+});
+
+test('every asset is loaded with an integrity hash that matches its bytes, the wasm included', async () => {
+  const index = await readFile(join(DIST, 'index.html'), 'utf8');
+  const checked = new Set();
+  for (const [tag] of index.matchAll(/<(link|script)\b[^>]*\b(href|src)="\.\/[^"]+"[^>]*>/g)) {
+    const file = tag.match(/\b(?:href|src)="\.\/([^"]+)"/)[1];
+    const integrity = tag.match(/\bintegrity="(sha384-[^"]+)"/)?.[1];
+    assert.ok(integrity, `no integrity on ${tag}`);
+    const digest = createHash('sha384').update(await readFile(join(DIST, file))).digest('base64');
+    assert.equal(integrity, `sha384-${digest}`, `${file}: integrity does not match the file`);
+    checked.add(file);
+  }
+  const wasm = [...checked].find((file) => file.endsWith('.wasm'));
+  assert.ok(wasm, 'the wasm is not preloaded with integrity');
+  const preloadIntegrity = index.match(new RegExp(`href="\\./${wasm}"[^>]*integrity="([^"]+)"`))[1];
+  assert.ok(inlineScripts(index)[0].includes(`fetch('./${wasm}', { integrity: '${preloadIntegrity}' })`),
+    'the loader does not fetch the wasm with its integrity');
+  // Everything the page loads is covered; sw.js is loaded by the service worker registration, where SRI does not apply.
+  const assets = (await readdir(DIST)).filter((file) => /\.(js|wasm|css|woff2)$/.test(file) && file !== 'sw.js');
+  assert.deepEqual(assets.filter((file) => !checked.has(file)), [], 'assets loaded without integrity');
+});
+
+/**
+ * The next element matching `selector` that is visible, enabled, not a download and not used yet; it is marked used
+ * (a JS property, not an attribute, so the page's own markup stays as it is). Null when there is none.
+ */
+async function nextUnused(page, selector) {
+  const handle = await page.evaluateHandle((sel) => [...document.querySelectorAll(sel)].find((el) => !el.__usedByTest
+    && el.checkVisibility() && !el.disabled && !/download/i.test(el.getAttribute('aria-label') ?? el.textContent))
+    ?? null, selector);
+  const element = handle.asElement();
+  await element?.evaluate((el) => { el.__usedByTest = true; });
+  return element;
+}
+
+/** Everything a learner can do on the page except downloads: scroll, open, press, slide, choose. */
+async function useEverything(page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y <= height; y += 600) {
+    await page.evaluate((top) => window.scrollTo(0, top), y);
+    await page.waitForTimeout(40);
+  }
+  const used = { disclosures: 0, buttons: 0, ranges: 0, selects: 0, toggles: 0 };
+  const kinds = [
+    ['disclosures', 'details:not([open]) > summary'],
+    ['buttons', 'button, [role="button"]'],
+    ['toggles', 'input[type="checkbox"], input[type="radio"]'],
+  ];
+  // Pressing a button can reveal more (a predict step's next part), so go on until nothing unused is left.
+  for (let progress = true, steps = 0; progress && steps < 300; steps += 1) {
+    progress = false;
+    for (const [kind, selector] of kinds) {
+      const element = await nextUnused(page, selector);
+      if (!element) continue;
+      await element.click();
+      used[kind] += 1;
+      progress = true;
+    }
+  }
+  for (let range; (range = await nextUnused(page, 'input[type="range"]'));) {
+    await range.focus();
+    for (const key of ['End', 'Home', 'ArrowRight', 'ArrowRight', 'PageUp']) await page.keyboard.press(key);
+    used.ranges += 1;
+  }
+  for (let select; (select = await nextUnused(page, 'select'));) {
+    for (const value of await select.evaluate((el) => [...el.options].map((option) => option.value))) {
+      await select.selectOption(value);
+    }
+    used.selects += 1;
+  }
+  await page.waitForTimeout(500);
+  return used;
+}
+
+test('using the whole lesson raises no policy violation and no request leaves the origin', async () => {
+  const { page, problems } = await site.open(LESSON_PATH);
+  await page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
+  const used = await useEverything(page);
+  console.log(`used: ${JSON.stringify(used)}`);
+  assert.ok(used.disclosures > 0 && used.buttons > 0, `too little of the lesson was used: ${JSON.stringify(used)}`);
+  await screenshot(page, 'security-lesson-used', { fullPage: false });
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(problems(), []);
+
+  // The home page too, including the way back.
+  await page.goto(site.url());
+  await page.locator('header.site-header').waitFor({ timeout: 15000 });
+  await useEverything(page);
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('the policy is enforced: an inline style attribute is refused and reported', async () => {
+  const { page, problems } = await site.open();
+  await page.locator('header.site-header').waitFor({ timeout: 15000 });
+  const applied = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.innerHTML = '<span style="color: rgb(255, 0, 0)">probe</span>';
+    document.body.append(probe);
+    return getComputedStyle(probe.firstChild).color;
+  });
+  assert.notEqual(applied, 'rgb(255, 0, 0)', 'the inline style was applied');
+  await page.waitForFunction(() => window.__cspViolations.length > 0);
+  const [violation] = await page.evaluate(() => window.__cspViolations);
+  assert.match(violation, /style-src/);
+  assert.ok(problems().some((problem) => problem.includes('CSP violation')), 'the violation was not reported');
+});

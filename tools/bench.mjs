@@ -1,0 +1,469 @@
+// `make bench`: measures the release build in dist/ and writes BENCHMARKS.md — the run conditions, then a table of
+// value and goal for model speed (native and wasm), page weight, load, Lighthouse and interaction, then the details.
+// A benchmark, not a test: a missing measure reads "not emitted" or "not measured (why)", and no number fails it.
+//
+// Usage: node tools/bench.mjs   (after `make dist`; `make bench` does both)
+// Env: BENCH_RUNS (page timings, default 5), BENCH_MODEL_RUNS (model bench, default 3), BENCH_LIGHTHOUSE_RUNS
+// (default 3), CHROME_PATH (default /usr/bin/chromium), CARGO_TARGET_DIR.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem, loadavg } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync, brotliCompressSync, constants as zlib } from 'node:zlib';
+import { startStaticServer, launchBrowser, DIST } from '../tests/browser/harness.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const MODEL_RUNS = Number(process.env.BENCH_MODEL_RUNS ?? 3);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const TARGET_DIR = process.env.CARGO_TARGET_DIR ?? join(ROOT, 'target');
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const SLIDER = 'section#knee-lab input[type="range"]';
+const NOT_EMITTED = 'not emitted';
+
+const log = (message) => console.error(`bench: ${message}`);
+
+// ── Statistics and formatting ────────────────────────────────────────────────────────────────────────────────────
+
+const median = (values) => quantile(values, 0.5);
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  return sorted[low] + (sorted[Math.ceil(position)] - sorted[low]) * (position - low);
+}
+/** `median (min–max, n runs)`, or "not emitted" when no run produced the value. */
+function spread(values, format) {
+  const present = values.filter((v) => Number.isFinite(v));
+  if (present.length === 0) return NOT_EMITTED;
+  if (present.length === 1) return `${format(present[0])} (1 run)`;
+  return `${format(median(present))} (${format(Math.min(...present))}–${format(Math.max(...present))}, ${present.length} runs)`;
+}
+const ms = (v) => `${v.toFixed(0)} ms`;
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+
+// ── Run conditions ──────────────────────────────────────────────────────────────────────────────────────────────
+
+function conditions() {
+  const cpuModel = readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model;
+  const output = (command, args) => {
+    try { return execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; }
+  };
+  const dirty = output('git', ['status', '--porcelain', '--untracked-files=no']) ? ' (with uncommitted changes)' : '';
+  return {
+    machine: `${cpus().length} × ${cpuModel}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at start`,
+    date: new Date().toISOString().replace(/\.\d+Z$/, ' UTC').replace('T', ' '),
+    commit: `${output('git', ['rev-parse', '--short', 'HEAD'])}${dirty}`,
+    tools: `${output('rustc', ['--version'])}; Node ${process.version}; ${output(CHROME, ['--version']).split('\n')[0]}; Lighthouse ${lighthouseVersion()}`,
+  };
+}
+
+function lighthouseVersion() {
+  try { return JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version; } catch { return 'not installed'; }
+}
+
+// ── Model speed: goodput-sim bench, natively and as wasm under Node's WASI (V8, as in Chromium) ─────────────────────
+
+/** Parses the rows of `goodput-sim bench`'s table: what, work count, unit, seconds. */
+function parseBench(text) {
+  const rows = [];
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
+    const work = cells[1]?.match(/^(\d+) (\w+)$/);
+    if (cells.length === 4 && work) rows.push({ what: cells[0], work: Number(work[1]), unit: work[2], seconds: Number(cells[2]) });
+  }
+  return rows;
+}
+
+/** Runs `command` `MODEL_RUNS` times and gathers each bench row's seconds; returns null with the reason on failure. */
+function repeatBench(label, command, args, env = {}) {
+  const runs = [];
+  let basis = '';
+  for (let i = 0; i < MODEL_RUNS; i += 1) {
+    log(`model speed, ${label}: run ${i + 1} of ${MODEL_RUNS}`);
+    const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 24 });
+    if (result.status !== 0) return { error: `${command} exited with ${result.status}: ${(result.stderr ?? '').trim().split('\n').pop()}` };
+    basis = result.stdout.match(/timed by ([^;]+);/)?.[1] ?? basis;
+    runs.push(parseBench(result.stdout));
+  }
+  const rows = runs[0].map((row, index) => ({ ...row, runs: runs.map((r) => r[index]?.seconds) }));
+  return { rows, basis };
+}
+
+function modelSpeed() {
+  // The page's release profile optimises for size; the model is measured at opt-level 3, as in BENCHMARKS.md since issue 3.
+  const env = { CARGO_PROFILE_RELEASE_OPT_LEVEL: '3' };
+  const native = repeatBench('native', 'cargo', ['run', '--quiet', '--release', '--bin', 'goodput-sim', '--', 'bench'], env);
+  log('model speed: building goodput-sim for wasm32-wasip1');
+  const build = spawnSync('cargo', ['build', '--quiet', '--release', '--bin', 'goodput-sim', '--target', 'wasm32-wasip1'],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  const wasmFile = join(TARGET_DIR, 'wasm32-wasip1/release/goodput-sim.wasm');
+  const wasm = build.status === 0
+    ? repeatBench('wasm', process.execPath, ['--no-warnings', 'tools/run-wasi.mjs', wasmFile, 'bench'])
+    : { error: `the wasm32-wasip1 build failed (is the target installed? tools/ensure-tools.sh --bench): ${(build.stderr ?? '').trim().split('\n').pop()}` };
+  return { native, wasm };
+}
+
+// ── Page weight: what the first visit transfers, compressed as a static host would ───────────────────────────────
+
+function pageWeight() {
+  const files = readdirSync(DIST, { recursive: true })
+    .map((path) => String(path))
+    .filter((path) => statSync(join(DIST, path)).isFile())
+    .map((path) => path.split(sep).join('/'));
+  const groups = [
+    ['wasm', (f) => f.endsWith('.wasm')],
+    ['JS glue', (f) => f.endsWith('.js') && f !== 'sw.js'],
+    ['CSS', (f) => f.endsWith('.css')],
+    ['fonts', (f) => /\.(woff2?|ttf|otf)$/.test(f)],
+    ['HTML (home and lesson pages)', (f) => f.endsWith('.html')],
+    ['service worker (sw.js)', (f) => f === 'sw.js'],
+  ];
+  const rows = groups.map(([what, test]) => {
+    const chosen = files.filter(test);
+    const sizes = chosen.map((file) => {
+      const bytes = readFileSync(join(DIST, file));
+      return {
+        raw: bytes.length,
+        gzip: gzipSync(bytes, { level: 9 }).length,
+        brotli: brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length,
+      };
+    });
+    const sum = (key) => sizes.reduce((total, size) => total + size[key], 0);
+    return { what, files: chosen, raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli') };
+  });
+  const other = files.filter((file) => !groups.some(([, test]) => test(file)));
+  const total = ['raw', 'gzip', 'brotli'].reduce((t, key) => ({ ...t, [key]: rows.reduce((s, r) => s + r[key], 0) }), {});
+  return { rows, total, other };
+}
+
+// ── In the browser: load, interaction ───────────────────────────────────────────────────────────────────────────
+
+/** Installed before the page's own scripts: paint, LCP and long-task observers that keep every entry. */
+function installObservers() {
+  window.__bench = { paint: [], lcp: [], longtasks: [] };
+  const keep = (type, list) => new PerformanceObserver((entries) => list.push(...entries.getEntries().map((e) => ({
+    name: e.name, startTime: e.startTime, duration: e.duration,
+  })))).observe({ type, buffered: true });
+  keep('paint', window.__bench.paint);
+  keep('largest-contentful-paint', window.__bench.lcp);
+  try { keep('longtask', window.__bench.longtasks); } catch { /* not supported: reported as not emitted */ }
+}
+
+const entries = (page, name, type) => page.evaluate(([n, t]) =>
+  performance.getEntriesByName(n, t).map((e) => ({ startTime: e.startTime, duration: e.duration })), [name, type]);
+
+async function waitForEntries(page, name, type, count, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let found = await entries(page, name, type);
+  while (found.length < count && Date.now() < deadline) {
+    await page.waitForTimeout(100);
+    found = await entries(page, name, type);
+  }
+  return found;
+}
+
+/** One visit: load timings, then the scripted drag and the loop switch, on a fresh profile (a first visit). */
+async function oneVisit(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(installObservers);
+  const page = await context.newPage();
+  const outside = [];
+  page.on('request', (request) => { if (!request.url().startsWith(server.origin) && !/^(data|blob):/.test(request.url())) outside.push(request.url()); });
+  await page.goto(server.url(LESSON_PATH), { waitUntil: 'load' });
+  await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 20000 });
+  const firstDraw = (await waitForEntries(page, 'lab:first-draw', 'mark', 1, 10000))[0]?.startTime;
+  await page.waitForTimeout(500); // let LCP settle before the first input ends it
+  const loads = await page.evaluate(() => ({
+    fcp: window.__bench.paint.find((e) => e.name === 'first-contentful-paint')?.startTime,
+    lcp: window.__bench.lcp.at(-1)?.startTime,
+  }));
+  const result = { fcp: loads.fcp, lcp: loads.lcp, firstDraw, inputToPaint: [], firstResult: undefined, converged: undefined, longestTask: undefined, notes: [] };
+
+  const slider = page.locator(SLIDER).first();
+  if (await slider.count() === 0) {
+    result.notes.push(`no slider (${SLIDER}) on the page: interaction not measured`);
+  } else {
+    const interactionStart = await page.evaluate(() => performance.now());
+    await slider.scrollIntoViewIfNeeded();
+    // Setting the start value is an input too: let its measure land before counting the drag's.
+    const beforeStart = (await entries(page, 'lab:input-to-paint', 'measure')).length;
+    await slider.fill(String(await startValue(slider)));
+    await waitForEntries(page, 'lab:input-to-paint', 'measure', beforeStart + 1, 2000);
+    const before = (await entries(page, 'lab:input-to-paint', 'measure')).length;
+    await slider.focus();
+    for (let i = 0; i < 15; i += 1) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(50); // about the pace of a drag's input events on a slow machine
+    }
+    const drag = await waitForEntries(page, 'lab:input-to-paint', 'measure', before + 15, 5000);
+    result.inputToPaint = drag.slice(before, before + 15).map((e) => e.duration);
+
+    const loop = page.getByLabel(/closed loop/i).first();
+    if (await loop.count() === 0) {
+      result.notes.push('no "Closed loop" switch: scenario change not measured');
+    } else {
+      const [results, converged] = await Promise.all([
+        entries(page, 'lab:first-result', 'measure'), entries(page, 'lab:converged', 'measure')]);
+      await loop.click(); // a checkbox toggles, a radio selects: either way the scenario changes
+      result.firstResult = (await waitForEntries(page, 'lab:first-result', 'measure', results.length + 1, 10000))[results.length]?.duration;
+      result.converged = (await waitForEntries(page, 'lab:converged', 'measure', converged.length + 1, 30000))[converged.length]?.duration;
+    }
+    const tasks = await page.evaluate((since) => window.__bench.longtasks.filter((t) => t.startTime >= since), interactionStart);
+    result.longestTask = tasks.length ? Math.max(...tasks.map((t) => t.duration)) : 0;
+  }
+  if (outside.length) result.notes.push(`requests left the origin: ${outside.join(', ')}`);
+  await context.close();
+  return result;
+}
+
+/** 85% load on the slider: its value if the slider is in fractions (0.85) or percent (85), else 85% of its range. */
+async function startValue(slider) {
+  const { min, max } = await slider.evaluate((el) => ({ min: Number(el.min || 0), max: Number(el.max || 100) }));
+  if (min <= 0.85 && 0.85 <= max && max <= 2) return 0.85;
+  if (min <= 85 && 85 <= max) return 85;
+  return min + 0.85 * (max - min);
+}
+
+async function browserTimings(server) {
+  // Ask for every file once first, so that the server's one-time compression is not timed as page load.
+  for (const file of readdirSync(DIST, { recursive: true })) {
+    if (statSync(join(DIST, file)).isFile()) {
+      await fetch(server.url(String(file).split(sep).join('/')), { headers: { 'accept-encoding': 'br, gzip' } }).then((r) => r.arrayBuffer());
+    }
+  }
+  const browser = await launchBrowser();
+  const visits = [];
+  try {
+    for (let i = 0; i < RUNS; i += 1) {
+      log(`load and interaction: visit ${i + 1} of ${RUNS}`);
+      visits.push(await oneVisit(browser, server));
+    }
+  } finally {
+    await browser.close();
+  }
+  return visits;
+}
+
+// ── Lighthouse 12.2.3, desktop preset, with Debian's Chromium ───────────────────────────────────────────────────
+
+/** Runs a command without blocking this process's event loop (the static server lives in it); resolves when it ends. */
+function run(command, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (chunk) => out.push(chunk));
+    child.stderr.on('data', (chunk) => err.push(chunk));
+    child.on('error', (error) => resolve({ status: -1, stdout: '', stderr: error.message }));
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+  });
+}
+
+async function lighthouse(server) {
+  const binary = join(ROOT, 'node_modules/.bin/lighthouse');
+  if (!existsSync(binary)) return { error: 'lighthouse is not installed (npm ci)' };
+  const runs = [];
+  for (let i = 0; i < LIGHTHOUSE_RUNS; i += 1) {
+    log(`Lighthouse: run ${i + 1} of ${LIGHTHOUSE_RUNS}`);
+    const result = await run(binary, [server.url(LESSON_PATH), '--preset=desktop',
+      '--only-categories=performance,accessibility,best-practices', '--output=json', '--output-path=stdout', '--quiet',
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run --disable-sync'],
+    { CHROME_PATH: CHROME });
+    if (result.status !== 0) return { error: `lighthouse exited with ${result.status}: ${(result.stderr ?? '').trim().split('\n').pop()}` };
+    const report = JSON.parse(result.stdout);
+    if (report.runtimeError) return { error: `lighthouse: ${report.runtimeError.message}` };
+    const score = (id) => Math.round(report.categories[id].score * 100);
+    const failing = Object.values(report.audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
+      .map((a) => a.id);
+    runs.push({ performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), failing });
+  }
+  return { runs };
+}
+
+// ── BENCHMARKS.md ───────────────────────────────────────────────────────────────────────────────────────────────
+
+function modelRows(result, label) {
+  if (result.error) return [`| ${label} | not measured (${result.error}) | | |`];
+  return result.rows.map((row) => {
+    const secs = median(row.runs);
+    const rate = row.what.startsWith('default sweep') ? `${(secs * 1000).toFixed(0)} ms per sweep` : `${(row.work / secs / 1e6).toFixed(2)} M ${row.unit}/s`;
+    const times = row.runs.length > 1 ? `${secs.toFixed(3)} (${Math.min(...row.runs).toFixed(3)}–${Math.max(...row.runs).toFixed(3)})` : secs.toFixed(3);
+    return `| ${row.what} | ${row.work} ${row.unit} | ${times} | ${rate} |`;
+  });
+}
+
+function render({ env, model, weight, visits, lh }) {
+  const byName = (result, what) => (result.error ? undefined : result.rows.find((r) => r.what.startsWith(what)));
+  const rate = (result, what) => {
+    const row = byName(result, what);
+    return row ? row.work / median(row.runs) / 1e6 : NaN;
+  };
+  const ratio = (what) => {
+    const n = byName(model.native, what); const w = byName(model.wasm, what);
+    return n && w ? median(w.runs) / median(n.runs) : NaN;
+  };
+  const sweepMs = (result) => { const row = byName(result, 'default sweep, course'); return row ? median(row.runs) * 1000 : NaN; };
+  const fmt = (v, f) => (Number.isFinite(v) ? f(v) : 'not measured');
+  const perRun = (pick) => visits.map(pick);
+  const p = (q) => (run) => (run.inputToPaint.length ? quantile(run.inputToPaint, q) : NaN);
+  const lhScore = (key) => (lh.error ? `not measured (${lh.error})` : spread(lh.runs.map((r) => r[key]), (v) => v.toFixed(0)));
+  const weightRow = (what) => weight.rows.find((r) => r.what === what);
+  const notes = [...new Set(visits.flatMap((v) => v.notes))];
+
+  const summary = [
+    ['Model, M/M/4 open ρ = 0.9, native', fmt(rate(model.native, 'M/M/4 open'), (v) => `${v.toFixed(1)} M customers/s`), '≥ 10 M customers/s'],
+    ['Model, LLM course preset open, native', fmt(rate(model.native, 'LLM course preset, open'), (v) => `${v.toFixed(2)} M requests/s`), '≥ 2 M requests/s'],
+    ['Model, M/M/4 open, wasm', fmt(rate(model.wasm, 'M/M/4 open'), (v) => `${v.toFixed(1)} M customers/s`), '—'],
+    ['Model, LLM course preset open, wasm', fmt(rate(model.wasm, 'LLM course preset, open'), (v) => `${v.toFixed(2)} M requests/s`), '—'],
+    ['Model, wasm time ÷ native time (M/M/4 open; LLM course open)', `${fmt(ratio('M/M/4 open'), (v) => `${v.toFixed(2)}×`)}; ${fmt(ratio('LLM course preset, open'), (v) => `${v.toFixed(2)}×`)}`, '≤ 1.5×'],
+    ['Full default sweep (course preset, 16 points), wasm', fmt(sweepMs(model.wasm), ms), '—'],
+    ['First visit, brotli (everything in dist/)', kB(weight.total.brotli), '≤ 200 kB'],
+    ['First contentful paint (lesson deep link)', spread(perRun((v) => v.fcp), ms), '—'],
+    ['Largest contentful paint', spread(perRun((v) => v.lcp), ms), '—'],
+    ['Lab first draw (`lab:first-draw`)', spread(perRun((v) => v.firstDraw), ms), '—'],
+    ['Lighthouse performance', lhScore('performance'), '100'],
+    ['Lighthouse accessibility', lhScore('accessibility'), '100'],
+    ['Lighthouse best practices', lhScore('bestPractices'), '100'],
+    ['Load slider input → paint, p50', spread(perRun(p(0.5)), ms), '—'],
+    ['Load slider input → paint, p95', spread(perRun(p(0.95)), ms), '—'],
+    ['Scenario change → first result (`lab:first-result`)', spread(perRun((v) => v.firstResult), ms), '—'],
+    ['Scenario change → converged (`lab:converged`)', spread(perRun((v) => v.converged), ms), '—'],
+    ['Longest main-thread task while interacting', spread(perRun((v) => v.longestTask), ms), '—'],
+  ];
+
+  const lines = [
+    '# Benchmarks',
+    '',
+    'Written by `make bench` (`tools/bench.mjs`): it builds the release site, measures it, and rewrites this file. It is a',
+    'benchmark, not a test: it never fails on a number. Timings on a shared machine are noisy, so each is repeated and',
+    'shown as **median (min–max, runs)**; a measure the page did not emit reads "not emitted".',
+    '',
+    '## Run conditions',
+    '',
+    `- Machine: ${env.machine}`,
+    `- Date: ${env.date}`,
+    `- Commit: ${env.commit}`,
+    `- Tools: ${env.tools}`,
+    `- Repeats: model bench ${MODEL_RUNS}×, page load and interaction ${RUNS}× (a fresh browser profile each: a first`,
+    `  visit), Lighthouse ${LIGHTHOUSE_RUNS}×. The site is served on loopback by the browser tests' static server, with`,
+    '  brotli as a static host would; Chromium runs headless with no CPU or network throttling (Lighthouse simulates',
+    '  its own desktop throttling).',
+    '',
+    '## Summary',
+    '',
+    '| measure | value | goal |',
+    '|---|---|---|',
+    ...summary.map(([what, value, goal]) => `| ${what} | ${value} | ${goal} |`),
+    '',
+    ...(notes.length ? ['Notes from the runs:', '', ...notes.map((n) => `- ${n}`), ''] : []),
+    '## Queue model',
+    '',
+    'What: simulated customers (M/M/c) or requests (LLM replicas) per second for `goodput::model::run`, and the time of',
+    'a full default sweep (85%..100% in steps of 1%, 16 load points, common random numbers) at each preset\'s default',
+    'run length. Every figure includes the warm-up requests and the statistics (histograms, batch means, occupancy',
+    'series). Goals from issue 3: ≥ 10 M customers/s native for M/M/c, ≥ 2 M requests/s native for the LLM mode, wasm',
+    'within 1.5× of native.',
+    '',
+    `Both are timed by ${model.native.basis || 'the clock'} (native) and ${model.wasm.basis || 'the clock'} (wasm): the`,
+    'bench thread\'s CPU time from `/proc/thread-self/schedstat` where available, so other work on the machine does not',
+    'count; the wasm build runs under Node\'s WASI (V8, the engine Chromium runs the page\'s wasm in) with `/proc`',
+    'preopened for that clock. Release profile with `opt-level = 3` (the page itself uses `opt-level = "z"`).',
+    '',
+    '```sh',
+    'CARGO_PROFILE_RELEASE_OPT_LEVEL=3 cargo run --release --bin goodput-sim -- bench',
+    'CARGO_PROFILE_RELEASE_OPT_LEVEL=3 cargo build --release --bin goodput-sim --target wasm32-wasip1',
+    'node --no-warnings tools/run-wasi.mjs target/wasm32-wasip1/release/goodput-sim.wasm bench',
+    '```',
+    '',
+    '### Native (x86_64)',
+    '',
+    '| benchmark | work | time (s), median (min–max) | rate at the median |',
+    '|---|---|---:|---:|',
+    ...modelRows(model.native, 'native'),
+    '',
+    '### wasm32 (wasm32-wasip1 under Node\'s WASI)',
+    '',
+    '| benchmark | work | time (s), median (min–max) | rate at the median |',
+    '|---|---|---:|---:|',
+    ...modelRows(model.wasm, 'wasm'),
+    '',
+    '## Page weight',
+    '',
+    'Everything the first visit transfers: the page loads the HTML, wasm, JS glue and CSS, and then the service worker',
+    'precaches the rest of `dist/` (the lesson pages) for offline use. Release build (`make dist`: `opt-level = "z"`,',
+    'LTO, one codegen unit, `panic = "abort"`, wasm-opt `-Oz`). Compressed with Node\'s zlib (gzip level 9, brotli',
+    'quality 11), as a static host would serve them. Fonts: the page uses the system font stack.',
+    '',
+    '| file | raw | gzip | brotli |',
+    '|---|---:|---:|---:|',
+    ...weight.rows.map((r) => `| ${r.what}${r.files.length ? '' : ' (none)'} | ${kB(r.raw)} | ${kB(r.gzip)} | ${kB(r.brotli)} |`),
+    `| **total** | **${kB(weight.total.raw)}** | **${kB(weight.total.gzip)}** | **${kB(weight.total.brotli)}** |`,
+    '',
+    `Goal (issue 9): ≤ 200 kB brotli for the first visit — ${weight.total.brotli <= 200000 ? `met, with ${kB(200000 - weight.total.brotli)} to spare` : `**not met**: ${kB(weight.total.brotli - 200000)} over`}; the wasm alone is ${kB(weightRow('wasm').brotli)}.`,
+    ...(weight.other.length ? ['', `Other files in dist/, not counted above: ${weight.other.join(', ')}.`] : []),
+    '',
+    '## Load and interaction',
+    '',
+    `Each visit opens the lesson's deep link (\`${LESSON_PATH}\`) in a fresh profile. First and largest contentful`,
+    'paint come from the browser\'s paint and LCP entries; the lab\'s first draw is its `performance.mark(\'lab:first-draw\')`.',
+    'Then the script drives the knee lab: it sets the first load slider to 85% and presses ArrowRight 15 times, 50 ms',
+    'apart (the lab records `performance.measure(\'lab:input-to-paint\')` per input), and switches the load generator to',
+    'closed loop (the lab records `lab:first-result` and `lab:converged`). The longest task comes from a `longtask`',
+    'PerformanceObserver installed before the page loads, counting tasks from the first interaction on.',
+    '',
+    '| visit | FCP | LCP | lab first draw | input → paint p50 / p95 (n) | first result | converged | longest task |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...visits.map((v, i) => {
+      const f = (x) => (Number.isFinite(x) ? ms(x) : NOT_EMITTED);
+      const drag = v.inputToPaint.length
+        ? `${ms(quantile(v.inputToPaint, 0.5))} / ${ms(quantile(v.inputToPaint, 0.95))} (${v.inputToPaint.length})` : NOT_EMITTED;
+      return `| ${i + 1} | ${f(v.fcp)} | ${f(v.lcp)} | ${f(v.firstDraw)} | ${drag} | ${f(v.firstResult)} | ${f(v.converged)} | ${f(v.longestTask)} |`;
+    }),
+    '',
+    '## Lighthouse',
+    '',
+    `Lighthouse ${lighthouseVersion()}, \`--preset=desktop\`, categories performance, accessibility and best practices, on the`,
+    'lesson page, with Debian\'s Chromium (`CHROME_PATH`); goal 100 each.',
+    '',
+    ...(lh.error ? [`Not measured: ${lh.error}.`] : [
+      '| run | performance | accessibility | best practices | audits below full marks |',
+      '|---:|---:|---:|---:|---|',
+      ...lh.runs.map((r, i) => `| ${i + 1} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.failing.join(', ') || '—'} |`),
+    ]),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+// ── Main ────────────────────────────────────────────────────────────────────────────────────────────────────────
+
+// Exported for trying the interaction script against a stand-in lab; running the file runs the benchmark.
+export { oneVisit };
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+
+async function main() {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    console.error('bench: no dist/index.html; run `make dist` first (`make bench` does)');
+    process.exit(1);
+  }
+  const env = conditions();
+  const model = modelSpeed();
+  const weight = pageWeight();
+  const server = await startStaticServer({ compress: true });
+  let visits;
+  let lh;
+  try {
+    visits = await browserTimings(server);
+    lh = await lighthouse(server);
+  } finally {
+    server.close();
+  }
+  const out = join(ROOT, 'BENCHMARKS.md');
+  writeFileSync(out, render({ env, model, weight, visits, lh }));
+  log(`wrote ${relative(process.cwd(), out) || out}`);
+}
