@@ -491,25 +491,35 @@ fn any_label_value_survives_escaping_and_parsing() {
 
 // ── The knee lab's URL state ────────────────────────────────────────────────────────────────────────────────────
 //
-// PLACE FOR THE KNEE LAB'S URL STATE (to add when its pure parser lands; it is not in this tree yet).
-// With the lab's `from_query(query: &str) -> Result<LabState, _>` and its inverse `to_query(&LabState) -> String`:
-//
-//     #[test]
-//     fn any_query_string_reads_or_is_refused_and_a_state_round_trips() {
-//         let query = prop_oneof![
-//             any::<String>(),
-//             proptest::collection::vec(("[a-z_]{1,8}", "[ -~]{0,12}"), 0..8).prop_map(|pairs| pairs
-//                 .iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&")),
-//         ];
-//         fuzz("lab-url-state", query, |query| {
-//             if let Ok(state) = from_query(&query) {
-//                 prop_assert_eq!(from_query(&to_query(&state)).ok(), Some(state)); // one state, one URL
-//             }
-//             Ok(())
-//         });
-//     }
-//
-// `make fuzz` runs every test in this file, so nothing else needs to change.
+// Any query string gives settings within range (bad values clamped with notes, never a panic), and the settings
+// written back into the URL read back as the same settings with no note: one state, one URL.
+
+#[test]
+fn any_query_string_gives_settings_in_range_that_round_trip() {
+    use goodput::lab::settings::{LabSettings, LAB_KEYS};
+    let lab_pair = (proptest::sample::select(LAB_KEYS.to_vec()), "[ -~]{0,12}")
+        .prop_map(|(key, value)| format!("{key}={value}"));
+    let query = prop_oneof![
+        any::<String>(),
+        proptest::collection::vec(lab_pair, 0..8).prop_map(|pairs| pairs.join("&")),
+        proptest::collection::vec(("[a-z_]{1,8}", "[ -~]{0,12}"), 0..8).prop_map(|pairs| pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&")),
+    ];
+    fuzz("lab-url-state", query, |query| {
+        let defaults = LabSettings::default();
+        let (lab, _) = defaults.with_query(&query);
+        prop_assert!((85..=100).contains(&lab.load_percent));
+        prop_assert!((1..=16).contains(&lab.replicas) && (1..=1024).contains(&lab.max_num_seqs));
+        prop_assert!(lab.slo_ttft_ms.is_finite() && lab.slo_tpot_ms.is_finite());
+        let (again, notes) = defaults.with_query(&lab.merge_into_query(&query, &defaults));
+        prop_assert!(notes.is_empty(), "{:?}", notes);
+        prop_assert_eq!(again, lab);
+        Ok(())
+    });
+}
 
 // ── Regressions: inputs a fuzz run found wrong, fixed and kept ────────────────────────────────────────────────────
 

@@ -118,19 +118,7 @@ fn query_pairs_decode_escapes_and_keep_bad_ones_literally() {
 
 proptest! {
     #[test]
-    fn any_query_gives_settings_in_range(query in ".{0,200}") {
-        let (lab, _) = LabSettings::default().with_query(&query);
-        prop_assert!((85..=100).contains(&lab.load_percent));
-        prop_assert!((1..=16).contains(&lab.replicas));
-        prop_assert!((1..=1024).contains(&lab.max_num_seqs));
-        prop_assert!(lab.slo_ttft_ms.is_finite() && lab.slo_tpot_ms.is_finite());
-        let (again, notes) = LabSettings::default().with_query(&lab.merge_into_query(&query, &LabSettings::default()));
-        prop_assert!(notes.is_empty(), "{notes:?}");
-        prop_assert_eq!(again, lab);
-    }
-
-    #[test]
-    fn any_lab_parameter_value_is_clamped_not_fatal(key in "(load|loop|preset|replicas|max_num_seqs|chunked_prefill|slo_ttft_ms|slo_tpot_ms|metric|seed)", value in ".{0,40}") {
+    fn any_lab_parameter_value_is_clamped_to_a_scenario_the_model_accepts(key in "(load|loop|preset|replicas|max_num_seqs|chunked_prefill|slo_ttft_ms|slo_tpot_ms|metric|seed)", value in ".{0,40}") {
         let (lab, _) = LabSettings::default().with_query(&format!("{key}={value}"));
         prop_assert!(SlicedSweep::new(&lab, &default_load_points()).is_ok());
     }
