@@ -6,12 +6,12 @@
 //! view! { <ChartCanvas chart=Signal::derive(move || ChartSpec::LatencyVsLoad(latency.get())) theme=theme /> }
 //! ```
 
+use crate::components::canvas_backend::MeasuredCanvas;
 use leptos::html;
 use leptos::prelude::*;
 use leptos_use_element_visibility::use_element_visibility;
 use leptos_use_resize_observer::use_resize_observer;
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
 use super::perf;
@@ -73,7 +73,7 @@ pub fn ChartCanvas(
         let canvas: web_sys::HtmlCanvasElement = canvas;
         canvas.set_width(device_w);
         canvas.set_height(device_h);
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+        let Some(backend) = MeasuredCanvas::new(canvas) else {
             return;
         };
         let area = backend.into_drawing_area();

@@ -1,6 +1,7 @@
 //! Leptos components, one widget a file. A component reads signals, calls the model or a chart
 //! function, and renders; it holds no simulation logic.
 
+pub mod canvas_backend;
 pub mod chart_canvas;
 pub mod lesson;
 pub mod perf;

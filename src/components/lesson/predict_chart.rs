@@ -3,6 +3,7 @@
 //! table below.
 
 use crate::charts::{prediction_chart, ChartSpec, ChartStyle, ChartTheme, PlotSpan};
+use crate::components::canvas_backend::MeasuredCanvas;
 use crate::lesson::judge::{prediction_chart_data, target_phrase, CurvePoint};
 use crate::lesson::progress::Guess;
 use crate::lesson::{ChartTarget, LoadRange};
@@ -10,7 +11,6 @@ use leptos::html;
 use leptos::prelude::*;
 use leptos_use_resize_observer::use_resize_observer;
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 
 /// The marker's load from a guess.
 fn marker(guess: &Option<Guess>) -> Option<f64> {
@@ -65,7 +65,7 @@ pub fn ChartGuess(
         let canvas: web_sys::HtmlCanvasElement = canvas;
         canvas.set_width(device_w);
         canvas.set_height(device_h);
-        let Some(backend) = CanvasBackend::with_canvas_object(canvas) else {
+        let Some(backend) = MeasuredCanvas::new(canvas) else {
             return;
         };
         let area = backend.into_drawing_area();

@@ -1,0 +1,143 @@
+//! [`MeasuredCanvas`]: plotters-canvas's backend with text measured by the canvas itself.
+//!
+//! plotters measures text on wasm by appending a `<span>` with an inline `style` attribute to the page and reading
+//! its size. Under the page's Content-Security-Policy (`style-src 'self'`, no inline styles) that attribute is
+//! refused, so every label was measured at the wrong size and each refusal was reported as a violation; it also
+//! forced a page layout per label. The canvas's own `measureText` needs neither.
+
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// plotters-canvas does not export its error type; it is reached through the trait.
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+
+/// A canvas drawing backend whose text measurement stays inside the canvas.
+pub struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+impl MeasuredCanvas {
+    /// The backend for `canvas`, or `None` when it has no 2D context.
+    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        Some(MeasuredCanvas {
+            inner: CanvasBackend::with_canvas_object(canvas)?,
+            context,
+        })
+    }
+}
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.ensure_prepared()
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.present()
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_pixel(point, color)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_line(from, to, style)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_path(path, style)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.fill_polygon(vert, style)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        // The same font string plotters-canvas draws with, so measured and drawn text agree.
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        ));
+        // A line box as the old span measurement gave it, should the browser not report font metrics; and a rough
+        // average glyph width should it refuse to measure at all (it never does for a 2D context).
+        let fallback = (
+            text.chars().count() as f64 * 0.6 * style.size(),
+            style.size() * 1.2,
+        );
+        let (width, height) = match self.context.measure_text(text) {
+            Ok(metrics) => {
+                let line = metrics.font_bounding_box_ascent() + metrics.font_bounding_box_descent();
+                (metrics.width(), if line > 0.0 { line } else { fallback.1 })
+            }
+            Err(_) => fallback,
+        };
+        Ok((width.ceil() as u32, height.ceil() as u32))
+    }
+}
