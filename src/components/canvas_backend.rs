@@ -22,7 +22,25 @@ pub struct MeasuredCanvas {
 }
 
 impl MeasuredCanvas {
-    /// The backend for `canvas`, or `None` when it has no 2D context.
+    /// The backend for `canvas` with its backing store set to `css_size` × `devicePixelRatio` — plotters-canvas
+    /// draws in backing-store pixels and knows nothing of the ratio, so without this charts blur on HiDPI screens and
+    /// projectors — and the ratio, to scale the chart style by. `None` before the canvas is laid out (zero size) or
+    /// when it has no 2D context.
+    pub fn sized(canvas: HtmlCanvasElement, (width, height): (f64, f64)) -> Option<(Self, f64)> {
+        let ratio = web_sys::window()?.device_pixel_ratio().max(1.0);
+        let (device_w, device_h) = (
+            (width * ratio).round() as u32,
+            (height * ratio).round() as u32,
+        );
+        if device_w == 0 || device_h == 0 {
+            return None;
+        }
+        canvas.set_width(device_w);
+        canvas.set_height(device_h);
+        Some((MeasuredCanvas::new(canvas)?, ratio))
+    }
+
+    /// The backend for `canvas` as it is sized, or `None` when it has no 2D context.
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
         let context = canvas
             .get_context("2d")

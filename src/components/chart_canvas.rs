@@ -62,18 +62,7 @@ pub fn ChartCanvas(
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let ratio = window().device_pixel_ratio().max(1.0);
-        let (device_w, device_h) = (
-            (width * ratio).round() as u32,
-            (height * ratio).round() as u32,
-        );
-        if device_w == 0 || device_h == 0 {
-            return;
-        }
-        let canvas: web_sys::HtmlCanvasElement = canvas;
-        canvas.set_width(device_w);
-        canvas.set_height(device_h);
-        let Some(backend) = MeasuredCanvas::new(canvas) else {
+        let Some((backend, ratio)) = MeasuredCanvas::sized(canvas, (width, height)) else {
             return;
         };
         let area = backend.into_drawing_area();

@@ -2,8 +2,9 @@
 //! (keyboard) or by dragging on the chart (pointer). After Reveal the real curve is drawn over it; the data is in a
 //! table below.
 
-use crate::charts::{prediction_chart, ChartSpec, ChartStyle, ChartTheme, PlotSpan};
+use crate::charts::{prediction_chart, ChartSpec, ChartStyle, PlotSpan};
 use crate::components::canvas_backend::MeasuredCanvas;
+use crate::components::theme::use_chart_theme;
 use crate::lesson::judge::{prediction_chart_data, target_phrase, CurvePoint};
 use crate::lesson::progress::Guess;
 use crate::lesson::{ChartTarget, LoadRange};
@@ -48,28 +49,18 @@ pub fn ChartGuess(
     });
     // Where the plot lies on the canvas, in CSS pixels, as the last drawing put it.
     let span = StoredValue::new(None::<PlotSpan>);
+    let theme = use_chart_theme();
     Effect::new(move |_| {
         let (width, height) = css_size.get();
         let chart = data.get();
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let ratio = window().device_pixel_ratio().max(1.0);
-        let (device_w, device_h) = (
-            (width * ratio).round() as u32,
-            (height * ratio).round() as u32,
-        );
-        if device_w == 0 || device_h == 0 {
-            return;
-        }
-        let canvas: web_sys::HtmlCanvasElement = canvas;
-        canvas.set_width(device_w);
-        canvas.set_height(device_h);
-        let Some(backend) = MeasuredCanvas::new(canvas) else {
+        let Some((backend, ratio)) = MeasuredCanvas::sized(canvas, (width, height)) else {
             return;
         };
         let area = backend.into_drawing_area();
-        match prediction_chart(&area, &chart, &ChartStyle::new(ChartTheme::Light, ratio)) {
+        match prediction_chart(&area, &chart, &ChartStyle::new(theme.get(), ratio)) {
             Ok(drawn) => {
                 let _ = area.present();
                 span.set_value(drawn.map(|s| PlotSpan {

@@ -8,8 +8,8 @@ use super::LabVariant;
 use crate::charts::LatencyMetric;
 use crate::components::perf;
 use crate::lab::settings::{
-    metric_from_key, metric_key, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE,
-    SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
+    metric_key, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE, SLO_TPOT_MS_RANGE,
+    SLO_TTFT_MS_RANGE,
 };
 use crate::lab::{LabSettings, LoopKind, Preset};
 
@@ -155,50 +155,65 @@ fn LoopRadio(
 
 #[component]
 fn MetricSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
-    let options = [
+    let choices = [
         LatencyMetric::Ttft,
         LatencyMetric::Tpot,
         LatencyMetric::EndToEnd,
     ]
-    .map(|metric| {
-        view! {
-            <option value=metric_key(metric) selected=move || settings.with(|s| s.metric == metric)>
-                {metric.label()}
-            </option>
-        }
-    });
+    .map(|metric| (metric, metric_key(metric), metric.label()));
     view! {
-        <div class="lab-field">
-            <label for=id.clone()>"Latency shown"</label>
-            <select id=id on:change=move |ev| {
-                if let Some(metric) = metric_from_key(&event_target_value(&ev)) {
-                    settings.update(|s| s.metric = metric);
-                }
-            }>
-                {options.into_iter().collect_view()}
-            </select>
-        </div>
+        <ChoiceSelect
+            id
+            label="Latency shown"
+            choices=choices.to_vec()
+            current=Signal::derive(move || settings.with(|s| s.metric))
+            on_pick=move |metric| settings.update(|s| s.metric = metric)
+        />
     }
 }
 
 #[component]
 fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
-    let options = Preset::ALL.map(|preset| {
-        view! {
-            <option value=preset.key() selected=move || settings.with(|s| s.preset == preset)>
-                {preset.label()}
-            </option>
-        }
-    });
+    let choices = Preset::ALL.map(|preset| (preset, preset.key(), preset.label()));
+    view! {
+        <ChoiceSelect
+            id
+            label="Scenario"
+            choices=choices.to_vec()
+            current=Signal::derive(move || settings.with(|s| s.preset))
+            on_pick=move |preset| settings.update(|s| s.preset = preset)
+        />
+    }
+}
+
+/// A labelled `<select>` over `choices` (value, form key, label shown).
+#[component]
+fn ChoiceSelect<T>(
+    id: String,
+    label: &'static str,
+    choices: Vec<(T, &'static str, &'static str)>,
+    #[prop(into)] current: Signal<T>,
+    on_pick: impl Fn(T) + 'static,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    let options = choices
+        .iter()
+        .map(|&(value, key, text)| {
+            view! { <option value=key selected=move || current.get() == value>{text}</option> }
+        })
+        .collect_view();
     view! {
         <div class="lab-field">
-            <label for=id.clone()>"Scenario"</label>
+            <label for=id.clone()>{label}</label>
             <select id=id on:change=move |ev| {
-                if let Some(preset) = Preset::from_key(&event_target_value(&ev)) {
-                    settings.update(|s| s.preset = preset);
+                let key = event_target_value(&ev);
+                if let Some(&(value, _, _)) = choices.iter().find(|(_, k, _)| *k == key) {
+                    on_pick(value);
                 }
             }>
-                {options.into_iter().collect_view()}
+                {options}
             </select>
         </div>
     }
