@@ -28,6 +28,16 @@ async function sizerFigures(widget) {
   return figures;
 }
 
+/** A lab button once the knee lab has published a converged reading (disabled until then). */
+const labButton = (scope, name) => scope.getByRole('button', { name, disabled: false });
+
+/** Seconds from a readout duration: "69 ms" / "7.9 s". */
+function seconds(text) {
+  const match = /^([\d.]+) (ms|s)$/.exec(text);
+  assert.ok(match, `not a duration: ${text}`);
+  return Number(match[1]) / (match[2] === 'ms' ? 1000 : 1);
+}
+
 test('the metrics reader reads each pasted sample page and gives the verdict in the lesson\'s terms', async () => {
   const { page, widget, problems } = await openWidget('metrics-reader');
   const textarea = widget.getByLabel(/Prometheus text from a vLLM server's \/metrics/);
@@ -126,6 +136,8 @@ function syntheticPage(minBytes) {
 
 test('a 1 MB paste reads in well under a second, and one over 5 MB is refused with the limit', async (t) => {
   const { page, widget, problems } = await openWidget('metrics-reader');
+  // The knee lab above runs its sweep (and then its simulated /metrics) on load; time the reader once that is done.
+  await labButton(widget, "Use the knee lab's /metrics").waitFor({ timeout: 30000 });
   const big = syntheticPage(1024 * 1024);
   // Set the text as a paste does (one input event); typing a megabyte key by key is not what a learner does.
   const paste = (text) => page.evaluate((value) => {
@@ -175,14 +187,71 @@ test('a file is read through the picker, and one over 5 MB is refused before rea
   assert.deepEqual(problems(), []);
 });
 
-test('without a knee-lab run, the lab buttons are disabled and say why', async () => {
-  const { page, problems } = await openWidget('metrics-reader');
-  for (const name of ["Use the knee lab's /metrics", "Use the knee lab's latency"]) {
+test('without a knee-lab run, the lab buttons are disabled and say why; once it converges they are enabled', async () => {
+  // The lab on the page starts its run at once; the page's timers are paused so that it cannot finish before the
+  // check (its sweep advances in setTimeout slices), then resumed to let it converge.
+  const { page, problems } = await site.open('');
+  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+  await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
+  await page.goto(site.url(LESSON_PATH));
+  await page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
+  assert.equal((await page.locator('section#knee-lab .lab-status').textContent()).trim(), 'Simulating…');
+  const buttons = ["Use the knee lab's /metrics", "Use the knee lab's latency"];
+  const reasonOf = async (button) => page.locator(`[id="${await button.getAttribute('aria-describedby')}"]`).textContent();
+  for (const name of buttons) {
     const button = page.getByRole('button', { name });
     assert.equal(await button.isDisabled(), true, `${name} should be disabled`);
-    const reason = page.locator(`[id="${await button.getAttribute('aria-describedby')}"]`);
-    assert.match(await reason.textContent(), /The knee lab has no run yet/);
+    assert.match(await reasonOf(button), /The knee lab has no run yet/);
   }
+  await page.clock.resume();
+  for (const name of buttons) {
+    const button = labButton(page, name);
+    await button.waitFor({ timeout: 30000 });
+    assert.match(await reasonOf(button), /^The knee lab's run.* at 85% load/);
+  }
+  assert.deepEqual(problems(), []);
+});
+
+test('after the knee lab converges at 99% load, its latency fills the sizer and its /metrics reads past the knee', async () => {
+  const { page, problems } = await site.open(`${LESSON_PATH}?load=0.99`);
+  const lab = page.locator('section#knee-lab');
+  await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
+  assert.equal((await lab.locator('[data-readout="load"] dd').textContent()).trim(), '99%');
+  // The lab's mean end-to-end latency is the W of its Little's Law readout: "L in the system; X req/s × W = L".
+  const little = (await lab.locator('[data-readout="little"] dd').textContent()).trim();
+  const mean = little.match(/ × (\S+ m?s) = /)?.[1];
+  assert.ok(mean, `no mean latency in the Little's Law readout: ${little}`);
+
+  const sizer = page.locator('section.lesson-widget[data-widget="littles-law-sizer"]');
+  await sizer.scrollIntoViewIfNeeded();
+  const useLatency = labButton(sizer, "Use the knee lab's latency");
+  await useLatency.waitFor({ timeout: 5000 });
+  const note = page.locator(`[id="${await useLatency.getAttribute('aria-describedby')}"]`);
+  assert.match(await note.textContent(), new RegExp(`^The knee lab's run: mean latency ${mean.replace('.', '\\.')} at 99% load, --max-num-seqs \\d+\\.$`));
+  await useLatency.click();
+  const latency = Number(await sizer.getByLabel(/mean latency/).inputValue());
+  // The field gets the same mean to two decimals of a second; the readout rounds it to its own digits.
+  const shown = seconds(mean);
+  const readoutStep = /\./.test(mean) ? 0.05 : 0.5;
+  const unit = mean.endsWith(' ms') ? 0.001 : 1;
+  assert.ok(Math.abs(latency - shown) <= readoutStep * unit + 0.005, `sizer latency ${latency} s, lab mean ${mean}`);
+  const arithmetic = await sizer.locator('.sizer-result .sizer-arithmetic li').first().textContent();
+  // The sizer now works from that latency: 64 ÷ W.
+  const used = arithmetic.match(/= 64 ÷ (\S+ m?s) = /)?.[1];
+  assert.ok(used && Math.abs(seconds(used) - latency) <= 0.05, `the arithmetic does not use ${latency} s: ${arithmetic}`);
+  await screenshot(page, 'cluster-sizer-from-lab');
+
+  const reader = page.locator('section.lesson-widget[data-widget="metrics-reader"]');
+  await reader.scrollIntoViewIfNeeded();
+  await labButton(reader, "Use the knee lab's /metrics").click();
+  const verdict = reader.locator('.reader-verdict').first();
+  await verdict.waitFor();
+  // 99% of saturation, open loop: the simulated server is at or past the knee, never below it.
+  assert.match((await verdict.textContent()).trim(), /^Verdict: (at the knee|past the knee)/);
+  assert.match(await reader.getByLabel(/Prometheus text from a vLLM server's \/metrics/).inputValue(), /^# HELP vllm:/m);
+  await verdict.scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-reader-from-lab');
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems(), []);
 });
 
@@ -290,12 +359,16 @@ test('an invalid sizer field shows its message beside it, and NaN never appears'
 
 test('the sizer works from the keyboard alone', async () => {
   const { page, widget, problems } = await openWidget('littles-law-sizer');
+  // The lab on the page runs by itself; wait for its reading so the tab order below is the settled one.
+  await labButton(widget, "Use the knee lab's latency").waitFor({ timeout: 30000 });
   const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim());
   const cap = widget.getByLabel(/max-num-seqs/);
   const capId = await cap.getAttribute('id');
-  // Tab into the widget from the element just before its first field.
+  // Tab into the widget from the focusable element just before its first field (a field inside a closed <details>,
+  // such as a predict step's class tally, is not rendered and cannot take focus).
   await cap.evaluate((input) => {
-    const all = [...document.querySelectorAll('a[href], button:not([disabled]), input, textarea, summary, [tabindex="0"]')];
+    const all = [...document.querySelectorAll('a[href], button:not([disabled]), input, textarea, summary, [tabindex="0"]')]
+      .filter((element) => element === input || element.checkVisibility());
     all[all.indexOf(input) - 1].focus();
   });
   await page.keyboard.press('Tab');
@@ -306,7 +379,9 @@ test('the sizer works from the keyboard alone', async () => {
   assert.equal(await focused(), await widget.getByLabel(/mean latency/).getAttribute('id'));
   await page.keyboard.press('Control+A');
   await page.keyboard.type('4');
-  // The lab button is disabled (no lab run), so Tab skips it to the peak.
+  // The knee lab above has converged, so its latency button is enabled and takes its turn between the two fields.
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), "Use the knee lab's latency");
   await page.keyboard.press('Tab');
   assert.equal(await focused(), await widget.getByLabel(/peak demand/).getAttribute('id'));
   await page.keyboard.press('Control+A');

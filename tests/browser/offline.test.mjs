@@ -41,13 +41,14 @@ test('after one visit, the home page and a lesson deep link load and respond wit
   await page.getByRole('heading', LESSON_HEADING).waitFor({ timeout: 15000 });
   assert.ok(await page.locator('article h2').count() >= 5, 'the lesson text is missing offline');
 
-  // A predict step still takes a guess and reveals its outcome (it runs in the cached wasm).
-  const predict = page.locator('section.lesson-predict').first();
+  // A predict step still takes a guess, commits it and reveals its outcome (it runs in the cached wasm).
+  const predict = page.locator('#step-1-ttft');
   await predict.scrollIntoViewIfNeeded();
-  const choice = predict.locator('input[type="radio"]').first();
-  if (await choice.count()) await choice.check();
-  await predict.getByRole('button', { name: /reveal/i }).click();
-  await predict.getByRole('status').waitFor({ state: 'visible' });
+  await predict.getByRole('radio', { name: 'Prefill: the single pass over the whole prompt' }).check();
+  await predict.getByRole('button', { name: 'Commit my guess', exact: true }).click();
+  await predict.getByRole('button', { name: 'Reveal', exact: true }).click();
+  await predict.locator('.predict-outcome').waitFor();
+  assert.match(await predict.locator('.predict-verdict').innerText(), /^Right/);
 
   // A recall card still reveals.
   const toggle = page.locator('.lesson-recall .reveal-toggle').first();
