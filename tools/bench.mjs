@@ -374,7 +374,7 @@ function render({ env, model, weight, visits, lh }) {
     '',
     '## Run conditions',
     '',
-    `- Machine: ${env.machine}`,
+    `- Machine: ${env.machine}, ${env.loadAtEnd} at the end (the 1, 5 and 15 minute averages; other builds share the cores)`,
     `- Date: ${env.date}`,
     `- Commit: ${env.commit}`,
     `- Tools: ${env.tools}`,
@@ -502,6 +502,7 @@ async function main() {
   } finally {
     server.close();
   }
+  env.loadAtEnd = loadavg().map((l) => l.toFixed(1)).join(' ');
   const out = join(ROOT, 'BENCHMARKS.md');
   writeFileSync(out, render({ env, model, weight, visits, lh }));
   log(`wrote ${relative(process.cwd(), out) || out}`);
