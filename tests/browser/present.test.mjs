@@ -151,13 +151,13 @@ test('keys stay quiet while typing, and help, blank and contrast work from the k
   const { page, problems } = await site.open(LESSON + '?present=1');
   await waitForPresentation(page);
   const estimate = await findScreen(page, /Step 5: sizing it/);
-  const field = page.getByRole('spinbutton');
+  const field = page.locator('.present-current').getByRole('textbox');
   await field.click();
   await page.keyboard.type('5');
   for (const key of ['ArrowRight', 'PageDown', 'b', 'c', '?', 'Home', 'End']) await page.keyboard.press(key);
   await page.waitForTimeout(200);
   await expectAudienceAt(page, estimate);
-  assert.equal(await field.inputValue(), '5', 'the field got the typing');
+  assert.equal(await field.inputValue(), '5bc?', 'the field got the typing, letters and all');
   assert.equal(await page.locator('.present-blank').isVisible(), false);
   assert.equal(await page.locator('.present-help').isVisible(), false);
 
@@ -215,18 +215,32 @@ test('the presenter drives the audience and the audience drives the presenter', 
   await audience.page.keyboard.press('ArrowRight');
   await expectPresenterAt(presenter.page, 2);
 
-  // A reveal pressed with R on the presenter opens on the projector, and one clicked there closes on the presenter.
-  const recall = await findScreen(audience.page, /Recall: Cover the screen/);
-  await expectPresenterAt(presenter.page, recall);
+  // The knee lab's load slider moved on the presenter moves on the projector, and the other way round.
+  const lab = await findScreen(audience.page, /Interactive: Try it: push the load past the knee/);
+  await expectPresenterAt(presenter.page, lab);
   assert.match(await presenter.page.locator('.presenter-notes').textContent(), /Let the room drive the knee lab/);
-  const audienceToggle = audience.page.locator('.present-current .reveal-toggle');
-  assert.equal(await audienceToggle.getAttribute('aria-expanded'), 'false');
+  const audienceLoad = audience.page.locator('.present-current .lab-load-value');
+  const presenterLoad = presenter.page.locator('.present-current .lab-load-value');
+  assert.equal(await audienceLoad.textContent(), '85%');
+  await presenter.page.locator('.present-current').getByRole('slider', { name: /load/i }).focus();
+  for (let i = 0; i < 3; i++) await presenter.page.keyboard.press('ArrowRight');
+  const moved = await presenterLoad.textContent();
+  assert.notEqual(moved, '85%', 'the presenter moved the slider');
+  await audienceLoad.filter({ hasText: new RegExp(`^${moved}$`) }).waitFor({ timeout: 5000 });
+  await audience.page.locator('.present-current').getByRole('slider', { name: /load/i }).focus();
+  await audience.page.keyboard.press('Home');
+  const back = await audienceLoad.textContent();
+  assert.notEqual(back, moved, 'the audience moved the slider');
+  await presenterLoad.filter({ hasText: new RegExp(`^${back}$`) }).waitFor({ timeout: 5000 });
+  await audience.page.locator('.present-position').click();
+
+  // A reveal pressed with R on the presenter opens on the projector.
+  const recall = await findScreen(audience.page, /Recall: what is the knee/);
+  await expectPresenterAt(presenter.page, recall);
+  assert.equal(await audience.page.locator('.present-current .predict-outcome').count(), 0);
   await presenter.page.locator('.presenter-position').click();
   await presenter.page.keyboard.press('r');
-  await audience.page.locator('.present-current .reveal-answer').waitFor({ state: 'visible' });
-  assert.equal(await audienceToggle.getAttribute('aria-expanded'), 'true');
-  await audienceToggle.click();
-  await presenter.page.locator('.present-current .reveal-toggle[aria-expanded="false"]').waitFor();
+  await audience.page.locator('.present-current .predict-outcome').waitFor({ state: 'visible' });
 
   // A keyword unfolded on the projector unfolds on the presenter, and folds back from there.
   const keywords = await findScreenWith(audience.page, 'details.keyword');
@@ -265,9 +279,13 @@ test('the presenter drives the audience and the audience drives the presenter', 
 
 test('closing and reopening either window resynchronises it', async () => {
   const { audience, presenter } = await openBoth();
-  const recall = await findScreen(audience.page, /Recall: Cover the screen/);
+  const recall = await findScreen(audience.page, /Interactive: Try it: push the load past the knee/);
   await expectPresenterAt(presenter.page, recall);
-  await presenter.page.locator('.present-current .reveal-toggle').click();
+  await presenter.page.locator('.present-current').getByRole('slider', { name: /load/i }).focus();
+  for (let i = 0; i < 3; i++) await presenter.page.keyboard.press('ArrowRight');
+  const load = await presenter.page.locator('.present-current .lab-load-value').textContent();
+  assert.notEqual(load, '85%', 'the presenter moved the slider');
+  await presenter.page.locator('.presenter-position').click();
   await audience.page.close();
 
   // The presenter moves on while the projector window is closed, then reopens it from an old URL.
@@ -279,11 +297,11 @@ test('closing and reopening either window resynchronises it', async () => {
   await waitForPresentation(reopened);
   await expectAudienceAt(reopened, recall + 2);
   assert.equal(new URL(reopened.url()).searchParams.get('screen'), String(recall + 2));
-  // Going back shows the reveal as it was left.
+  // Going back shows the knee lab's load as the presenter left it.
   await reopened.keyboard.press('ArrowLeft');
   await reopened.keyboard.press('ArrowLeft');
   await expectPresenterAt(presenter.page, recall);
-  assert.equal(await reopened.locator('.present-current .reveal-toggle').getAttribute('aria-expanded'), 'true');
+  await reopened.locator('.present-current .lab-load-value').filter({ hasText: new RegExp(`^${load}$`) }).waitFor({ timeout: 5000 });
 
   // A reloaded presenter takes the audience's place.
   await reopened.keyboard.press('End');
@@ -343,9 +361,14 @@ test('a revealed predict step still fits its screen', async () => {
   await waitForPresentation(page);
   for (const step of [/Step 3: the knee/, /Step 4: what actually counts/]) {
     await findScreen(page, step);
+    // Step 3 asks for a marker on a chart, step 4 for choices: guess, commit, then reveal with R.
     const choice = page.locator('.present-current .predict-choice').first();
     if (await choice.count()) await choice.click();
-    else await page.locator('.present-current textarea').fill('flat, then a wall');
+    else {
+      await page.locator('.present-current').getByRole('slider').first().focus();
+      await page.keyboard.press('ArrowRight');
+    }
+    await page.locator('.present-current .predict-commit').click();
     await page.locator('.present-position').click();
     await page.keyboard.press('r');
     await page.locator('.present-current .predict-outcome').waitFor();

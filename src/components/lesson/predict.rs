@@ -229,11 +229,14 @@ fn compute_curve(
 ) {
     set_timeout(
         move || {
-            if run.get_untracked() != this_run || builder.is_done() {
+            // `None`: the step has left the page (a presentation moved on to another screen) while this slice waited.
+            if run.try_get_untracked() != Some(this_run) || builder.is_done() {
                 return;
             }
             if let Some(point) = builder.advance(REQUESTS_PER_TASK) {
-                curve.update(|c| c.push(point));
+                if curve.try_update(|c| c.push(point)).is_none() {
+                    return;
+                }
             }
             compute_curve(builder, curve, run, this_run);
         },
