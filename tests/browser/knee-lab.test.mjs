@@ -159,3 +159,21 @@ test('the lab reads right at 1280×720, on a phone, and in textbook mode with Er
   assert.deepEqual(problems(), []);
   assert.deepEqual(phone.problems(), []);
 });
+
+test('at 100% open loop the lab still shares its /metrics (past the knee) but no latency to size with', async () => {
+  const { page, problems } = await openLab('?load=1');
+  const reader = page.locator('section.lesson-widget[data-widget="metrics-reader"]');
+  await reader.scrollIntoViewIfNeeded();
+  const useMetrics = reader.getByRole('button', { name: "Use the knee lab's /metrics" });
+  await page.waitForFunction(() => [...document.querySelectorAll('button')]
+    .some((b) => b.textContent.includes("Use the knee lab's /metrics") && !b.disabled), null, { timeout: 30000 });
+  await useMetrics.click();
+  const verdict = reader.locator('.reader-verdict').first();
+  await verdict.waitFor();
+  assert.match(await verdict.textContent(), /past the knee/i);
+  const useLatency = page.getByRole('button', { name: "Use the knee lab's latency" });
+  assert.equal(await useLatency.isDisabled(), true);
+  const reason = await page.locator(`[id="${await useLatency.getAttribute('aria-describedby')}"]`).textContent();
+  assert.match(reason, /At 100% open-loop load the knee lab's queue grows without bound/);
+  assert.deepEqual(problems(), []);
+});

@@ -12,10 +12,11 @@ pub struct LabReading {
     pub replicas: u32,
     /// `--max-num-seqs` of each replica.
     pub max_num_seqs: u32,
-    /// Mean end-to-end latency of the current run, seconds.
-    pub mean_latency_s: f64,
-    /// Completed requests per second of the current run.
-    pub throughput_rps: f64,
+    /// Mean end-to-end latency of the current run, seconds; `None` when the run has no steady state (open loop at
+    /// 100%: the queue grows without bound).
+    pub mean_latency_s: Option<f64>,
+    /// Completed requests per second of the current run; `None` as for the latency.
+    pub throughput_rps: Option<f64>,
     /// The current run as a vLLM `/metrics` page (see [`crate::cluster::exposition::render_vllm_metrics`]).
     pub metrics_text: String,
 }

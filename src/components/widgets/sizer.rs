@@ -118,26 +118,36 @@ fn SizerField(
 fn LabLatencyButton(latency: RwSignal<String>, id: String) -> impl IntoView {
     let lab = use_lab_link().0;
     let note_id = format!("{id}-note");
-    let note = move || match lab.get() {
+    let note = move || {
+        match lab.get() {
         None => {
             "The knee lab has no run yet: run it above, then take its latency from here.".to_owned()
         }
-        Some(reading) => format!(
-            "The knee lab's run: mean latency {} at {} load, --max-num-seqs {}.",
-            format_ms(reading.mean_latency_s),
-            format_percent(reading.load),
-            reading.max_num_seqs
-        ),
+        Some(reading) => match reading.mean_latency_s {
+            Some(mean) => format!(
+                "The knee lab's run: mean latency {} at {} load, --max-num-seqs {}.",
+                format_ms(mean),
+                format_percent(reading.load),
+                reading.max_num_seqs
+            ),
+            None => format!(
+                "At {} open-loop load the knee lab's queue grows without bound, so it has no latency to size with: \
+                 move it below 100%.",
+                format_percent(reading.load)
+            ),
+        },
+    }
     };
+    let lab_latency = move || lab.with(|r| r.as_ref().and_then(|r| r.mean_latency_s));
     let use_latency = move |_| {
-        if let Some(reading) = lab.get_untracked() {
+        if let Some(mean) = lab.with_untracked(|r| r.as_ref().and_then(|r| r.mean_latency_s)) {
             // Two decimals of a second is finer than any knee measurement, and reads as typed.
-            latency.set(format!("{:.2}", reading.mean_latency_s));
+            latency.set(format!("{mean:.2}"));
         }
     };
     view! {
         <div class="sizer-lab">
-            <button type="button" class="widget-button" disabled=move || lab.with(Option::is_none)
+            <button type="button" class="widget-button" disabled=move || lab_latency().is_none()
                 aria-describedby=note_id.clone() on:click=use_latency>
                 "Use the knee lab's latency"
             </button>

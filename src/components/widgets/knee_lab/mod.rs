@@ -148,16 +148,17 @@ fn publish_reading(
     let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
     Effect::new(move |_| {
         let settings = settings.get();
-        let reading = figures.with(|f| {
-            let r = &f.readouts;
-            Some((r.load, r.mean_latency_s?, r.throughput?))
+        let (load, mean_latency_s, throughput_rps) = figures.with(|f| {
+            (
+                f.readouts.load,
+                f.readouts.mean_latency_s,
+                f.readouts.throughput,
+            )
         });
         pending.set_value(None);
-        let (Some((load, mean_latency_s, throughput_rps)), RunState::Done) =
-            (reading, run_state.get())
-        else {
+        if run_state.get() != RunState::Done {
             return;
-        };
+        }
         let timeout = gloo_timers::callback::Timeout::new(READING_DEBOUNCE_MS, move || {
             link.0.set(Some(LabReading {
                 load,
