@@ -5,12 +5,28 @@
 //! refused, so every label was measured at the wrong size and each refusal was reported as a violation; it also
 //! forced a page layout per label. The canvas's own `measureText` needs neither.
 
+use leptos::html;
+use leptos::prelude::*;
+use leptos_use_resize_observer::use_resize_observer;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// The CSS size of the canvas behind `canvas_ref` as last laid out; (0, 0) until the first layout. Charts redraw
+/// on it, and [`MeasuredCanvas::sized`] turns it into a backing store.
+pub fn use_css_size(canvas_ref: NodeRef<html::Canvas>) -> ReadSignal<(f64, f64)> {
+    let (css_size, set_css_size) = signal((0.0_f64, 0.0_f64));
+    use_resize_observer(canvas_ref, move |entries, _| {
+        if let Some(entry) = entries.first() {
+            let rect = entry.content_rect();
+            set_css_size.set((rect.width(), rect.height()));
+        }
+    });
+    css_size
+}
 
 /// plotters-canvas does not export its error type; it is reached through the trait.
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;

@@ -6,11 +6,10 @@
 //! view! { <ChartCanvas chart=Signal::derive(move || ChartSpec::LatencyVsLoad(latency.get())) theme=theme /> }
 //! ```
 
-use crate::components::canvas_backend::MeasuredCanvas;
+use crate::components::canvas_backend::{use_css_size, MeasuredCanvas};
 use leptos::html;
 use leptos::prelude::*;
 use leptos_use_element_visibility::use_element_visibility;
-use leptos_use_resize_observer::use_resize_observer;
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::JsCast;
 
@@ -36,14 +35,7 @@ pub fn ChartCanvas(
     caption: String,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    // CSS size of the canvas as last observed; (0, 0) until the first layout.
-    let (css_size, set_css_size) = signal((0.0_f64, 0.0_f64));
-    use_resize_observer(canvas_ref, move |entries, _| {
-        if let Some(entry) = entries.first() {
-            let rect = entry.content_rect();
-            set_css_size.set((rect.width(), rect.height()));
-        }
-    });
+    let css_size = use_css_size(canvas_ref);
 
     // Charts scrolled out of view are not drawn: a slider move then costs only the charts the learner can see, and
     // an off-screen chart catches up when it scrolls in.

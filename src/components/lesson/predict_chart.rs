@@ -3,14 +3,13 @@
 //! table below.
 
 use crate::charts::{prediction_chart, ChartSpec, ChartStyle, PlotSpan};
-use crate::components::canvas_backend::MeasuredCanvas;
-use crate::components::theme::use_chart_theme;
+use crate::components::canvas_backend::{use_css_size, MeasuredCanvas};
+use crate::components::theme::{use_chart_projection, use_chart_theme};
 use crate::lesson::judge::{prediction_chart_data, target_phrase, CurvePoint};
 use crate::lesson::progress::Guess;
 use crate::lesson::{ChartTarget, LoadRange};
 use leptos::html;
 use leptos::prelude::*;
-use leptos_use_resize_observer::use_resize_observer;
 use plotters::prelude::IntoDrawingArea;
 
 /// The marker's load from a guess.
@@ -40,16 +39,12 @@ pub fn ChartGuess(
         curve.with(|points| prediction_chart_data(target, loads, points, marker(&guess.get())))
     });
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    let (css_size, set_css_size) = signal((0.0_f64, 0.0_f64));
-    use_resize_observer(canvas_ref, move |entries, _| {
-        if let Some(entry) = entries.first() {
-            let rect = entry.content_rect();
-            set_css_size.set((rect.width(), rect.height()));
-        }
-    });
+    let css_size = use_css_size(canvas_ref);
     // Where the plot lies on the canvas, in CSS pixels, as the last drawing put it.
     let span = StoredValue::new(None::<PlotSpan>);
     let theme = use_chart_theme();
+    // Larger type and lines on a projected screen, as every other chart.
+    let projection = use_chart_projection();
     Effect::new(move |_| {
         let (width, height) = css_size.get();
         let chart = data.get();
@@ -60,7 +55,11 @@ pub fn ChartGuess(
             return;
         };
         let area = backend.into_drawing_area();
-        match prediction_chart(&area, &chart, &ChartStyle::new(theme.get(), ratio)) {
+        match prediction_chart(
+            &area,
+            &chart,
+            &ChartStyle::new(theme.get(), ratio).with_projection(projection.get()),
+        ) {
             Ok(drawn) => {
                 let _ = area.present();
                 span.set_value(drawn.map(|s| PlotSpan {
