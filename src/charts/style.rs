@@ -224,6 +224,18 @@ impl ChartStyle {
         self
     }
 
+    /// The projection factor a chart of `width`×`height` CSS pixels can take: type may grow with the screen (the
+    /// `screen_factor` of presentation mode), but never past what the chart can hold — the lesson page's type fits
+    /// a chart about 500×300 px with room left for its plot, so the factor is capped at width/500 and height/300
+    /// (and never below 1). Without the cap, a projected chart could be all legend and no plot.
+    pub fn fit_projection(screen_factor: f64, width: f64, height: f64) -> f64 {
+        let room = (width / 500.0).min(height / 300.0);
+        if !(screen_factor.is_finite() && room.is_finite()) {
+            return 1.0;
+        }
+        screen_factor.min(room).max(1.0)
+    }
+
     /// The same style for plotters' SVG backend, which writes `font-size` as the requested size ÷ 1.24 while the
     /// canvas backend uses it as is; without this an exported SVG would have text a fifth smaller than the screen.
     pub fn for_svg(mut self) -> Self {

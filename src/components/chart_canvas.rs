@@ -58,7 +58,8 @@ pub fn ChartCanvas(
             return;
         };
         let area = backend.into_drawing_area();
-        let style = ChartStyle::new(theme, ratio).with_projection(projection.get());
+        let projection = ChartStyle::fit_projection(projection.get(), width, height);
+        let style = ChartStyle::new(theme, ratio).with_projection(projection);
         let started = perf::now();
         if let Err(error) = spec.draw(&area, &style).and_then(|()| area.present()) {
             web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());

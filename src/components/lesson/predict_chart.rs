@@ -4,7 +4,7 @@
 
 use crate::charts::{prediction_chart, ChartSpec, ChartStyle, PlotSpan};
 use crate::components::canvas_backend::{use_css_size, MeasuredCanvas};
-use crate::components::theme::{use_chart_projection, use_chart_theme};
+use crate::components::theme::use_chart_theme;
 use crate::lesson::judge::{prediction_chart_data, target_phrase, CurvePoint};
 use crate::lesson::progress::Guess;
 use crate::lesson::{ChartTarget, LoadRange};
@@ -43,8 +43,6 @@ pub fn ChartGuess(
     // Where the plot lies on the canvas, in CSS pixels, as the last drawing put it.
     let span = StoredValue::new(None::<PlotSpan>);
     let theme = use_chart_theme();
-    // Larger type and lines on a projected screen, as every other chart.
-    let projection = use_chart_projection();
     Effect::new(move |_| {
         let (width, height) = css_size.get();
         let chart = data.get();
@@ -55,11 +53,7 @@ pub fn ChartGuess(
             return;
         };
         let area = backend.into_drawing_area();
-        match prediction_chart(
-            &area,
-            &chart,
-            &ChartStyle::new(theme.get(), ratio).with_projection(projection.get()),
-        ) {
+        match prediction_chart(&area, &chart, &ChartStyle::new(theme.get(), ratio)) {
             Ok(drawn) => {
                 let _ = area.present();
                 span.set_value(drawn.map(|s| PlotSpan {

@@ -160,7 +160,8 @@ fn publish_reading(
             return;
         }
         let timeout = gloo_timers::callback::Timeout::new(READING_DEBOUNCE_MS, move || {
-            link.0.set(Some(LabReading {
+            // `try_set`: the page may have moved on (a presentation replaced the lesson) while the timer waited.
+            let _ = link.0.try_set(Some(LabReading {
                 load,
                 replicas: settings.replicas,
                 max_num_seqs: settings.max_num_seqs,

@@ -2,8 +2,8 @@
 //! them, so moving a control never waits for the model. Each finished pass is published as a [`Snapshot`]; a change
 //! of settings abandons the running sweep and starts a new one.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -51,22 +51,23 @@ pub fn use_sliced_sweep(
 ) -> (ReadSignal<Option<Snapshot>>, ReadSignal<RunState>) {
     let (snapshot, set_snapshot) = signal(None::<Snapshot>);
     let (state, set_state) = signal(RunState::Running { passes_done: 0 });
-    // Bumped on every restart: a slice scheduled for an older sweep sees the change and stops.
-    let generation = Rc::new(RefCell::new(0_u64));
+    // Bumped on every restart, and when the lab leaves the page (e.g. the lesson turns into a presentation): a slice
+    // scheduled for an older sweep sees the change and stops before it touches the lab's disposed signals.
+    let generation = Arc::new(AtomicU64::new(0));
+    let on_leave = Arc::clone(&generation);
+    on_cleanup(move || {
+        on_leave.fetch_add(1, Ordering::SeqCst);
+    });
     Effect::new(move |_| {
         let settings = sweep_settings.get();
         let started = perf::now();
-        let this_generation = {
-            let mut g = generation.borrow_mut();
-            *g += 1;
-            *g
-        };
+        let this_generation = generation.fetch_add(1, Ordering::SeqCst) + 1;
         match SlicedSweep::new(&settings, &loads) {
             Ok(sweep) => {
                 set_state.set(RunState::Running { passes_done: 0 });
                 let job = Job {
                     sweep,
-                    generation: Rc::clone(&generation),
+                    generation: Arc::clone(&generation),
                     this_generation,
                     started,
                     label,
@@ -84,7 +85,7 @@ pub fn use_sliced_sweep(
 /// One sweep in flight.
 struct Job {
     sweep: SlicedSweep,
-    generation: Rc<RefCell<u64>>,
+    generation: Arc<AtomicU64>,
     this_generation: u64,
     started: f64,
     label: &'static str,
@@ -98,7 +99,7 @@ impl Job {
     }
 
     fn slice(mut self) {
-        if *self.generation.borrow() != self.this_generation {
+        if self.generation.load(Ordering::SeqCst) != self.this_generation {
             return;
         }
         let deadline = perf::now() + SLICE_MS;
