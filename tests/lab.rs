@@ -328,3 +328,30 @@ fn lab_tasks_tick_only_when_the_learner_does_them() {
     assert!(LabTask::CloseTheLoop.is_done(&closed, &figures));
     assert!(!LabTask::GoodputBelow90.is_done(&closed, &figures));
 }
+
+#[test]
+fn before_the_first_estimate_the_headline_readouts_hold_their_places() {
+    let settings = LabSettings::default();
+    let loads = [0.85];
+    let pending = Figures::new(&settings, &[(0.85, None)]);
+    let done = figures_at(&settings, &loads).remove(0);
+    let keys =
+        |f: &Figures| -> Vec<&'static str> { f.readouts.lines().iter().map(|l| l.key).collect() };
+    // The same headline lines, in the same order, so nothing moves when the numbers arrive.
+    let headline = [
+        "load",
+        "p50",
+        "p99",
+        "ratio",
+        "slo",
+        "attainment",
+        "throughput",
+        "goodput",
+    ];
+    assert_eq!(&keys(&pending)[..], &headline[..]);
+    assert_eq!(&keys(&done)[..headline.len()], &headline[..]);
+    for line in pending.readouts.lines().iter().skip(1) {
+        assert_eq!(line.value, "…", "{}", line.key);
+    }
+    assert!(done.readouts.lines().iter().all(|l| l.value != "…"));
+}

@@ -28,6 +28,8 @@ pub struct Figures {
 /// The figures at the current load, as numbers (the page formats them).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Readouts {
+    /// No estimate at this load yet (the first pass is still running).
+    pub pending: bool,
     /// Offered load, fraction.
     pub load: f64,
     /// Which latency `p50_s`/`p99_s` are of.
@@ -271,6 +273,7 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
     let metric = settings.metric;
     let Some(estimate) = current else {
         return Readouts {
+            pending: true,
             load,
             metric,
             slo: metric_slo(settings, metric),
@@ -291,6 +294,7 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
     });
     let closed = settings.loop_kind == LoopKind::Closed;
     Readouts {
+        pending: false,
         load,
         metric,
         p50_s: stats.map(|s| s.p50),
@@ -338,13 +342,26 @@ pub struct ReadoutLine {
 
 impl Readouts {
     /// The readouts as label/value lines, in the order the page shows them. Values that do not exist at this setting
-    /// (no steady state, no SLO on the metric, open loop) are left out rather than shown as zero.
+    /// (no steady state, no SLO on the metric, open loop) are left out rather than shown as zero. Before the first
+    /// estimate the headline lines hold a placeholder, so the layout does not jump (and a projected screen does not
+    /// refit its type) when the numbers arrive.
     pub fn lines(&self) -> Vec<ReadoutLine> {
         use crate::charts::format::{format_ms, format_number, format_percent, format_ratio};
+        const HEADLINE: [&str; 7] = [
+            "p50",
+            "p99",
+            "ratio",
+            "slo",
+            "attainment",
+            "throughput",
+            "goodput",
+        ];
         let metric = self.metric.label();
         let mut lines = Vec::new();
+        let pending = self.pending;
         let mut push = |key: &'static str, label: String, value: Option<String>| {
-            if let Some(value) = value {
+            let placeholder = || (pending && HEADLINE.contains(&key)).then(|| "…".to_owned());
+            if let Some(value) = value.or_else(placeholder) {
                 lines.push(ReadoutLine { key, label, value });
             }
         };
@@ -360,11 +377,13 @@ impl Readouts {
             "p99 ÷ p50".into(),
             self.tail_ratio().map(format_ratio),
         );
-        if let (Some(slo), Some(value)) = (self.slo, self.slo_value_s) {
-            let verdict = if value > slo.threshold_s {
-                "missed"
-            } else {
-                "met"
+        if let Some(slo) = self.slo {
+            let verdict = |value: f64| {
+                if value > slo.threshold_s {
+                    "missed"
+                } else {
+                    "met"
+                }
             };
             push(
                 "slo",
@@ -373,7 +392,8 @@ impl Readouts {
                     slo.percentile.label(),
                     format_ms(slo.threshold_s)
                 ),
-                Some(format!("{verdict} ({})", format_ms(value))),
+                self.slo_value_s
+                    .map(|value| format!("{} ({})", verdict(value), format_ms(value))),
             );
         }
         push(
