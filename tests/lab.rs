@@ -2,8 +2,9 @@
 
 use goodput::charts::LatencyMetric;
 use goodput::lab::settings::{query_pairs, LOAD_PERCENT_RANGE};
-use goodput::lab::{Figures, LabSettings, LoopKind, Preset, SlicedSweep};
+use goodput::lab::{sweep_for, Figures, LabSettings, LoopKind, Preset};
 use goodput::lesson::SettingValue;
+use goodput::model::SlicedSweep;
 use goodput::model::{default_load_points, sweep};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -120,7 +121,7 @@ proptest! {
     #[test]
     fn any_lab_parameter_value_is_clamped_to_a_scenario_the_model_accepts(key in "(load|loop|preset|replicas|max_num_seqs|chunked_prefill|slo_ttft_ms|slo_tpot_ms|metric|seed)", value in ".{0,40}") {
         let (lab, _) = LabSettings::default().with_query(&format!("{key}={value}"));
-        prop_assert!(SlicedSweep::new(&lab, &default_load_points()).is_ok());
+        prop_assert!(sweep_for(&lab, &default_load_points()).is_ok());
     }
 }
 
@@ -142,7 +143,7 @@ fn run_to_end(sweep: &mut SlicedSweep, budget: u64) -> usize {
 fn the_sliced_sweep_ends_with_exactly_the_full_sweep() {
     let settings = LabSettings::default();
     let loads = default_load_points();
-    let mut sliced = SlicedSweep::new(&settings, &loads).unwrap();
+    let mut sliced = sweep_for(&settings, &loads).unwrap();
     assert_eq!(sliced.passes_done(), 0);
     assert!(sliced.points().all(|(_, e)| e.is_none()));
     let passes = run_to_end(&mut sliced, 4_000);
@@ -173,7 +174,7 @@ fn the_sliced_sweep_ends_with_exactly_the_full_sweep() {
 }
 
 fn figures_at(settings: &LabSettings, loads: &[f64]) -> Vec<Figures> {
-    let mut sliced = SlicedSweep::new(settings, loads).unwrap();
+    let mut sliced = sweep_for(settings, loads).unwrap();
     run_to_end(&mut sliced, 50_000);
     let points: Vec<_> = sliced.points().collect();
     loads
@@ -279,7 +280,7 @@ fn lab_tasks_tick_only_when_the_learner_does_them() {
     use goodput::lab::LabTask;
     let loads = default_load_points();
     let open = LabSettings::default();
-    let mut sliced = SlicedSweep::new(&open, &loads).unwrap();
+    let mut sliced = sweep_for(&open, &loads).unwrap();
     run_to_end(&mut sliced, 50_000);
     let points: Vec<_> = sliced.points().collect();
     let done_at = |settings: &LabSettings| -> Vec<LabTask> {
@@ -321,7 +322,7 @@ fn lab_tasks_tick_only_when_the_learner_does_them() {
         load_percent: 97,
         ..open.clone()
     };
-    let mut sliced = SlicedSweep::new(&closed, &loads).unwrap();
+    let mut sliced = sweep_for(&closed, &loads).unwrap();
     run_to_end(&mut sliced, 50_000);
     let points: Vec<_> = sliced.points().collect();
     let figures = Figures::new(&closed, &points);

@@ -6,8 +6,8 @@ use goodput::charts::{
     PredictionMetric,
 };
 use goodput::lesson::judge::{
-    distance_sentence, judge, locate, prediction_chart_data, simulate_load, CurveBuilder,
-    CurvePoint,
+    curve_points, distance_sentence, judge, locate, prediction_chart_data, prediction_sweep,
+    simulate_load, CurvePoint,
 };
 use goodput::lesson::progress::{Guess, LoadProblem, Progress, StepRecord, STORAGE_KEY};
 use goodput::lesson::*;
@@ -158,18 +158,27 @@ fn the_curve_built_in_slices_equals_whole_runs() {
         to: 0.96,
         step: 0.03,
     };
-    let mut builder = CurveBuilder::new(loads);
-    let mut points = Vec::new();
+    let mut sweep = prediction_sweep(loads).unwrap();
+    let mut grown = Vec::new();
     let mut slices = 0;
-    while !builder.is_done() {
+    while !sweep.is_done() {
         slices += 1;
-        points.extend(builder.advance(5_000));
-        assert!(slices < 100, "the builder finishes");
+        sweep.step(5_000);
+        let points = curve_points(&sweep);
+        assert!(points.len() >= grown.len(), "points are only ever added");
+        assert_eq!(
+            &points[..grown.len()],
+            &grown[..],
+            "a shown point never changes"
+        );
+        grown = points;
+        assert!(slices < 100, "the sweep finishes");
     }
     assert!(slices > 3 * 3, "each load takes several slices: {slices}");
     let whole: Vec<CurvePoint> = loads.points().into_iter().map(simulate_load).collect();
-    assert_eq!(points, whole);
-    assert_eq!(builder.advance(5_000), None, "nothing after the last load");
+    assert_eq!(grown, whole);
+    assert!(!sweep.step(5_000), "nothing after the last load");
+    assert_eq!(curve_points(&sweep), whole);
 }
 
 #[test]

@@ -9,5 +9,5 @@ pub mod tasks;
 
 pub use figures::{Figures, Readouts};
 pub use settings::{LabSettings, LoopKind, Preset, SettingNote};
-pub use sweep::{scenario_for, simulated_metrics, SlicedSweep};
+pub use sweep::{scenario_for, simulated_metrics, sweep_for};
 pub use tasks::LabTask;

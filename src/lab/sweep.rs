@@ -2,7 +2,7 @@
 //! point first (the learner sees curves within a frame or two), then passes that refine each point to the full run.
 
 use super::settings::{LabSettings, LoopKind, Preset};
-use crate::model::{Arrivals, Estimate, ProgressiveRun, Scenario, ScenarioError, ServiceKind, Slo};
+use crate::model::{Arrivals, Scenario, ScenarioError, ServiceKind, SlicedSweep, Slo};
 
 /// Measured requests per load point after each pass. The last pass is the scenario's full run.
 const PASSES: [u64; 2] = [1_500, 6_000];
@@ -46,79 +46,13 @@ pub fn scenario_for(settings: &LabSettings, load: f64) -> Scenario {
     scenario.with_offered_load(load)
 }
 
-/// A sweep over `loads` advanced a slice at a time. Every point runs with the same seed (common random numbers), so
-/// the curves are smooth; each pass takes every point a step further, so the whole curve sharpens together.
-pub struct SlicedSweep {
-    loads: Vec<f64>,
-    runs: Vec<ProgressiveRun>,
-    estimates: Vec<Option<Estimate>>,
-    targets: Vec<u64>,
-    pass: usize,
-    point: usize,
-}
-
-impl SlicedSweep {
-    /// Prepares the sweep of `settings` over `loads` (fractions); nothing is simulated yet.
-    pub fn new(settings: &LabSettings, loads: &[f64]) -> Result<Self, ScenarioError> {
-        let runs = loads
-            .iter()
-            .map(|&load| ProgressiveRun::new(&scenario_for(settings, load), settings.seed))
-            .collect::<Result<Vec<_>, _>>()?;
-        let full = scenario_for(settings, loads.first().copied().unwrap_or(1.0)).customers;
-        let mut targets: Vec<u64> = PASSES.iter().copied().filter(|&t| t < full).collect();
-        targets.push(full);
-        Ok(SlicedSweep {
-            loads: loads.to_vec(),
-            estimates: vec![None; runs.len()],
-            runs,
-            targets,
-            pass: 0,
-            point: 0,
-        })
-    }
-
-    /// Simulates at most `budget` more requests (one point's share of the current pass) and returns whether a pass
-    /// finished with this slice — the moment worth redrawing for.
-    pub fn step(&mut self, budget: u64) -> bool {
-        let Some(&target) = self.targets.get(self.pass) else {
-            return false;
-        };
-        let Some(run) = self.runs.get_mut(self.point) else {
-            return false;
-        };
-        let missing = target.saturating_sub(run.advanced_to());
-        let estimate = run.advance(missing.min(budget.max(1)));
-        let reached = run.advanced_to() >= target || estimate.done;
-        self.estimates[self.point] = Some(estimate);
-        if !reached {
-            return false;
-        }
-        self.point += 1;
-        if self.point < self.runs.len() {
-            return false;
-        }
-        self.point = 0;
-        self.pass += 1;
-        true
-    }
-
-    /// Passes finished so far (0 until every point has a first estimate).
-    pub fn passes_done(&self) -> usize {
-        self.pass
-    }
-
-    /// Whether every point has its full run.
-    pub fn is_done(&self) -> bool {
-        self.pass >= self.targets.len()
-    }
-
-    /// The loads and their latest estimates (`None` before a point's first slice).
-    pub fn points(&self) -> impl Iterator<Item = (f64, Option<&Estimate>)> {
-        self.loads
-            .iter()
-            .copied()
-            .zip(self.estimates.iter().map(Option::as_ref))
-    }
+/// The lab's sweep of `settings` over `loads` (fractions), to be advanced a slice at a time: a rough pass over every
+/// load, a better one, then each load's full run. Nothing is simulated yet.
+pub fn sweep_for(settings: &LabSettings, loads: &[f64]) -> Result<SlicedSweep, ScenarioError> {
+    let points = loads
+        .iter()
+        .map(|&load| (load, scenario_for(settings, load)));
+    SlicedSweep::new(points, settings.seed, &PASSES)
 }
 
 /// Requests simulated for the simulated `/metrics` page: enough for stable histograms, quick enough to compute on

@@ -5,7 +5,7 @@ use super::progress::Guess;
 use super::{ChartTarget, LoadRange, PredictAnswer};
 use crate::charts::format::{format_ms, format_number, format_percent};
 use crate::charts::{PredictionChart, PredictionMetric};
-use crate::model::{run, ProgressiveRun, RunSummary, Scenario};
+use crate::model::{run, RunSummary, Scenario, ScenarioError, SlicedSweep};
 
 /// A chart target's threshold on goodput: DistServe's bar, 90% of requests within their SLOs.
 pub const GOODPUT_SHARE_BAR: f64 = 0.9;
@@ -45,6 +45,17 @@ pub struct CurvePoint {
     pub p99_ttft_s: Option<f64>,
     /// Goodput divided by throughput.
     pub goodput_share: Option<f64>,
+}
+
+impl CurvePoint {
+    /// A load the model could not simulate: no values.
+    pub fn missing(load: f64) -> Self {
+        CurvePoint {
+            load,
+            p99_ttft_s: None,
+            goodput_share: None,
+        }
+    }
 }
 
 /// The curve a target is read from, and the level it must cross.
@@ -162,16 +173,13 @@ pub fn prediction_scenario() -> Scenario {
     Scenario::course_preset()
 }
 
-/// Simulates one load of a chart prediction in one go (see [`CurveBuilder`] for the sliced version the page uses).
+/// Simulates one load of a chart prediction in one go (the page computes the same points in slices, see
+/// [`prediction_sweep`]).
 pub fn simulate_load(load: f64) -> CurvePoint {
     let scenario = prediction_scenario().with_offered_load(load);
     match run(&scenario, PREDICTION_SEED) {
         Ok(summary) => curve_point(load, &summary),
-        Err(_) => CurvePoint {
-            load,
-            p99_ttft_s: None,
-            goodput_share: None,
-        },
+        Err(_) => CurvePoint::missing(load),
     }
 }
 
@@ -187,58 +195,22 @@ fn curve_point(load: f64, summary: &RunSummary) -> CurvePoint {
     }
 }
 
-/// Builds a chart prediction's curve a slice at a time: each [`CurveBuilder::advance`] simulates a bounded number of
-/// requests, so the page can run one slice per task and never block the main thread for long. The points equal
-/// [`simulate_load`]'s (a progressive run ends where a whole run does).
-pub struct CurveBuilder {
-    loads: Vec<f64>,
-    next: usize,
-    current: Option<ProgressiveRun>,
+/// A chart prediction's true curve as a sweep to advance a slice at a time, one load after another (no rough passes:
+/// the revealed curve grows point by point, each point final), so the page never blocks the main thread for long.
+pub fn prediction_sweep(loads: LoadRange) -> Result<SlicedSweep, ScenarioError> {
+    let points = loads
+        .points()
+        .into_iter()
+        .map(|load| (load, prediction_scenario().with_offered_load(load)));
+    SlicedSweep::new(points, PREDICTION_SEED, &[])
 }
 
-impl CurveBuilder {
-    /// A builder for every load of `loads`.
-    pub fn new(loads: LoadRange) -> Self {
-        CurveBuilder {
-            loads: loads.points(),
-            next: 0,
-            current: None,
-        }
-    }
-
-    /// Simulates up to `budget` more requests of the current load; returns its point once its run is complete.
-    pub fn advance(&mut self, budget: u64) -> Option<CurvePoint> {
-        let load = *self.loads.get(self.next)?;
-        let run = match self.current.as_mut() {
-            Some(run) => run,
-            None => {
-                let scenario = prediction_scenario().with_offered_load(load);
-                match ProgressiveRun::new(&scenario, PREDICTION_SEED) {
-                    Ok(run) => self.current.insert(run),
-                    Err(_) => {
-                        self.next += 1;
-                        return Some(CurvePoint {
-                            load,
-                            p99_ttft_s: None,
-                            goodput_share: None,
-                        });
-                    }
-                }
-            }
-        };
-        let estimate = run.advance(budget);
-        if !estimate.done {
-            return None;
-        }
-        self.current = None;
-        self.next += 1;
-        Some(curve_point(load, &estimate.summary))
-    }
-
-    /// Whether every load has its point.
-    pub fn is_done(&self) -> bool {
-        self.next >= self.loads.len()
-    }
+/// The points of [`prediction_sweep`] computed so far; they equal [`simulate_load`]'s.
+pub fn curve_points(sweep: &SlicedSweep) -> Vec<CurvePoint> {
+    sweep
+        .finished()
+        .map(|(load, estimate)| curve_point(load, &estimate.summary))
+        .collect()
 }
 
 /// The prediction chart for a chart step: its target, the curve computed so far, the marker and (once the curve is

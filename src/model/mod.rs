@@ -28,7 +28,7 @@ pub mod stats;
 pub mod sweep;
 
 pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva};
-pub use progressive::{Estimate, ProgressiveRun};
+pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
 pub use scenario::{
     Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ScenarioError, ServiceKind, Slo,
     TextbookService,

@@ -79,3 +79,93 @@ impl ProgressiveRun {
         self.engine.recorder().measured()
     }
 }
+
+/// Progressive runs at several points (offered loads, usually) advanced a slice at a time, in passes: each pass takes
+/// every point to the pass's request count before the next pass starts, so a whole curve appears rough and sharpens
+/// together; the last pass is each scenario's full run. With no intermediate passes the points complete one by one.
+/// Every final estimate equals [`run`](super::run) of its scenario with the same seed.
+pub struct SlicedSweep {
+    loads: Vec<f64>,
+    runs: Vec<ProgressiveRun>,
+    estimates: Vec<Option<Estimate>>,
+    targets: Vec<u64>,
+    pass: usize,
+    point: usize,
+}
+
+impl SlicedSweep {
+    /// Prepares the sweep of `points` (a load and its scenario), each run with `seed` (common random numbers: smooth
+    /// curves), in the intermediate `passes` (measured requests per point, rising; those at or past a scenario's full
+    /// run are dropped) and then a full pass. Nothing is simulated yet.
+    pub fn new(
+        points: impl IntoIterator<Item = (f64, Scenario)>,
+        seed: u64,
+        passes: &[u64],
+    ) -> Result<Self, ScenarioError> {
+        let (loads, scenarios): (Vec<f64>, Vec<Scenario>) = points.into_iter().unzip();
+        let runs = scenarios
+            .iter()
+            .map(|scenario| ProgressiveRun::new(scenario, seed))
+            .collect::<Result<Vec<_>, _>>()?;
+        let full = scenarios.iter().map(|s| s.customers).min().unwrap_or(0);
+        let mut targets: Vec<u64> = passes.iter().copied().filter(|&t| t < full).collect();
+        targets.push(u64::MAX);
+        Ok(SlicedSweep {
+            loads,
+            estimates: vec![None; runs.len()],
+            runs,
+            targets,
+            pass: 0,
+            point: 0,
+        })
+    }
+
+    /// Simulates at most `budget` more requests (of the current point's share of the current pass) and returns
+    /// whether a pass finished with this slice — the moment worth redrawing for.
+    pub fn step(&mut self, budget: u64) -> bool {
+        let Some(&target) = self.targets.get(self.pass) else {
+            return false;
+        };
+        let Some(run) = self.runs.get_mut(self.point) else {
+            return false;
+        };
+        let missing = target.saturating_sub(run.advanced_to());
+        let estimate = run.advance(missing.min(budget.max(1)));
+        let reached = run.advanced_to() >= target || estimate.done;
+        self.estimates[self.point] = Some(estimate);
+        if !reached {
+            return false;
+        }
+        self.point += 1;
+        if self.point < self.runs.len() {
+            return false;
+        }
+        self.point = 0;
+        self.pass += 1;
+        true
+    }
+
+    /// Passes finished so far (0 until every point has a first estimate).
+    pub fn passes_done(&self) -> usize {
+        self.pass
+    }
+
+    /// Whether every point has its full run.
+    pub fn is_done(&self) -> bool {
+        self.pass >= self.targets.len()
+    }
+
+    /// The loads and their latest estimates (`None` before a point's first slice).
+    pub fn points(&self) -> impl Iterator<Item = (f64, Option<&Estimate>)> {
+        self.loads
+            .iter()
+            .copied()
+            .zip(self.estimates.iter().map(Option::as_ref))
+    }
+
+    /// The points whose full run is complete, with their final estimates, in order.
+    pub fn finished(&self) -> impl Iterator<Item = (f64, &Estimate)> {
+        self.points()
+            .filter_map(|(load, estimate)| Some((load, estimate.filter(|e| e.done)?)))
+    }
+}

@@ -10,10 +10,12 @@ use super::progress_store::use_progress;
 use super::tally::ClassTally;
 use crate::components::sync::synced_signal;
 use crate::lesson::judge::{
-    distance_sentence, judge, locate, prediction_scenario, CurveBuilder, CurvePoint,
+    curve_points, distance_sentence, judge, locate, prediction_scenario, prediction_sweep,
+    CurvePoint,
 };
 use crate::lesson::progress::{Guess, StepRecord};
 use crate::lesson::{PredictAnswer, PredictStep as PredictStepData};
+use crate::model::SlicedSweep;
 use leptos::html;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -81,7 +83,17 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
             if curve.with_untracked(Vec::is_empty) {
                 let this_run = run.get_untracked() + 1;
                 run.set(this_run);
-                compute_curve(CurveBuilder::new(loads), curve, run, this_run);
+                match prediction_sweep(loads) {
+                    Ok(sweep) => compute_curve(sweep, curve, run, this_run),
+                    // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
+                    Err(_) => curve.set(
+                        loads
+                            .points()
+                            .into_iter()
+                            .map(CurvePoint::missing)
+                            .collect(),
+                    ),
+                }
             }
         }
     });
@@ -219,10 +231,10 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
 /// is 22 000 requests), so the page stays responsive while the curve grows point by point.
 const REQUESTS_PER_TASK: u64 = 5_000;
 
-/// Advances the curve by one slice, adds a point when a load completes, and schedules the next slice as a new task,
-/// until the curve is complete or a newer run (Try again, reset) has replaced this one.
+/// Advances the curve's sweep by one slice, shows the points finished so far, and schedules the next slice as a new
+/// task, until the curve is complete or a newer run (Try again, reset) has replaced this one.
 fn compute_curve(
-    mut builder: CurveBuilder,
+    mut sweep: SlicedSweep,
     curve: RwSignal<Vec<CurvePoint>>,
     run: RwSignal<u32>,
     this_run: u32,
@@ -230,15 +242,18 @@ fn compute_curve(
     set_timeout(
         move || {
             // `None`: the step has left the page (a presentation moved on to another screen) while this slice waited.
-            if run.try_get_untracked() != Some(this_run) || builder.is_done() {
+            if run.try_get_untracked() != Some(this_run) || sweep.is_done() {
                 return;
             }
-            if let Some(point) = builder.advance(REQUESTS_PER_TASK) {
-                if curve.try_update(|c| c.push(point)).is_none() {
-                    return;
-                }
+            sweep.step(REQUESTS_PER_TASK);
+            let Some(shown) = curve.try_with_untracked(Vec::len) else {
+                return;
+            };
+            // `try_set` hands the value back when the signal is gone.
+            if shown != sweep.finished().count() && curve.try_set(curve_points(&sweep)).is_some() {
+                return;
             }
-            compute_curve(builder, curve, run, this_run);
+            compute_curve(sweep, curve, run, this_run);
         },
         Duration::ZERO,
     );

@@ -9,8 +9,9 @@ use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 
 use crate::components::perf;
-use crate::lab::{LabSettings, SlicedSweep};
+use crate::lab::{sweep_for, LabSettings};
 use crate::model::Estimate;
+use crate::model::SlicedSweep;
 
 /// Work per slice before yielding, milliseconds: well under a 16 ms frame, so input and paint keep their turn.
 const SLICE_MS: f64 = 6.0;
@@ -62,7 +63,7 @@ pub fn use_sliced_sweep(
         let settings = sweep_settings.get();
         let started = perf::now();
         let this_generation = generation.fetch_add(1, Ordering::SeqCst) + 1;
-        match SlicedSweep::new(&settings, &loads) {
+        match sweep_for(&settings, &loads) {
             Ok(sweep) => {
                 set_state.set(RunState::Running { passes_done: 0 });
                 let job = Job {
