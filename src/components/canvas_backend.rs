@@ -28,6 +28,17 @@ pub fn use_css_size(canvas_ref: NodeRef<html::Canvas>) -> ReadSignal<(f64, f64)>
     css_size
 }
 
+/// How many measured (font, text) sizes are kept; past it the cache starts over (a few charts' labels at a few
+/// sizes stay far below it).
+const TEXT_SIZES_KEPT: usize = 4096;
+
+thread_local! {
+    /// Text sizes measured so far, by (CSS font, text). The page's fonts are system fonts, loaded before any chart
+    /// draws, so a size never goes stale.
+    static TEXT_SIZES: std::cell::RefCell<std::collections::HashMap<(String, String), (u32, u32)>> =
+        Default::default();
+}
+
 /// plotters-canvas does not export its error type; it is reached through the trait.
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 
@@ -153,12 +164,19 @@ impl DrawingBackend for MeasuredCanvas {
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
         // The same font string plotters-canvas draws with, so measured and drawn text agree.
-        self.context.set_font(&format!(
+        let font = format!(
             "{} {}px {}",
             style.style().as_str(),
             style.size(),
             style.family().as_str()
-        ));
+        );
+        // A chart's labels repeat from one redraw to the next (a slider move redraws every tick label): measuring
+        // each once saves a font change and a measurement per label per draw.
+        let key = (font, text.to_owned());
+        if let Some(size) = TEXT_SIZES.with_borrow(|sizes| sizes.get(&key).copied()) {
+            return Ok(size);
+        }
+        self.context.set_font(&key.0);
         // A line box as the old span measurement gave it, should the browser not report font metrics; and a rough
         // average glyph width should it refuse to measure at all (it never does for a 2D context).
         let fallback = (
@@ -172,6 +190,13 @@ impl DrawingBackend for MeasuredCanvas {
             }
             Err(_) => fallback,
         };
-        Ok((width.ceil() as u32, height.ceil() as u32))
+        let size = (width.ceil() as u32, height.ceil() as u32);
+        TEXT_SIZES.with_borrow_mut(|sizes| {
+            if sizes.len() >= TEXT_SIZES_KEPT {
+                sizes.clear();
+            }
+            sizes.insert(key, size);
+        });
+        Ok(size)
     }
 }
