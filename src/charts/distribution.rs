@@ -9,8 +9,8 @@ use plotters::prelude::DrawingBackend;
 
 use super::format::{format_ms, format_percent};
 use super::frame::{
-    build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range,
-    log_tick_label, Axes, ChartResult, LegendEntry, Margins, Rule, Tag,
+    build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range, Axes,
+    ChartResult, LegendEntry, LogLabels, Margins, Rule, Tag,
 };
 use super::latency::{LatencyMetric, Slo};
 use super::style::ChartStyle;
@@ -169,10 +169,11 @@ pub fn latency_distribution<DB: DrawingBackend>(
     let share = |bin: &LatencyBin| bin.count as f64 / total.max(1) as f64;
     let y_range = linear_range(bins.iter().map(share), true, 0.1);
     let y_samples = [y_range.end];
+    let x_labels = LogLabels::horizontal(&x_range, &body, style);
     let axes = Axes {
         x_desc: &format!("{metric} (log scale)"),
         y_desc: "share of requests",
-        x_format: &|x| log_tick_label(*x, format_ms),
+        x_format: &|x| x_labels.label(*x, format_ms),
         y_format: &|y| format_percent(*y),
         y_samples: &y_samples,
         x_labels: 30,

@@ -522,19 +522,77 @@ pub(crate) fn decade_range(values: impl IntoIterator<Item = f64>) -> std::ops::R
     low * 0.999_999..high * 1.000_001
 }
 
-/// Tick label for a log axis: only 1, 2 and 5 times a power of ten are labelled (the other ticks keep their grid
-/// line). Labelling every tick of a one-decade axis would print nine overlapping labels.
-pub(crate) fn log_tick_label(value: f64, format: impl Fn(f64) -> String) -> String {
-    if !(value.is_finite() && value > 0.0) {
-        return String::new();
+/// Device pixels of a line of tick text.
+fn tick_line_px(style: &ChartStyle) -> f64 {
+    style.text_px * style.font_scale * style.scale * 1.2
+}
+
+/// Which ticks of a log axis get a label: 1, 2 and 5 times each power of ten when the axis has room for three labels
+/// a decade, else the powers of ten alone. (The other ticks keep their grid line. Labelling every tick of a decade
+/// would print nine labels over each other, and on a short axis — a chart on a projected screen — so would 1-2-5.)
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LogLabels {
+    mantissas: &'static [f64],
+}
+
+impl LogLabels {
+    /// Labels for `range` drawn along `axis_px` device pixels, each label needing `label_px` of them, space around it
+    /// included (see [`LogLabels::vertical`] and [`LogLabels::horizontal`]).
+    pub(crate) fn fitting(range: &std::ops::Range<f64>, axis_px: f64, label_px: f64) -> Self {
+        let decades = (range.end / range.start).log10().max(1.0);
+        let room_per_decade = axis_px / decades;
+        LogLabels {
+            mantissas: if room_per_decade >= 3.0 * label_px {
+                &[1.0, 2.0, 5.0, 10.0]
+            } else {
+                &[1.0, 10.0]
+            },
+        }
     }
-    let mantissa = value / 10f64.powf(value.log10().floor());
-    if [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .any(|m| (mantissa - m).abs() < 1e-6 * m)
-    {
-        format(value)
-    } else {
-        String::new()
+
+    /// Labels for a log y axis of the chart [`build_chart`] makes in `body`: a label takes two lines of tick text.
+    pub(crate) fn vertical<DB: DrawingBackend>(
+        range: &std::ops::Range<f64>,
+        body: &DrawingArea<DB, Shift>,
+        style: &ChartStyle,
+        margins: Margins,
+    ) -> Self {
+        let line = tick_line_px(style);
+        let label = style.label_px * style.font_scale * style.scale * 1.2;
+        let gap = f64::from(style.px(8.0));
+        let top = gap + margins.top_tag_rows as f64 * (line + gap);
+        let bottom = gap + line + label + 3.0 * gap;
+        let plot = f64::from(body.dim_in_pixel().1) - top - bottom;
+        Self::fitting(range, plot, 2.0 * line)
+    }
+
+    /// Labels for a log x axis of the chart [`build_chart`] makes in `body`: a label ("500 ms") takes about six
+    /// characters, and half as much again of space.
+    pub(crate) fn horizontal<DB: DrawingBackend>(
+        range: &std::ops::Range<f64>,
+        body: &DrawingArea<DB, Shift>,
+        style: &ChartStyle,
+    ) -> Self {
+        let char_px = 0.6 * tick_line_px(style) / 1.2;
+        // The y labels and the right margin take about ten characters.
+        let plot = f64::from(body.dim_in_pixel().0) - 10.0 * char_px;
+        Self::fitting(range, plot, 1.5 * 6.0 * char_px)
+    }
+
+    /// The label of the tick at `value`, or an empty string for an unlabelled tick.
+    pub(crate) fn label(&self, value: f64, format: impl Fn(f64) -> String) -> String {
+        if !(value.is_finite() && value > 0.0) {
+            return String::new();
+        }
+        let mantissa = value / 10f64.powf(value.log10().floor());
+        if self
+            .mantissas
+            .iter()
+            .any(|m| (mantissa - m).abs() < 1e-6 * m)
+        {
+            format(value)
+        } else {
+            String::new()
+        }
     }
 }

@@ -13,7 +13,7 @@ use plotters::prelude::DrawingBackend;
 use super::format::{format_ms, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_gapped_line, draw_right_tags, draw_rule, draw_top_tags, frame,
-    log_tick_label, Axes, Axis, Chart, LegendEntry, Margins, Rule, Tag,
+    Axes, Axis, Chart, LegendEntry, LogLabels, Margins, Rule, Tag,
 };
 use super::style::ChartStyle;
 use super::DataTable;
@@ -140,11 +140,12 @@ pub fn prediction_chart<DB: DrawingBackend>(
                 });
             let y_range = decade_range(values);
             let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
+            let y_labels = LogLabels::vertical(&y_range, &body, style, margins);
             let axes = Axes {
                 x_desc: "offered load (% of capacity)",
                 y_desc: "p99 TTFT (log scale)",
                 x_format: &x_format,
-                y_format: &|y| log_tick_label(*y, format_ms),
+                y_format: &|y| y_labels.label(*y, format_ms),
                 y_samples: &y_samples,
                 x_labels: 8,
                 y_labels: 30,
