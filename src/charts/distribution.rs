@@ -10,7 +10,7 @@ use plotters::prelude::DrawingBackend;
 use super::format::{format_ms, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range, Axes,
-    ChartResult, LegendEntry, LogLabels, Margins, Rule, Tag,
+    ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
 };
 use super::latency::{LatencyMetric, Slo};
 use super::style::ChartStyle;
@@ -169,12 +169,13 @@ pub fn latency_distribution<DB: DrawingBackend>(
     let share = |bin: &LatencyBin| bin.count as f64 / total.max(1) as f64;
     let y_range = linear_range(bins.iter().map(share), true, 0.1);
     let y_samples = [y_range.end];
-    let x_labels = LogLabels::horizontal(&x_range, &body, style);
     let axes = Axes {
         x_desc: &format!("{metric} (log scale)"),
         y_desc: "share of requests",
-        x_format: &|x| x_labels.label(*x, format_ms),
+        x_format: &|x| format_ms(*x),
         y_format: &|y| format_percent(*y),
+        x_scale: Scale::Log,
+        y_scale: Scale::Linear,
         y_samples: &y_samples,
         x_labels: 30,
         y_labels: 6,

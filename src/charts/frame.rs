@@ -195,12 +195,21 @@ fn draw_swatch<DB: DrawingBackend>(
 pub(crate) trait Axis: Ranged<ValueType = f64> {}
 impl<T: Ranged<ValueType = f64>> Axis for T {}
 
+/// How an axis maps values: a log axis labels only the ticks it has room for (see [`LogLabels`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scale {
+    Linear,
+    Log,
+}
+
 /// Axis descriptions and tick formatting for [`build_chart`].
 pub(crate) struct Axes<'f> {
     pub x_desc: &'f str,
     pub y_desc: &'f str,
     pub x_format: &'f dyn Fn(&f64) -> String,
     pub y_format: &'f dyn Fn(&f64) -> String,
+    pub x_scale: Scale,
+    pub y_scale: Scale,
     /// Samples of y tick labels, to size the y label area to the widest one.
     pub y_samples: &'f [f64],
     pub x_labels: usize,
@@ -260,6 +269,46 @@ where
     let fitting =
         (f64::from(body_width) / (style.text_px * style.font_scale * style.scale * 5.5)) as usize;
     let x_labels = axes.x_labels.min(fitting.max(2));
+    // A log axis labels 1-2-5 of each decade only where the plot, now laid out, has room for them.
+    let plot = chart.plotting_area();
+    let (plot_width, plot_height) = plot.dim_in_pixel();
+    let x_range = plot.get_x_range();
+    let x_log_labels = match axes.x_scale {
+        Scale::Log => {
+            let widest = [x_range.start, x_range.end]
+                .iter()
+                .map(|x| body.estimate_text_size(&(axes.x_format)(x), &text_style))
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .map(|(w, _)| w)
+                .max()
+                .unwrap_or(0);
+            // A label and half as much again of space.
+            Some(LogLabels::fitting(
+                &x_range,
+                f64::from(plot_width),
+                1.5 * f64::from(widest),
+            ))
+        }
+        Scale::Linear => None,
+    };
+    let y_log_labels = match axes.y_scale {
+        // A label and a line of space.
+        Scale::Log => Some(LogLabels::fitting(
+            &plot.get_y_range(),
+            f64::from(plot_height),
+            2.0 * f64::from(text_height),
+        )),
+        Scale::Linear => None,
+    };
+    let x_format = |x: &f64| match x_log_labels {
+        Some(labels) if !labels.keeps(*x) => String::new(),
+        _ => (axes.x_format)(x),
+    };
+    let y_format = |y: &f64| match y_log_labels {
+        Some(labels) if !labels.keeps(*y) => String::new(),
+        _ => (axes.y_format)(y),
+    };
     let axis_style = ShapeStyle::from(style.palette.axis).stroke_width(style.px(1.0));
     chart
         .configure_mesh()
@@ -267,8 +316,8 @@ where
         .y_desc(axes.y_desc)
         .x_labels(x_labels)
         .y_labels(axes.y_labels)
-        .x_label_formatter(axes.x_format)
-        .y_label_formatter(axes.y_format)
+        .x_label_formatter(&x_format)
+        .y_label_formatter(&y_format)
         .label_style(text_style)
         .axis_desc_style(label_style)
         .axis_style(axis_style)
@@ -522,23 +571,18 @@ pub(crate) fn decade_range(values: impl IntoIterator<Item = f64>) -> std::ops::R
     low * 0.999_999..high * 1.000_001
 }
 
-/// Device pixels of a line of tick text.
-fn tick_line_px(style: &ChartStyle) -> f64 {
-    style.text_px * style.font_scale * style.scale * 1.2
-}
-
 /// Which ticks of a log axis get a label: 1, 2 and 5 times each power of ten when the axis has room for three labels
 /// a decade, else the powers of ten alone. (The other ticks keep their grid line. Labelling every tick of a decade
 /// would print nine labels over each other, and on a short axis — a chart on a projected screen — so would 1-2-5.)
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct LogLabels {
+struct LogLabels {
     mantissas: &'static [f64],
 }
 
 impl LogLabels {
-    /// Labels for `range` drawn along `axis_px` device pixels, each label needing `label_px` of them, space around it
-    /// included (see [`LogLabels::vertical`] and [`LogLabels::horizontal`]).
-    pub(crate) fn fitting(range: &std::ops::Range<f64>, axis_px: f64, label_px: f64) -> Self {
+    /// Labels for `range` drawn along `axis_px` device pixels, each label needing `label_px` of them, the space
+    /// around it included.
+    fn fitting(range: &std::ops::Range<f64>, axis_px: f64, label_px: f64) -> Self {
         let decades = (range.end / range.start).log10().max(1.0);
         let room_per_decade = axis_px / decades;
         LogLabels {
@@ -550,49 +594,14 @@ impl LogLabels {
         }
     }
 
-    /// Labels for a log y axis of the chart [`build_chart`] makes in `body`: a label takes two lines of tick text.
-    pub(crate) fn vertical<DB: DrawingBackend>(
-        range: &std::ops::Range<f64>,
-        body: &DrawingArea<DB, Shift>,
-        style: &ChartStyle,
-        margins: Margins,
-    ) -> Self {
-        let line = tick_line_px(style);
-        let label = style.label_px * style.font_scale * style.scale * 1.2;
-        let gap = f64::from(style.px(8.0));
-        let top = gap + margins.top_tag_rows as f64 * (line + gap);
-        let bottom = gap + line + label + 3.0 * gap;
-        let plot = f64::from(body.dim_in_pixel().1) - top - bottom;
-        Self::fitting(range, plot, 2.0 * line)
-    }
-
-    /// Labels for a log x axis of the chart [`build_chart`] makes in `body`: a label ("500 ms") takes about six
-    /// characters, and half as much again of space.
-    pub(crate) fn horizontal<DB: DrawingBackend>(
-        range: &std::ops::Range<f64>,
-        body: &DrawingArea<DB, Shift>,
-        style: &ChartStyle,
-    ) -> Self {
-        let char_px = 0.6 * tick_line_px(style) / 1.2;
-        // The y labels and the right margin take about ten characters.
-        let plot = f64::from(body.dim_in_pixel().0) - 10.0 * char_px;
-        Self::fitting(range, plot, 1.5 * 6.0 * char_px)
-    }
-
-    /// The label of the tick at `value`, or an empty string for an unlabelled tick.
-    pub(crate) fn label(&self, value: f64, format: impl Fn(f64) -> String) -> String {
+    /// Whether the tick at `value` is labelled (the others keep their grid line).
+    fn keeps(&self, value: f64) -> bool {
         if !(value.is_finite() && value > 0.0) {
-            return String::new();
+            return false;
         }
         let mantissa = value / 10f64.powf(value.log10().floor());
-        if self
-            .mantissas
+        self.mantissas
             .iter()
             .any(|m| (mantissa - m).abs() < 1e-6 * m)
-        {
-            format(value)
-        } else {
-            String::new()
-        }
     }
 }

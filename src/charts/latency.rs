@@ -8,7 +8,7 @@ use plotters::prelude::DrawingBackend;
 use super::format::{format_ms, format_percent, format_ratio};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
-    draw_rule, draw_top_tags, frame, Axes, ChartResult, LegendEntry, LogLabels, Margins, Rule, Tag,
+    draw_rule, draw_top_tags, frame, Axes, ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
 };
 use super::style::ChartStyle;
 use super::DataTable;
@@ -161,12 +161,13 @@ pub fn latency_vs_load<DB: DrawingBackend>(
         top_tag_rows: 1,
         right_tag_chars: if data.slo.is_some() { 10 } else { 0 },
     };
-    let y_labels = LogLabels::vertical(&y_range, &body, style, margins);
     let axes = Axes {
         x_desc: "offered load (% of capacity)",
         y_desc: &format!("{metric} (log scale)"),
         x_format: &|x| format_percent(*x),
-        y_format: &|y| y_labels.label(*y, format_ms),
+        y_format: &|y| format_ms(*y),
+        x_scale: Scale::Linear,
+        y_scale: Scale::Log,
         y_samples: &y_samples,
         x_labels: 8,
         y_labels: 30,

@@ -13,7 +13,7 @@ use plotters::prelude::DrawingBackend;
 use super::format::{format_ms, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_gapped_line, draw_right_tags, draw_rule, draw_top_tags, frame,
-    Axes, Axis, Chart, LegendEntry, LogLabels, Margins, Rule, Tag,
+    Axes, Axis, Chart, LegendEntry, Margins, Rule, Scale, Tag,
 };
 use super::style::ChartStyle;
 use super::DataTable;
@@ -140,12 +140,13 @@ pub fn prediction_chart<DB: DrawingBackend>(
                 });
             let y_range = decade_range(values);
             let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
-            let y_labels = LogLabels::vertical(&y_range, &body, style, margins);
             let axes = Axes {
                 x_desc: "offered load (% of capacity)",
                 y_desc: "p99 TTFT (log scale)",
                 x_format: &x_format,
-                y_format: &|y| y_labels.label(*y, format_ms),
+                y_format: &|y| format_ms(*y),
+                x_scale: Scale::Linear,
+                y_scale: Scale::Log,
                 y_samples: &y_samples,
                 x_labels: 8,
                 y_labels: 30,
@@ -161,6 +162,8 @@ pub fn prediction_chart<DB: DrawingBackend>(
                 y_desc: "goodput ÷ throughput",
                 x_format: &x_format,
                 y_format: &|y| format_percent(*y),
+                x_scale: Scale::Linear,
+                y_scale: Scale::Linear,
                 y_samples: &y_samples,
                 x_labels: 8,
                 y_labels: 6,

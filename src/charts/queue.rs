@@ -9,7 +9,7 @@ use plotters::prelude::DrawingBackend;
 use super::format::{format_number, format_percent};
 use super::frame::{
     build_chart, draw_gapped_line, draw_note, draw_right_tags, draw_rule, frame, linear_range,
-    Axes, ChartResult, LegendEntry, Margins, Rule, Tag,
+    Axes, ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
 };
 use super::style::ChartStyle;
 use super::DataTable;
@@ -79,6 +79,8 @@ pub fn queue_over_time<DB: DrawingBackend>(
             }
         },
         y_format: &|n| format!("{n:.0}"),
+        x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
         y_samples: &y_samples,
         x_labels: 8,
         y_labels: 6,

@@ -8,7 +8,7 @@ use plotters::prelude::DrawingBackend;
 use super::format::{format_number, format_percent};
 use super::frame::{
     build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_rule, draw_top_tags, frame,
-    linear_range, Axes, ChartResult, LegendEntry, Margins, Rule, Tag,
+    linear_range, Axes, ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
 };
 use super::latency::{load_range, nearest};
 use super::style::ChartStyle;
@@ -68,6 +68,8 @@ pub fn throughput_vs_goodput<DB: DrawingBackend>(
         y_desc: &format!("completed ({})", data.rate_unit),
         x_format: &|x| format_percent(*x),
         y_format: &|y| format_number(*y),
+        x_scale: Scale::Linear,
+        y_scale: Scale::Linear,
         y_samples: &y_samples,
         x_labels: 8,
         y_labels: 6,

@@ -3,7 +3,7 @@
 //! sizing as a ready-to-paste scaling rule, and SLOs to start from for common workloads. The sums live in
 //! [`crate::cluster::sizing`] and [`crate::cluster::autoscale`]; this file only draws them.
 
-use super::{use_lab_link, CopyBlock, WidgetFrame};
+use super::{use_lab_link, CopyBlock, LabReading, WidgetFrame};
 use crate::charts::format::{format_ms, format_number, format_percent};
 use crate::cluster::autoscale::{self, ScalingPlan, SLO_SUGGESTIONS};
 use crate::cluster::sizing::{size_from_text, Sizing, SizingError, SizingField};
@@ -113,34 +113,37 @@ fn SizerField(
     }
 }
 
+/// What the knee lab's current run offers the sizer, in a sentence.
+fn lab_note(reading: Option<&LabReading>) -> String {
+    let Some(reading) = reading else {
+        return "The knee lab has no run yet: run it above, then take its latency from here."
+            .to_owned();
+    };
+    match reading.mean_latency_s {
+        Some(mean) => format!(
+            "The knee lab's run: mean latency {} at {} load, --max-num-seqs {}.",
+            format_ms(mean),
+            format_percent(reading.load),
+            reading.max_num_seqs
+        ),
+        None => format!(
+            "At {} open-loop load the knee lab's queue grows without bound, so it has no latency to size with: move \
+             it below 100%.",
+            format_percent(reading.load)
+        ),
+    }
+}
+
 /// "Use the knee lab's latency": copies the lab's mean latency into the latency field, or says why it cannot.
 #[component]
 fn LabLatencyButton(latency: RwSignal<String>, id: String) -> impl IntoView {
     let lab = use_lab_link().0;
     let note_id = format!("{id}-note");
-    let note = move || {
-        match lab.get() {
-        None => {
-            "The knee lab has no run yet: run it above, then take its latency from here.".to_owned()
-        }
-        Some(reading) => match reading.mean_latency_s {
-            Some(mean) => format!(
-                "The knee lab's run: mean latency {} at {} load, --max-num-seqs {}.",
-                format_ms(mean),
-                format_percent(reading.load),
-                reading.max_num_seqs
-            ),
-            None => format!(
-                "At {} open-loop load the knee lab's queue grows without bound, so it has no latency to size with: \
-                 move it below 100%.",
-                format_percent(reading.load)
-            ),
-        },
-    }
-    };
+    // The lab's mean latency, when its run has one (an open loop at 100% has none).
     let lab_latency = move || lab.with(|r| r.as_ref().and_then(|r| r.mean_latency_s));
+    let note = move || lab.with(|reading| lab_note(reading.as_ref()));
     let use_latency = move |_| {
-        if let Some(mean) = lab.with_untracked(|r| r.as_ref().and_then(|r| r.mean_latency_s)) {
+        if let Some(mean) = untrack(lab_latency) {
             // Two decimals of a second is finer than any knee measurement, and reads as typed.
             latency.set(format!("{mean:.2}"));
         }
