@@ -72,13 +72,13 @@ function lighthouseVersion() {
 
 // ── Model speed: goodput-sim bench, natively and as wasm under Node's WASI (V8, as in Chromium) ─────────────────────
 
-/** Parses the rows of `goodput-sim bench`'s table: what, work count, unit, seconds. */
+/** Parses the rows of `goodput-sim bench`'s table: what, work count, unit (and the work as written), seconds. */
 function parseBench(text) {
   const rows = [];
   for (const line of text.split('\n')) {
     const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
-    const work = cells[1]?.match(/^(\d+) (\w+)$/);
-    if (cells.length === 4 && work) rows.push({ what: cells[0], work: Number(work[1]), unit: work[2], seconds: Number(cells[2]) });
+    const work = cells[1]?.match(/^(\d+) (\w+)/);
+    if (cells.length === 4 && work) rows.push({ what: cells[0], work: Number(work[1]), unit: work[2], workText: cells[1], seconds: Number(cells[2]) });
   }
   return rows;
 }
@@ -328,9 +328,11 @@ function modelRows(result, label) {
   if (result.error) return [`| ${label} | not measured (${result.error}) | | |`];
   return result.rows.map((row) => {
     const secs = median(row.runs);
-    const rate = row.what.startsWith('default sweep') ? `${(secs * 1000).toFixed(0)} ms per sweep` : `${(row.work / secs / 1e6).toFixed(2)} M ${row.unit}/s`;
+    const rate = row.what.startsWith('default sweep') ? `${(secs * 1000).toFixed(0)} ms per sweep`
+      : row.what.includes('/metrics page') ? `${(secs * 1000).toFixed(1)} ms per page`
+        : `${(row.work / secs / 1e6).toFixed(2)} M ${row.unit}/s`;
     const times = row.runs.length > 1 ? `${secs.toFixed(3)} (${Math.min(...row.runs).toFixed(3)}–${Math.max(...row.runs).toFixed(3)})` : secs.toFixed(3);
-    return `| ${row.what} | ${row.work} ${row.unit} | ${times} | ${rate} |`;
+    return `| ${row.what} | ${row.workText} | ${times} | ${rate} |`;
   });
 }
 
@@ -345,6 +347,7 @@ function render({ env, model, weight, visits, lh }) {
     return n && w ? median(w.runs) / median(n.runs) : NaN;
   };
   const sweepMs = (result) => { const row = byName(result, 'default sweep, course'); return row ? median(row.runs) * 1000 : NaN; };
+  const metricsPageMs = (result) => { const row = byName(result, 'parse + find_signals'); return row ? median(row.runs) * 1000 : NaN; };
   const fmt = (v, f) => (Number.isFinite(v) ? f(v) : 'not measured');
   const perRun = (pick) => visits.map(pick);
   const p = (q, key = 'inputToPaint') => (run) => (run[key].length ? quantile(run[key], q) : NaN);
@@ -364,6 +367,7 @@ function render({ env, model, weight, visits, lh }) {
     ['Model, LLM course preset open, wasm', fmt(rate(model.wasm, 'LLM course preset, open'), (v) => `${v.toFixed(2)} M requests/s`), '—'],
     ['Model, wasm time ÷ native time (M/M/4 open; LLM course open)', `${fmt(ratio('M/M/4 open'), (v) => `${v.toFixed(2)}×`)}; ${fmt(ratio('LLM course preset, open'), (v) => `${v.toFixed(2)}×`)}`, '≤ 1.5×'],
     ['Full default sweep (course preset, 16 points), wasm', fmt(sweepMs(model.wasm), ms), '—'],
+    ['Metrics reader: parse a 1 MB vLLM /metrics page and find its signals, native; wasm', `${fmt(metricsPageMs(model.native), ms1)}; ${fmt(metricsPageMs(model.wasm), ms1)}`, 'well under 100 ms'],
     ['First visit, brotli (everything in dist/)', kB(weight.total.brotli), '≤ 200 kB'],
     ['First contentful paint (lesson deep link)', spread(perRun((v) => v.fcp), ms), '—'],
     ['Largest contentful paint', spread(perRun((v) => v.lcp), ms), '—'],
