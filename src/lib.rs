@@ -1,22 +1,28 @@
 //! goodput — an interactive course on why LLM serving latency explodes near full load.
 //!
-//! The crate has three layers, and data flows one way through them:
-//! - [`model`]: the queue model (M/M/c and continuous batching), pure Rust with no web types;
-//! - [`lesson`]: lesson data, compiled from `lessons/*.md` at build time;
-//! - `app` and `components` (wasm only): the Leptos page that drives the model and renders lessons.
+//! Data flows one way, from pure code to the page:
+//! - [`model`]: the queue model (M/M/c and continuous batching), pure Rust with no web types; [`lab`] turns the
+//!   knee lab's settings into model runs and chart data, [`charts`] draws them (canvas in the page, SVG natively);
+//! - [`cluster`]: reading a real vLLM server's `/metrics`, the knee verdict and Little's Law sizing;
+//! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
+//!   projected screens, with its keys, URL and window-sync protocol;
+//! - `pages` (native): the static site, every page written as complete HTML at build time;
+//! - `islands`, `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive.
 
 pub mod charts;
 pub mod cluster;
 pub mod lab;
 pub mod lesson;
 pub mod model;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod pages;
 pub mod presentation;
 pub mod theme;
 
 #[cfg(target_arch = "wasm32")]
-pub mod app;
-#[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod islands;
 #[cfg(target_arch = "wasm32")]
 pub mod offline;
 #[cfg(target_arch = "wasm32")]

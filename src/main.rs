@@ -1,9 +1,10 @@
-//! The course page's entry point: Trunk builds this binary for wasm32 and the page mounts it.
+//! The course page's entry point: Trunk builds this binary for wasm32, and the pre-rendered page loads it to bring
+//! its interactive parts to life.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     goodput::page_errors::install_panic_banner();
-    leptos::mount::mount_to_body(goodput::app::App);
+    goodput::islands::start();
     goodput::offline::register_service_worker();
 }
 

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::app::site_base_from_document;
+use crate::components::site_base::SiteBase;
 
 /// Registers `sw.js` with the site's base folder as its scope, once the page has loaded, so that precaching never
 /// competes with the first paint. The site may live under any sub-path; the base comes from `document.baseURI`,
@@ -42,7 +42,7 @@ fn register_now() {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let base = site_base_from_document();
+    let base = SiteBase::from_document();
     let options = web_sys::RegistrationOptions::new();
     options.set_scope(&base.href("/"));
     let registration = window

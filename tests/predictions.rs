@@ -348,7 +348,7 @@ fn progress_that_no_longer_fits_the_lesson_is_dropped() {
     let mine = loaded
         .progress
         .lesson("latency-throughput-slos")
-        .validated(lesson());
+        .validated(&lesson().predict_steps());
     assert!(!mine.steps.contains_key("a-step-since-removed"));
     assert_eq!(
         mine.steps["step-1-ttft"].guess, None,
@@ -364,7 +364,7 @@ fn progress_that_no_longer_fits_the_lesson_is_dropped() {
         mine.ticks.iter().collect::<Vec<_>>(),
         ["knee-lab/p99-crosses-slo"]
     );
-    let summary = mine.summary(lesson());
+    let summary = mine.summary(&lesson().predict_steps());
     assert_eq!((summary.answered, summary.right), (1, 1));
     assert!(summary.steps >= 8);
     assert_eq!(

@@ -1,6 +1,8 @@
 // Trunk post-build step (run by tools/post-build.sh): writes SITE_DIR/sw.js from tools/sw.template.js, listing every
-// file of the build — each page (index.html and the per-lesson copies) and each hashed wasm, js and css file — under
-// a version that is a hash of all their contents, so every new build gets a new cache and deletes the old one.
+// file of the build — each page (index.html and each lesson's) and each hashed wasm, js and css file — under a
+// version that is a hash of all their contents, so every new build gets a new cache and deletes the old one. The
+// widgets' pictures (pictures/) are left out: they stand in for the live widgets where JavaScript is off, and
+// without JavaScript there is no service worker to use them.
 // Usage: node tools/service-worker.mjs SITE_DIR
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -27,7 +29,8 @@ for (const path of files) {
 }
 const pages = files.filter((path) => path === 'index.html' || path.endsWith('/index.html'))
   .map((path) => `./${path.slice(0, -'index.html'.length)}`);
-const assets = files.filter((path) => !path.endsWith('.html')).map((path) => `./${path}`);
+const assets = files.filter((path) => !path.endsWith('.html') && !path.startsWith('pictures/'))
+  .map((path) => `./${path}`);
 const BUILD = { version: build.digest('hex').slice(0, 16), pages, assets };
 
 const template = await readFile(new URL('sw.template.js', import.meta.url), 'utf8');

@@ -51,6 +51,47 @@ pub enum SizingField {
 }
 
 impl SizingField {
+    /// Every field, in the sizer's order.
+    pub const ALL: [SizingField; 4] = [
+        Self::MaxNumSeqs,
+        Self::LatencySeconds,
+        Self::PeakQps,
+        Self::Headroom,
+    ];
+
+    /// The key a lesson's `@widget littles-law-sizer` settings give this field's starting value under.
+    pub fn setting_key(&self) -> &'static str {
+        match self {
+            Self::MaxNumSeqs => "max_num_seqs",
+            Self::LatencySeconds => "latency_s",
+            Self::PeakQps => "peak_qps",
+            Self::Headroom => "headroom",
+        }
+    }
+
+    /// The field's starting value when the lesson gives none: the lesson's worked example (a cap of 64, 8 s per
+    /// request, a 30 req/s peak, 80% headroom).
+    pub fn default_value(&self) -> f64 {
+        match self {
+            Self::MaxNumSeqs => 64.0,
+            Self::LatencySeconds => 8.0,
+            Self::PeakQps => 30.0,
+            Self::Headroom => 0.8,
+        }
+    }
+
+    /// The sizer's starting inputs, each field's from `setting(key, default)`.
+    pub fn input_from(setting: impl Fn(&str, f64) -> f64) -> SizingInput {
+        let [max_num_seqs, latency_seconds, peak_qps, headroom] =
+            Self::ALL.map(|field| setting(field.setting_key(), field.default_value()));
+        SizingInput {
+            max_num_seqs,
+            latency_seconds,
+            peak_qps,
+            headroom,
+        }
+    }
+
     /// The field's label as the page shows it.
     pub fn label(&self) -> &'static str {
         match self {

@@ -1,12 +1,12 @@
-//! Leptos components, one widget a file. A component reads signals, calls the model or a chart
-//! function, and renders; it holds no simulation logic.
+//! Leptos components, one widget a file, mounted as islands into the pre-rendered page (`crate::islands`). A
+//! component reads signals, calls the model or a chart function, and renders; it holds no simulation logic.
 
 pub mod canvas_backend;
 pub mod chart_canvas;
 pub mod lesson;
 pub mod perf;
 pub mod present;
-pub mod site;
+pub mod site_base;
 pub mod sync;
 pub mod theme;
 pub mod widgets;

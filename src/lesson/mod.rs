@@ -1,4 +1,5 @@
-//! Lessons: typed data compiled from `lessons/*.md` at build time, and the catalog the page reads.
+//! Lessons: typed data compiled from `lessons/*.md` at build time, the catalog the static pages are written from,
+//! and the markup contract by which the page's islands read their lesson back.
 //!
 //! The data types live in [`types`] (re-exported here) so that `build.rs` can include them together with the
 //! [`compiler`] without also including [`catalog`], which embeds the build's own output.
@@ -9,12 +10,17 @@ pub use types::*;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod compiler;
+pub mod island_markup;
 pub mod judge;
 pub mod progress;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::OnceLock;
 
-/// The catalog `build.rs` wrote: every lesson in `lessons/`, compiled and sorted by number.
+/// The catalog `build.rs` wrote: every lesson in `lessons/`, compiled and sorted by number. Native only: the page
+/// reads its lesson from the pre-rendered HTML (see [`island_markup`]), so the wasm carries neither this JSON nor
+/// its deserialisers.
+#[cfg(not(target_arch = "wasm32"))]
 const CATALOG_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/lessons.json"));
 
 /// Every lesson of the course, sorted by number; deserialised on first use.
@@ -23,6 +29,7 @@ const CATALOG_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/lessons.json"
 /// let lessons = goodput::lesson::catalog();
 /// assert!(lessons.iter().any(|lesson| lesson.meta.slug == "latency-throughput-slos"));
 /// ```
+#[cfg(not(target_arch = "wasm32"))]
 pub fn catalog() -> &'static [Lesson] {
     static CATALOG: OnceLock<Vec<Lesson>> = OnceLock::new();
     CATALOG.get_or_init(|| {
@@ -32,6 +39,7 @@ pub fn catalog() -> &'static [Lesson] {
 }
 
 /// The lesson whose slug is `slug`, if any.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn find(slug: &str) -> Option<&'static Lesson> {
     catalog().iter().find(|lesson| lesson.meta.slug == slug)
 }

@@ -13,7 +13,7 @@
 //! assert!(again.progress.lesson("latency-throughput-slos").steps["step-1-ttft"].committed);
 //! ```
 
-use super::{Block, Lesson, PredictAnswer, Task};
+use super::{PredictAnswer, PredictStep, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -190,12 +190,16 @@ impl Progress {
 }
 
 impl LessonProgress {
-    /// Keeps only what still fits `lesson`: records of steps it has, with guesses of the step's shape and in range
+    /// Keeps only what still fits the lesson's predict `steps`: records of steps it has, with guesses of the step's shape and in range
     /// (a lesson edited since the last visit may have dropped a step or an option), finite numbers, and well-formed
     /// task ids. What does not fit is dropped quietly; it cannot be shown anyway.
-    pub fn validated(mut self, lesson: &Lesson) -> LessonProgress {
+    pub fn validated(mut self, steps: &[&PredictStep]) -> LessonProgress {
         self.steps.retain(|id, record| {
-            let Some(answer) = predict_answer(lesson, id) else {
+            let Some(answer) = steps
+                .iter()
+                .find(|step| step.id == *id)
+                .map(|step| &step.answer)
+            else {
                 return false;
             };
             let fits = match (&record.guess, answer) {
@@ -225,19 +229,11 @@ impl LessonProgress {
         self
     }
 
-    /// "n of m steps answered, k right" for `lesson`.
-    pub fn summary(&self, lesson: &Lesson) -> Summary {
-        let ids: Vec<&str> = lesson
-            .blocks
-            .iter()
-            .filter_map(|block| match block {
-                Block::Predict(step) => Some(step.id.as_str()),
-                _ => None,
-            })
-            .collect();
-        let records = || ids.iter().filter_map(|id| self.steps.get(*id));
+    /// "n of m steps answered, k right" for the lesson's predict `steps`.
+    pub fn summary(&self, steps: &[&PredictStep]) -> Summary {
+        let records = || steps.iter().filter_map(|step| self.steps.get(&step.id));
         Summary {
-            steps: ids.len(),
+            steps: steps.len(),
             answered: records().filter(|r| r.answered()).count(),
             right: records().filter(|r| r.correct == Some(true)).count(),
             shown_anyway: records().filter(|r| r.shown_anyway).count(),
@@ -270,12 +266,4 @@ impl Summary {
         }
         sentence + "."
     }
-}
-
-/// The answer of the predict step `id` in `lesson`.
-fn predict_answer<'l>(lesson: &'l Lesson, id: &str) -> Option<&'l PredictAnswer> {
-    lesson.blocks.iter().find_map(|block| match block {
-        Block::Predict(step) if step.id == id => Some(&step.answer),
-        _ => None,
-    })
 }

@@ -46,6 +46,19 @@ pub struct LessonMeta {
     pub minutes: u32,
 }
 
+impl Lesson {
+    /// The lesson's predict steps, in reading order.
+    pub fn predict_steps(&self) -> Vec<&PredictStep> {
+        self.blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Predict(step) => Some(step),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// One piece of a lesson body: prose or a typed directive.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "data", rename_all = "kebab-case")]

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, liveWidget } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const FIXTURES = new URL('../fixtures/metrics/', import.meta.url);
@@ -14,7 +14,7 @@ const site = siteUnderTest();
 async function openWidget(name, viewport) {
   const opened = await site.open(LESSON_PATH, viewport);
   await opened.page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
-  const widget = opened.page.locator(`section.lesson-widget[data-widget="${name}"]`);
+  const widget = await liveWidget(opened.page, name);
   await widget.scrollIntoViewIfNeeded();
   return { ...opened, widget };
 }
@@ -188,18 +188,21 @@ test('a file is read through the picker, and one over 5 MB is refused before rea
 });
 
 test('without a knee-lab run, the lab buttons are disabled and say why; once it converges they are enabled', async () => {
-  // The lab on the page starts its run at once; the page's timers are paused so that it cannot finish before the
-  // check (its sweep advances in setTimeout slices), then resumed to let it converge.
+  // The lab starts its run as it mounts (when it nears the viewport); the page's timers are paused so that the run
+  // cannot finish before the check (its sweep advances in setTimeout slices), then resumed to let it converge.
   const { page, problems } = await site.open('');
   await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
   await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
-  await page.goto(site.url(LESSON_PATH));
-  await page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
-  assert.equal((await page.locator('section#knee-lab .lab-status').textContent()).trim(), 'Simulating…');
+  await page.goto(site.url(`${LESSON_PATH}#knee-lab`));
+  const status = page.locator('section#knee-lab .lab-status');
+  await status.waitFor({ timeout: 15000 });
+  assert.equal((await status.textContent()).trim(), 'Simulating…');
   const buttons = ["Use the knee lab's /metrics", "Use the knee lab's latency"];
   const reasonOf = async (button) => page.locator(`[id="${await button.getAttribute('aria-describedby')}"]`).textContent();
+  for (const widget of ['metrics-reader', 'littles-law-sizer']) await liveWidget(page, widget);
   for (const name of buttons) {
     const button = page.getByRole('button', { name });
+    await button.waitFor();
     assert.equal(await button.isDisabled(), true, `${name} should be disabled`);
     assert.match(await reasonOf(button), /The knee lab has no run yet/);
   }
@@ -214,7 +217,7 @@ test('without a knee-lab run, the lab buttons are disabled and say why; once it 
 
 test('after the knee lab converges at 99% load, its latency fills the sizer and its /metrics reads past the knee', async () => {
   const { page, problems } = await site.open(`${LESSON_PATH}?load=0.99`);
-  const lab = page.locator('section#knee-lab');
+  const lab = await liveWidget(page, 'knee-lab');
   await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
   assert.equal((await lab.locator('[data-readout="load"] dd').textContent()).trim(), '99%');
   // The lab's mean end-to-end latency is the W of its Little's Law readout: "L in the system; X req/s × W = L".
@@ -222,8 +225,7 @@ test('after the knee lab converges at 99% load, its latency fills the sizer and 
   const mean = little.match(/ × (\S+ m?s) = /)?.[1];
   assert.ok(mean, `no mean latency in the Little's Law readout: ${little}`);
 
-  const sizer = page.locator('section.lesson-widget[data-widget="littles-law-sizer"]');
-  await sizer.scrollIntoViewIfNeeded();
+  const sizer = await liveWidget(page, 'littles-law-sizer');
   const useLatency = labButton(sizer, "Use the knee lab's latency");
   await useLatency.waitFor({ timeout: 5000 });
   const note = page.locator(`[id="${await useLatency.getAttribute('aria-describedby')}"]`);
@@ -241,8 +243,7 @@ test('after the knee lab converges at 99% load, its latency fills the sizer and 
   assert.ok(used && Math.abs(seconds(used) - latency) <= 0.05, `the arithmetic does not use ${latency} s: ${arithmetic}`);
   await screenshot(page, 'cluster-sizer-from-lab');
 
-  const reader = page.locator('section.lesson-widget[data-widget="metrics-reader"]');
-  await reader.scrollIntoViewIfNeeded();
+  const reader = await liveWidget(page, 'metrics-reader');
   await labButton(reader, "Use the knee lab's /metrics").click();
   const verdict = reader.locator('.reader-verdict').first();
   await verdict.waitFor();

@@ -69,9 +69,11 @@ export async function startStaticServer({ compress = false, transform = undefine
   };
 }
 
-function notFound(res) {
-  res.writeHead(404, { 'content-type': 'text/plain' });
-  res.end('not found');
+/** A missing file gets the site's 404.html with status 404, as GitHub Pages, Netlify and most static hosts do. */
+async function notFound(res) {
+  const page = await readFile(join(DIST, '404.html')).catch(() => null);
+  res.writeHead(404, { 'content-type': page ? MIME['.html'] : 'text/plain' });
+  res.end(page ?? 'not found');
 }
 
 /** Debian's Chromium, headless, with the flags this sandboxed machine needs. */
@@ -126,9 +128,24 @@ export async function screenshot(page, name, options = {}) {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), ...options });
 }
 
-/** Wait until the Leptos app has mounted (the header is rendered by wasm, not by index.html). */
+/**
+ * Wait until the wasm has brought the page to life: the page's HTML is complete from the build (src/pages/), and
+ * src/islands/ marks <html data-islands="mounted"> once its islands are mounted (widgets follow as they near the
+ * viewport).
+ */
 export async function waitForApp(page) {
-  await page.locator('header.site-header').waitFor({ timeout: 15000 });
+  await page.locator('html[data-islands="mounted"]').waitFor({ state: 'attached', timeout: 15000 });
+}
+
+/**
+ * The live widget `name` (e.g. `knee-lab`): scrolls its island into view, as a reader does, and waits until the wasm
+ * has mounted the live widget in place of the pre-rendered one (widgets mount as they near the viewport).
+ */
+export async function liveWidget(page, name) {
+  const island = page.locator(`[data-island="widget"][data-widget-name="${name}"]`);
+  await island.scrollIntoViewIfNeeded({ timeout: 15000 });
+  await island.and(page.locator('.island-mounted')).waitFor({ state: 'attached', timeout: 15000 });
+  return page.locator(`section.lesson-widget[data-widget="${name}"]`);
 }
 
 /**

@@ -3,15 +3,14 @@
 // Every figure is read from the accessible text (readouts, data tables, aria-labels), never from pixels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, liveWidget } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const site = siteUnderTest();
 
 async function openLab(query = '', viewport) {
   const opened = await site.open(`${LESSON_PATH}${query}`, viewport);
-  const lab = opened.page.locator('section#knee-lab');
-  await lab.waitFor({ timeout: 15000 });
+  const lab = await liveWidget(opened.page, 'knee-lab');
   await lab.scrollIntoViewIfNeeded();
   await waitForFinal(lab);
   return { ...opened, lab };
@@ -102,8 +101,7 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => location.search.includes('load=0.96'));
   await page.reload();
-  const again = page.locator('section#knee-lab');
-  await again.waitFor();
+  const again = await liveWidget(page, 'knee-lab');
   assert.equal(await again.getByRole('slider', { name: 'Offered load' }).inputValue(), '96');
 
   const bad = await openLab('?load=7&replicas=abc&preset=gpu');
@@ -162,8 +160,7 @@ test('the lab reads right at 1280×720, on a phone, and in textbook mode with Er
 
 test('at 100% open loop the lab still shares its /metrics (past the knee) but no latency to size with', async () => {
   const { page, problems } = await openLab('?load=1');
-  const reader = page.locator('section.lesson-widget[data-widget="metrics-reader"]');
-  await reader.scrollIntoViewIfNeeded();
+  const reader = await liveWidget(page, 'metrics-reader');
   const useMetrics = reader.getByRole('button', { name: "Use the knee lab's /metrics" });
   await page.waitForFunction(() => [...document.querySelectorAll('button')]
     .some((b) => b.textContent.includes("Use the knee lab's /metrics") && !b.disabled), null, { timeout: 30000 });

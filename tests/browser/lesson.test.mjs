@@ -44,12 +44,16 @@ test('code is highlighted at build time', async () => {
 test('section anchors link to themselves and a deep link lands on its section', async () => {
   const { page, problems } = await openLesson();
   const anchor = page.locator('article h2 a.heading-anchor').nth(2);
-  const href = await anchor.getAttribute('href');
+  // The link names the lesson's own address (the page's <base> is the site root), so it stays on this page.
+  const target = new URL(await anchor.evaluate((a) => a.href));
+  assert.equal(target.pathname, `/course/${LESSON_PATH}`);
+  await page.evaluate(() => { window.__sameDocument = true; });
   await anchor.click();
-  assert.equal(new URL(page.url()).hash, href);
-  const id = href.slice(1);
+  assert.equal(new URL(page.url()).hash, target.hash);
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the anchor reloaded the page');
+  const id = target.hash.slice(1);
 
-  await page.goto(site.url(LESSON_PATH + href));
+  await page.goto(site.url(LESSON_PATH + target.hash));
   const heading = page.locator(`[id="${id}"]`);
   await heading.waitFor();
   await page.waitForFunction((target) => {

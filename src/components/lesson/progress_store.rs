@@ -6,14 +6,15 @@
 //! once; a value from a newer version of the course is neither read nor overwritten.
 
 use crate::lesson::progress::{LessonProgress, Progress, StepRecord, Summary, STORAGE_KEY};
-use crate::lesson::{Lesson, Task};
+use crate::lesson::{PredictStep, Task};
 use leptos::prelude::*;
 
 /// The page's progress for one lesson. Cheap to copy; get it with [`use_progress`].
 #[derive(Clone, Copy)]
 pub struct ProgressHandle {
     slug: StoredValue<String>,
-    lesson: Option<&'static Lesson>,
+    /// The lesson's predict steps, for the summary.
+    steps: &'static [&'static PredictStep],
     state: RwSignal<LessonProgress>,
     /// The one note about storage the page shows, if any.
     note: RwSignal<Option<String>>,
@@ -79,10 +80,7 @@ impl ProgressHandle {
 
     /// "n of m steps answered, k right" (reactive).
     pub fn summary(&self) -> Summary {
-        match self.lesson {
-            Some(lesson) => self.state.with(|s| s.summary(lesson)),
-            None => Summary::default(),
-        }
+        self.state.with(|s| s.summary(self.steps))
     }
 
     /// The storage note, if any (reactive).
@@ -127,13 +125,13 @@ fn storage() -> Result<web_sys::Storage, ()> {
     window().local_storage().ok().flatten().ok_or(())
 }
 
-/// Reads `lesson`'s progress from storage and provides it to the page; call once, above every step and widget.
-pub fn provide_progress(lesson: &'static Lesson) -> ProgressHandle {
-    let slug = lesson.meta.slug.clone();
+/// Reads the progress of the lesson `slug`, whose predict steps are `steps`, from storage and provides it to the
+/// page; call once, above every step and widget.
+pub fn provide_progress(slug: String, steps: &'static [&'static PredictStep]) -> ProgressHandle {
     let read = storage().and_then(|storage| storage.get_item(STORAGE_KEY).map_err(|_| ()));
     let handle = ProgressHandle {
         slug: StoredValue::new(slug.clone()),
-        lesson: Some(lesson),
+        steps,
         state: RwSignal::new(LessonProgress::default()),
         note: RwSignal::new(None),
         persist: StoredValue::new(true),
@@ -144,7 +142,7 @@ pub fn provide_progress(lesson: &'static Lesson) -> ProgressHandle {
             let loaded = Progress::parse(stored.as_deref());
             handle
                 .state
-                .set(loaded.progress.lesson(&slug).validated(lesson));
+                .set(loaded.progress.lesson(&slug).validated(steps));
             if let Some(problem) = loaded.problem {
                 handle.say_once(problem.note());
                 if problem.may_overwrite() {
@@ -171,7 +169,7 @@ pub fn provide_progress(lesson: &'static Lesson) -> ProgressHandle {
 pub fn use_progress() -> ProgressHandle {
     use_context::<ProgressHandle>().unwrap_or_else(|| ProgressHandle {
         slug: StoredValue::new(String::new()),
-        lesson: None,
+        steps: &[],
         state: RwSignal::new(LessonProgress::default()),
         note: RwSignal::new(None),
         persist: StoredValue::new(false),

@@ -11,9 +11,9 @@ pub fn Reveal(
     /// The answer element's id, for `aria-controls`.
     id: String,
     /// Button text while the answer is hidden.
-    show: &'static str,
+    show: String,
     /// Button text while the answer is shown.
-    hide: &'static str,
+    hide: String,
     /// The answer.
     children: Children,
 ) -> impl IntoView {
@@ -27,7 +27,7 @@ pub fn Reveal(
             aria-controls=id.clone()
             on:click=move |_| open.update(|open| *open = !*open)
         >
-            {move || if open.get() { hide } else { show }}
+            {move || if open.get() { hide.clone() } else { show.clone() }}
         </button>
         <div class="reveal-answer" id=id hidden=move || !open.get()>
             {children()}

@@ -26,17 +26,18 @@ mod stage;
 
 use leptos::prelude::*;
 
+use super::site_base::use_site_base;
 use super::sync::{synced_signal, SyncGroup};
-use crate::app::SiteBase;
-use crate::lesson::Lesson;
-use crate::presentation::screens::{lesson_screens, Screen};
+use crate::islands::PlannedScreen;
 use crate::presentation::url::{parse_place, place_query, View};
 
 /// What every part of a presentation window shares.
 #[derive(Clone, Copy)]
 struct Deck {
-    lesson: &'static Lesson,
-    screens: StoredValue<Vec<Screen>>,
+    /// The lesson's title.
+    title: StoredValue<String>,
+    /// The screens, read from the lesson's article (see `crate::pages`, which marks them at build time).
+    screens: StoredValue<Vec<PlannedScreen>, LocalStorage>,
     count: usize,
     view: View,
     /// The lesson's ordinary page, e.g. `/course/lessons/latency-throughput-slos/`.
@@ -79,9 +80,11 @@ impl Deck {
     /// The lesson page at the current screen's section, for "Exit" (tracks the screen).
     fn exit_href(&self) -> String {
         let current = self.current();
-        let anchor = self
-            .screens
-            .with_value(|screens| screens[current].anchor.clone());
+        let anchor = self.screens.with_value(|screens| {
+            screens
+                .get(current)
+                .and_then(|screen| screen.anchor.clone())
+        });
         let page = self.lesson_page.get_value();
         match anchor {
             Some(anchor) => format!("{page}#{anchor}"),
@@ -99,23 +102,22 @@ impl Deck {
     }
 }
 
-/// A lesson in presentation mode; `view` and `screen` are the URL's raw values.
+/// A lesson in presentation mode: its `screens`, `title` and `slug`; `view` and `screen` are the URL's raw values.
 #[component]
 pub fn Presentation(
-    lesson: &'static Lesson,
+    screens: Vec<PlannedScreen>,
+    title: String,
+    slug: String,
     view: Option<String>,
     screen: Option<String>,
 ) -> impl IntoView {
-    let screens = lesson_screens(lesson);
     let count = screens.len().max(1);
     let place = parse_place(view.as_deref(), screen.as_deref(), count);
-    let lesson_page = use_context::<SiteBase>()
-        .unwrap_or(SiteBase(String::new()))
-        .href(&format!("/lessons/{}/", lesson.meta.slug));
+    let lesson_page = use_site_base().href(&format!("/lessons/{slug}/"));
     SyncGroup::provide(&format!("goodput-present:{lesson_page}"));
     let deck = Deck {
-        lesson,
-        screens: StoredValue::new(screens),
+        title: StoredValue::new(title),
+        screens: StoredValue::new_local(screens),
         count,
         view: place.view,
         lesson_page: StoredValue::new(lesson_page),
@@ -143,7 +145,7 @@ pub fn Presentation(
             current + 1,
             deck.count,
             deck.screen_title(current).unwrap_or_default(),
-            lesson.meta.title
+            deck.title.get_value()
         ));
     });
 
@@ -157,6 +159,8 @@ pub fn Presentation(
 fn mark_document_presenting() {
     if let Some(root) = document().document_element() {
         let _ = root.class_list().add_1("presenting");
+        // Set before the first paint by src/boot.js to hide the article until now.
+        let _ = root.class_list().remove_1("present-pending");
     }
     on_cleanup(|| {
         if let Some(root) = document().document_element() {

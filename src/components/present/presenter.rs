@@ -11,7 +11,6 @@ use super::overlays::{HelpOverlay, PresentNote};
 use super::stage::Stage;
 use super::Deck;
 use crate::components::theme::ThemeSwitcher;
-use crate::lesson::Block;
 use crate::presentation::stopwatch::{format_elapsed, Stopwatch};
 use crate::presentation::url::View;
 
@@ -26,7 +25,7 @@ pub(super) fn PresenterView(deck: Deck) -> impl IntoView {
     view! {
         <div class="present present-presenter">
             <header class="presenter-bar">
-                <h1 class="presenter-title">{deck.lesson.meta.title.as_str()}</h1>
+                <h1 class="presenter-title">{deck.title.get_value()}</h1>
                 <p class="presenter-position" aria-live="polite">
                     {move || format!("Screen {} of {}", deck.current() + 1, deck.count)}
                 </p>
@@ -74,18 +73,18 @@ fn SpeakerNotes(deck: Deck) -> impl IntoView {
     move || {
         let notes = deck
             .screens
-            .with_value(|screens| screens[deck.current()].notes.clone());
+            .with_value(|screens| {
+                screens
+                    .get(deck.current())
+                    .map(|screen| screen.notes.clone())
+            })
+            .unwrap_or_default();
         if notes.is_empty() {
             return view! { <p class="presenter-no-notes">"No notes for this part of the lesson."</p> }.into_any();
         }
         notes
             .into_iter()
-            .filter_map(|block| match &deck.lesson.blocks[block] {
-                Block::SpeakerNotes(notes) => Some(
-                    view! { <div class="presenter-note" inner_html=notes.notes.as_str()></div> },
-                ),
-                _ => None,
-            })
+            .map(|notes| view! { <div class="presenter-note" inner_html=notes.0></div> })
             .collect_view()
             .into_any()
     }

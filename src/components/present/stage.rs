@@ -7,11 +7,9 @@ use leptos::prelude::*;
 use leptos_use_resize_observer::use_resize_observer;
 
 use super::Deck;
-use crate::components::lesson::{LessonBlock, LessonHeader};
 use crate::components::theme::ChartProjection;
-use crate::lesson::Block;
-use crate::presentation::html::heading_level;
-use crate::presentation::screens::ScreenItem;
+use crate::islands::{all, mount_island, sync_details, MountedIsland};
+use crate::lesson::island_markup::{ISLAND, SYNC_KEY};
 
 /// How many steps, of about 8% each, the type may shrink to make a screen fit before the screen scrolls instead.
 const MAX_FIT: u8 = 8;
@@ -46,6 +44,23 @@ pub(super) fn Stage(
         ((0.024 * width).min(0.036 * height) / 17.0).max(1.0)
     })));
 
+    // The screen's content: copies of the article's elements, with their islands mounted and their synced
+    // details joined to the sync group. Rebuilt when the screen changes; the islands of the last one go with it.
+    let mounted = StoredValue::new_local(Vec::<MountedIsland>::new());
+    Effect::new(move |_| {
+        let index = index.get();
+        let Some(content) = content_ref.get() else {
+            return;
+        };
+        mounted.update_value(Vec::clear);
+        content.set_inner_html("");
+        match index {
+            Some(index) => show_screen(deck, index, &content, mounted),
+            None => content.set_inner_html("<p class=\"present-end\">End of the lesson</p>"),
+        }
+    });
+    on_cleanup(move || mounted.update_value(Vec::clear));
+
     let label = move || match index.get() {
         Some(index) => format!(
             "Screen {} of {}: {}",
@@ -58,56 +73,45 @@ pub(super) fn Stage(
     view! {
         <section class="present-stage" class:present-current=current node_ref=stage_ref aria-label=label>
             <div class="present-slide" node_ref=slide_ref>
-                <div class="present-content lesson" node_ref=content_ref>
-                    {move || match index.get() {
-                        Some(index) => view! { <ScreenContent deck index/> }.into_any(),
-                        None => view! { <p class="present-end">"End of the lesson"</p> }.into_any(),
-                    }}
-                </div>
+                <div class="present-content lesson" node_ref=content_ref></div>
             </div>
         </section>
     }
 }
 
-/// The items of one screen, drawn by the lesson's own block components.
-#[component]
-fn ScreenContent(deck: Deck, index: usize) -> impl IntoView {
-    let lesson = deck.lesson;
-    let Some(screen) = deck
-        .screens
-        .with_value(|screens| screens.get(index).cloned())
-    else {
-        return ().into_any();
-    };
-    let prose = |block: usize, range: &std::ops::Range<usize>| match &lesson.blocks[block] {
-        Block::Html(html) => html.as_str().get(range.clone()).unwrap_or_default(),
-        _ => "",
-    };
-    let starts_with_heading = match screen.items.first() {
-        Some(ScreenItem::Prose { block, range }) => heading_level(prose(*block, range)).is_some(),
-        Some(ScreenItem::Header) => true,
-        _ => false,
-    };
-    let kicker = screen
-        .section
-        .clone()
-        .filter(|_| !starts_with_heading)
-        .map(|section| view! { <p class="present-section">{section}</p> });
-    let items = screen
-        .items
-        .iter()
-        .map(|item| match item {
-            ScreenItem::Header => view! { <LessonHeader meta=&lesson.meta/> }.into_any(),
-            ScreenItem::Block(block) => {
-                view! { <LessonBlock block=&lesson.blocks[*block] index=*block/> }.into_any()
+/// Fills `content` with screen `index`: the section kicker, then a copy of each of its elements from the article.
+fn show_screen(
+    deck: Deck,
+    index: usize,
+    content: &web_sys::HtmlDivElement,
+    mounted: StoredValue<Vec<MountedIsland>, LocalStorage>,
+) {
+    let document = document();
+    deck.screens.with_value(|screens| {
+        let Some(screen) = screens.get(index) else {
+            return;
+        };
+        if let Some(kicker) = &screen.kicker {
+            if let Ok(line) = document.create_element("p") {
+                line.set_class_name("present-section");
+                line.set_text_content(Some(kicker));
+                let _ = content.append_child(&line);
             }
-            ScreenItem::Prose { block, range } => {
-                view! { <div class="lesson-prose" inner_html=prose(*block, range)></div> }
-                    .into_any()
+        }
+        for item in &screen.items {
+            if let Ok(copy) = item.clone_node_with_deep(true) {
+                let _ = content.append_child(&copy);
             }
-        })
-        .collect_view();
-    view! { {kicker} {items} }.into_any()
+        }
+    });
+    for island in all(content, &format!("[{ISLAND}]")) {
+        if let Some(island) = mount_island(&island) {
+            mounted.update_value(|mounted| mounted.push(island));
+        }
+    }
+    for details in all(content, &format!("details[{SYNC_KEY}]")) {
+        sync_details(&details);
+    }
 }
 
 /// Steps the slide's type down (`data-fit`, see `style/present.css`) until its content fits, or lets it scroll.

@@ -19,13 +19,9 @@ pub use lab_link::{provide_lab_link, use_lab_link, LabLink, LabReading};
 use crate::lesson::{WidgetEmbed, WidgetName};
 use leptos::prelude::*;
 
-/// The widget `widget` names; `index` gives it an id when the lesson did not.
+/// The widget `widget` names, with the anchor `id` the page gave it.
 #[component]
-pub fn Widget(widget: &'static WidgetEmbed, index: usize) -> impl IntoView {
-    let id = widget
-        .id
-        .clone()
-        .unwrap_or_else(|| format!("widget-{index}"));
+pub fn Widget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
     match widget.name {
         WidgetName::KneeLab => {
             view! { <knee_lab::KneeLab widget id variant=knee_lab::LabVariant::Full/> }.into_any()

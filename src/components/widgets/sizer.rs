@@ -20,15 +20,13 @@ type SizingResult = Result<Sizing, Vec<SizingError>>;
 #[component]
 pub fn LittlesLawSizer(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
     let mut notes = Vec::new();
-    let mut setting = |key: &str, default: f64| {
-        let (value, note) = widget.number_setting(key, default);
+    let mut setting = |field: SizingField| {
+        let key = field.setting_key();
+        let (value, note) = widget.number_setting(key, field.default_value());
         notes.extend(note);
         synced_signal(format!("{id}/{key}"), value.to_string())
     };
-    let cap = setting("max_num_seqs", 64.0);
-    let latency = setting("latency_s", 8.0);
-    let peak = setting("peak_qps", 30.0);
-    let headroom = setting("headroom", 0.8);
+    let [cap, latency, peak, headroom] = SizingField::ALL.map(&mut setting);
     let model_name = synced_signal(format!("{id}/model_name"), "my-model".to_owned());
     let sizing: Memo<SizingResult> = Memo::new(move |_| {
         size_from_text(&cap.read(), &latency.read(), &peak.read(), &headroom.read())

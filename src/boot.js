@@ -1,0 +1,17 @@
+// Runs before the first paint (a classic script in <head>, loaded by Trunk with its integrity hash):
+//  - marks the page as having JavaScript, so it says "starting…" rather than "needs JavaScript" while the wasm loads;
+//  - applies the reader's stored theme at once (src/components/theme.rs keeps it under this key), so a reader who
+//    picked dark never sees a light page flash first;
+//  - hides the article of a presentation address until the presentation takes over (style/present.css shows it
+//    anyway after a few seconds, should the wasm never arrive).
+(function () {
+  var root = document.documentElement;
+  root.classList.add('js');
+  try {
+    var theme = window.localStorage.getItem('goodput-theme');
+    if (theme === 'light' || theme === 'dark' || theme === 'high-contrast') root.setAttribute('data-theme', theme);
+  } catch (refused) {
+    // Storage refused (private mode, blocked): the system's theme until the page can say more.
+  }
+  if (/[?&]present=(1|true|yes|on)(&|$)/.test(window.location.search)) root.classList.add('present-pending');
+})();

@@ -1,0 +1,272 @@
+//! The lesson's directive blocks as static HTML, with the markup the page's stylesheet expects. Blocks that only
+//! read need nothing more; a recall or explain card's answer and a task list are islands the wasm brings to life.
+
+use super::writer::HtmlWriter;
+use crate::lesson::island_markup::{self as islands, IslandKind};
+use crate::lesson::{
+    Analogy, CheckYourself, ExplainToColleague, Html, Keywords, MathDecoded, RecallCard,
+    SpeakerNotes, TaskList, Tldr,
+};
+
+/// A TL;DR line.
+pub fn tldr(m: &mut HtmlWriter, tldr: &Tldr, screen: &[(&str, &str)]) {
+    m.element(
+        "aside",
+        &with(screen, &[("class", "lesson-tldr"), ("aria-label", "TL;DR")]),
+        |m| {
+            m.text_element("span", &[("class", "lesson-label")], "TL;DR");
+            m.html_element("p", &[], &tldr.text);
+        },
+    );
+}
+
+/// An analogy callout.
+pub fn analogy(m: &mut HtmlWriter, analogy: &Analogy, screen: &[(&str, &str)]) {
+    let label = format!("Analogy: {}", analogy.title);
+    m.element(
+        "aside",
+        &with(
+            screen,
+            &[("class", "lesson-analogy"), ("aria-label", &label)],
+        ),
+        |m| {
+            m.element("p", &[("class", "lesson-label")], |m| {
+                m.text("Analogy · ").text(&analogy.title);
+            });
+            m.html_element("div", &[], &analogy.body);
+        },
+    );
+}
+
+/// Keywords that unfold (native `<details>`, so they work without JavaScript); `index` keeps their sync keys unique.
+pub fn keywords(m: &mut HtmlWriter, keywords: &Keywords, index: usize, screen: &[(&str, &str)]) {
+    m.element(
+        "section",
+        &with(
+            screen,
+            &[("class", "lesson-keywords"), ("aria-label", "Keywords")],
+        ),
+        |m| {
+            m.text_element(
+                "p",
+                &[("class", "lesson-label")],
+                "Keywords — tap to unfold the plain meaning",
+            );
+            m.element("div", &[("class", "keyword-list")], |m| {
+                for keyword in &keywords.terms {
+                    let key = format!("keyword/{index}/{}", keyword.term);
+                    m.element(
+                        "details",
+                        &[("class", "keyword"), (islands::SYNC_KEY, &key)],
+                        |m| {
+                            m.text_element("summary", &[("class", "keyword-term")], &keyword.term);
+                            m.html_element(
+                                "div",
+                                &[("class", "keyword-meaning")],
+                                &keyword.meaning,
+                            );
+                        },
+                    );
+                }
+            });
+        },
+    );
+}
+
+/// A formula with the legend of its symbols.
+pub fn math_decoded(m: &mut HtmlWriter, math: &MathDecoded, screen: &[(&str, &str)]) {
+    m.element(
+        "section",
+        &with(
+            screen,
+            &[("class", "lesson-math"), ("aria-label", "Math, decoded")],
+        ),
+        |m| {
+            m.text_element("p", &[("class", "lesson-label")], "Math, decoded");
+            // Focusable: a wide formula scrolls sideways on a phone.
+            m.html_element(
+                "div",
+                &[("class", "math-formula"), ("tabindex", "0")],
+                &math.formula,
+            );
+            m.element("dl", &[("class", "math-legend")], |m| {
+                for row in &math.legend {
+                    m.html_element("dt", &[], &row.symbol);
+                    m.html_element("dd", &[], &row.meaning);
+                }
+            });
+            if let Some(note) = &math.note {
+                m.html_element("p", &[("class", "math-note")], note);
+            }
+        },
+    );
+}
+
+/// A recall card: the prompt, and the answer behind a reveal.
+pub fn recall_card(m: &mut HtmlWriter, card: &RecallCard, screen: &[(&str, &str)]) {
+    m.element(
+        "section",
+        &with(
+            screen,
+            &[
+                ("class", "lesson-recall"),
+                ("id", &card.id),
+                ("aria-label", "Recall"),
+            ],
+        ),
+        |m| {
+            m.text_element("p", &[("class", "lesson-label")], "Recall");
+            m.html_element("p", &[("class", "recall-prompt")], &card.prompt);
+            reveal(
+                m,
+                &format!("{}-answer", card.id),
+                "Show answer",
+                "Hide answer",
+                &card.answer,
+            );
+        },
+    );
+}
+
+/// "Check yourself" questions.
+pub fn check_yourself(m: &mut HtmlWriter, check: &CheckYourself, screen: &[(&str, &str)]) {
+    m.element(
+        "section",
+        &with(
+            screen,
+            &[("class", "lesson-check"), ("aria-label", "Check yourself")],
+        ),
+        |m| {
+            m.text_element("p", &[("class", "lesson-label")], "Check yourself");
+            m.element("ol", &[], |m| {
+                for question in &check.questions {
+                    m.html_element("li", &[], question);
+                }
+            });
+        },
+    );
+}
+
+/// "Explain to a colleague": the sentence to finish and a model answer behind a reveal.
+pub fn explain(
+    m: &mut HtmlWriter,
+    card: &ExplainToColleague,
+    index: usize,
+    screen: &[(&str, &str)],
+) {
+    m.element(
+        "section",
+        &with(
+            screen,
+            &[
+                ("class", "lesson-explain"),
+                ("aria-label", "Explain to a colleague"),
+            ],
+        ),
+        |m| {
+            m.text_element("p", &[("class", "lesson-label")], "Explain to a colleague");
+            m.html_element("p", &[("class", "explain-prompt")], &card.prompt);
+            reveal(
+                m,
+                &format!("explain-{index}-answer"),
+                "Compare with a model answer",
+                "Hide the model answer",
+                &card.answer,
+            );
+        },
+    );
+}
+
+/// Speaker notes, folded; `notes_for` lists the presentation screens they belong to.
+pub fn speaker_notes(m: &mut HtmlWriter, notes: &SpeakerNotes, notes_for: &str) {
+    m.element(
+        "details",
+        &[
+            ("class", "lesson-speaker-notes"),
+            (islands::NOTES_FOR, notes_for),
+        ],
+        |m| {
+            m.text_element("summary", &[], "Speaker notes (for instructors)");
+            m.html_element("div", &[], &notes.notes);
+        },
+    );
+}
+
+/// A task list: the tasks tick themselves in the live page; here they are a plain list with nothing done.
+pub fn tasks(m: &mut HtmlWriter, list: &TaskList, screen: &[(&str, &str)]) {
+    let title_id = format!("{}-title", list.id);
+    let island = with(
+        screen,
+        &[
+            (islands::ISLAND, IslandKind::Tasks.as_str()),
+            ("class", "island island-tasks"),
+            (islands::LIST_ID, &list.id),
+        ],
+    );
+    m.element("div", &island, |m| {
+        m.element(
+            "section",
+            &[
+                ("class", "lesson-tasks"),
+                ("id", &list.id),
+                ("aria-labelledby", &title_id),
+            ],
+            |m| {
+                m.text_element(
+                    "p",
+                    &[("class", "lesson-label")],
+                    "Tasks · they tick themselves",
+                );
+                m.text_element("h3", &[("id", &title_id)], &list.title);
+                m.element("ul", &[("class", "task-list")], |m| {
+                    for task in &list.tasks {
+                        m.element(
+                            "li",
+                            &[("class", "task"), (islands::TASK_ID, &task.id)],
+                            |m| {
+                                m.text_element(
+                                    "span",
+                                    &[("class", "task-mark"), ("aria-hidden", "true")],
+                                    "○",
+                                );
+                                m.html_element(
+                                    "span",
+                                    &[("class", islands::TASK_LABEL_CLASS)],
+                                    &task.label,
+                                );
+                                m.text_element("span", &[("class", "task-state")], " (not yet)");
+                            },
+                        );
+                    }
+                });
+                m.text_element(
+                    "p",
+                    &[("class", "task-count"), ("role", "status")],
+                    &format!("0 of {} done.", list.tasks.len()),
+                );
+            },
+        );
+    });
+}
+
+/// An answer behind a reveal: folded in a `<details>` without JavaScript, the synced reveal button with it.
+fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
+    let attributes = [
+        (islands::ISLAND, IslandKind::Reveal.as_str()),
+        ("class", "island island-reveal"),
+        (islands::REVEAL_ID, id),
+        (islands::REVEAL_SHOW, show),
+        (islands::REVEAL_HIDE, hide),
+    ];
+    m.element("div", &attributes, |m| {
+        m.element("details", &[("class", "reveal-static")], |m| {
+            m.text_element("summary", &[], show);
+            m.html_element("p", &[("class", islands::REVEAL_ANSWER_CLASS)], answer);
+        });
+    });
+}
+
+/// `screen` (a block's presentation attributes) followed by the block's own attributes.
+fn with<'a>(screen: &[(&'a str, &'a str)], own: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    screen.iter().chain(own).copied().collect()
+}

@@ -1,0 +1,55 @@
+//! The frame around every page: the skip link, the site header (with the theme picker's island) and the footer.
+
+use super::writer::HtmlWriter;
+use crate::lesson::island_markup::{IslandKind, ISLAND};
+use crate::theme::ThemeChoice;
+
+/// The header, `<main>` around what `content` writes, and the footer.
+pub fn page_frame(content: impl FnOnce(&mut HtmlWriter)) -> String {
+    let mut m = HtmlWriter::new();
+    m.text_element(
+        "a",
+        &[("class", "skip-link"), ("href", "#main")],
+        "Skip to the content",
+    );
+    header(&mut m);
+    m.element("main", &[("id", "main"), ("tabindex", "-1")], content);
+    m.element("footer", &[("class", "site-footer")], |m| {
+        m.text_element(
+            "p",
+            &[],
+            "goodput is an open course. The queue model runs in your browser; nothing you do here leaves this page.",
+        );
+    });
+    m.finish()
+}
+
+fn header(m: &mut HtmlWriter) {
+    m.element("header", &[("class", "site-header")], |m| {
+        // Relative to the page's base: the site root, however deep the site is copied.
+        m.text_element("a", &[("class", "site-name"), ("href", "./")], "goodput");
+        m.text_element(
+            "span",
+            &[("class", "site-tagline")],
+            "Why LLM serving latency explodes near full load",
+        );
+        // The picker works only with the wasm; until it mounts, a disabled one holds its place.
+        m.element(
+            "span",
+            &[
+                (ISLAND, IslandKind::ThemeSwitcher.as_str()),
+                ("class", "island needs-js"),
+            ],
+            |m| {
+                m.element("label", &[("class", "theme-switcher")], |m| {
+                    m.text("Theme ");
+                    m.element("select", &[("disabled", "")], |m| {
+                        for choice in ThemeChoice::ALL {
+                            m.text_element("option", &[("value", choice.as_str())], choice.label());
+                        }
+                    });
+                });
+            },
+        );
+    });
+}

@@ -1,0 +1,191 @@
+//! Widgets on the static page: each is an island holding what a reader without JavaScript gets instead — the
+//! lab's curves at the lesson's settings as pictures, the sizer's arithmetic at its defaults, the metrics reader's
+//! command-line twin — with one line saying the live version needs JavaScript.
+
+use super::pictures::{self, Picture};
+use super::writer::HtmlWriter;
+use super::{Asset, PagesError};
+use crate::charts::ChartSpec;
+use crate::cluster::sizing::{size, SizingField};
+use crate::lab::{sweep_for, Figures, LabSettings};
+use crate::lesson::island_markup::{self as islands, IslandKind};
+use crate::lesson::{WidgetEmbed, WidgetName};
+use crate::model::default_load_points;
+
+/// What a widget's fallback shows, worked out before the page is written.
+#[derive(Debug)]
+pub enum WidgetFallback {
+    /// The knee lab or the goodput chart: its charts at the lesson's settings.
+    Charts(Vec<Picture>),
+    /// The sizer: its arithmetic at its starting inputs.
+    Arithmetic(Vec<String>),
+    /// The metrics reader: nothing to compute.
+    Note,
+}
+
+impl WidgetFallback {
+    /// The files the fallback refers to.
+    pub fn assets(&self) -> Vec<Asset> {
+        match self {
+            WidgetFallback::Charts(pictures) => {
+                pictures.iter().flat_map(|p| p.files.clone()).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The widget's id: the lesson's, or one made from its position (as the live widget makes it).
+pub fn widget_id(widget: &WidgetEmbed, index: usize) -> String {
+    widget
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("widget-{index}"))
+}
+
+/// Computes `widget`'s fallback; pictures are named after `stem` (a site path without extension).
+pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, PagesError> {
+    Ok(match widget.name {
+        WidgetName::KneeLab | WidgetName::GoodputChart => {
+            let figures = lab_figures(widget)?;
+            let mut charts = vec![(
+                "throughput",
+                ChartSpec::ThroughputVsGoodput(figures.throughput.clone()),
+                "Throughput and goodput against offered load",
+            )];
+            if widget.name == WidgetName::KneeLab {
+                charts.insert(
+                    0,
+                    (
+                        "latency",
+                        ChartSpec::LatencyVsLoad(figures.latency.clone()),
+                        "Latency against offered load",
+                    ),
+                );
+            }
+            let pictures = charts
+                .iter()
+                .map(|(name, spec, caption)| {
+                    pictures::draw(&format!("{stem}-{name}"), spec, caption)
+                })
+                .collect::<Result<_, _>>()?;
+            WidgetFallback::Charts(pictures)
+        }
+        WidgetName::LittlesLawSizer => {
+            let input =
+                SizingField::input_from(|key, default| widget.number_setting(key, default).0);
+            match size(&input) {
+                Ok(sizing) => WidgetFallback::Arithmetic(sizing.arithmetic),
+                Err(errors) => {
+                    WidgetFallback::Arithmetic(errors.into_iter().map(|e| e.message).collect())
+                }
+            }
+        }
+        WidgetName::MetricsReader => WidgetFallback::Note,
+    })
+}
+
+/// The lab's figures at the lesson's settings, from the same sweep the page runs, run to the end.
+fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
+    let (settings, _) = LabSettings::from_directive(&widget.settings);
+    // As in the page: the sweep covers every load; the settings' own load picks the point the readouts describe.
+    let sweep_settings = LabSettings {
+        load_percent: 100,
+        metric: Default::default(),
+        ..settings.clone()
+    };
+    let mut sweep = sweep_for(&sweep_settings, &default_load_points())
+        .map_err(|error| PagesError::Picture(format!("{}: {error}", widget.name.as_str())))?;
+    while !sweep.is_done() {
+        sweep.step(u64::MAX);
+    }
+    let points: Vec<_> = sweep.points().collect();
+    Ok(Figures::new(&settings, &points))
+}
+
+/// The widget's island: its frame (as the live widget's) around the fallback.
+pub fn write_widget(
+    m: &mut HtmlWriter,
+    widget: &WidgetEmbed,
+    id: &str,
+    fallback: &WidgetFallback,
+    screen: &[(&str, &str)],
+) {
+    let name = widget.name.as_str();
+    let settings = islands::encode_settings(&widget.settings);
+    let mut attributes = screen.to_vec();
+    attributes.extend([
+        (islands::ISLAND, IslandKind::Widget.as_str()),
+        ("class", "island island-widget"),
+        (islands::WIDGET, name),
+        (islands::WIDGET_ID, id),
+        (islands::SETTINGS, settings.as_str()),
+    ]);
+    let label = format!("Interactive: {}", widget.caption.as_deref().unwrap_or(name));
+    m.element("div", &attributes, |m| {
+        m.element(
+            "section",
+            &[
+                ("class", "lesson-widget"),
+                ("id", id),
+                ("data-widget", name),
+                ("aria-label", &label),
+            ],
+            |m| {
+                m.element("p", &[("class", "lesson-label")], |m| {
+                    m.text("Interactive · ").text_element("code", &[], name);
+                });
+                if let Some(caption) = &widget.caption {
+                    m.text_element("p", &[("class", islands::CAPTION_CLASS)], caption);
+                }
+                write_fallback(m, widget.name, fallback);
+            },
+        );
+    });
+}
+
+fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallback) {
+    let (without_js, what) = match name {
+        WidgetName::KneeLab => (
+            "A picture of the lab at the lesson's settings. The live lab — sliders, four charts, the simulated /metrics — needs JavaScript.",
+            "the lab",
+        ),
+        WidgetName::GoodputChart => (
+            "A picture of the chart at the lesson's settings. Moving the load needs JavaScript.",
+            "the chart",
+        ),
+        WidgetName::LittlesLawSizer => (
+            "The sizer's arithmetic at its starting numbers. Trying your own numbers needs JavaScript.",
+            "the sizer",
+        ),
+        WidgetName::MetricsReader => (
+            "Reading a pasted /metrics page needs JavaScript. On a terminal, tools/cluster-probe.sh HOST:PORT or goodput-sim metrics reads a live server the same way.",
+            "the reader",
+        ),
+    };
+    m.element("p", &[("class", "widget-static-note")], |m| {
+        m.text_element("span", &[("class", "no-js-only")], without_js);
+        m.text_element(
+            "span",
+            &[("class", "js-only")],
+            &format!("Starting {what}…"),
+        );
+    });
+    match fallback {
+        WidgetFallback::Charts(pictures) => {
+            m.element("div", &[("class", "lab-charts lab-charts-static")], |m| {
+                for picture in pictures {
+                    pictures::write_figure(m, picture);
+                }
+            });
+        }
+        WidgetFallback::Arithmetic(lines) => {
+            m.element("ol", &[("class", "sizer-arithmetic")], |m| {
+                for line in lines {
+                    m.text_element("li", &[], line);
+                }
+            });
+        }
+        WidgetFallback::Note => {}
+    }
+}
