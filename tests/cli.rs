@@ -9,6 +9,17 @@ fn sim(args: &[&str]) -> std::process::Output {
         .expect("goodput-sim runs")
 }
 
+/// The standard output of a command that must have succeeded (its output and errors shown if not).
+fn succeeded(out: std::process::Output) -> String {
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
 fn json(args: &[&str]) -> serde_json::Value {
     let out = sim(args);
     assert!(
@@ -136,28 +147,39 @@ fn bad_flags_and_values_exit_non_zero_with_one_line() {
     }
 }
 
+/// Asserts that `goodput-sim ARGS` (a `--help`) succeeds and mentions every one of `needles`.
+fn help_mentions(args: &[&str], needles: &[&str]) {
+    let out = sim(args);
+    assert!(out.status.success(), "{args:?}");
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in needles {
+        assert!(
+            help.contains(needle),
+            "{needle} missing from {args:?}: {help}"
+        );
+    }
+}
+
 #[test]
 fn help_documents_every_flag() {
-    let out = sim(&["run", "--help"]);
-    assert!(out.status.success());
-    let help = String::from_utf8(out.stdout).unwrap();
-    for flag in [
-        "--preset",
-        "--load",
-        "--closed",
-        "--users",
-        "--think",
-        "--servers",
-        "--mean-service",
-        "--requests",
-        "--seed",
-        "--json",
-        "--csv",
-        "--max-num-seqs",
-        "--chunked-prefill",
-    ] {
-        assert!(help.contains(flag), "{flag} missing from help");
-    }
+    help_mentions(
+        &["run", "--help"],
+        &[
+            "--preset",
+            "--load",
+            "--closed",
+            "--users",
+            "--think",
+            "--servers",
+            "--mean-service",
+            "--requests",
+            "--seed",
+            "--json",
+            "--csv",
+            "--max-num-seqs",
+            "--chunked-prefill",
+        ],
+    );
 }
 
 // ---- `goodput-sim metrics` and tools/cluster-probe.sh ----
@@ -275,12 +297,7 @@ fn probe(args: &[&str]) -> std::process::Output {
 fn the_probe_prints_the_four_signals_of_a_server() {
     let port = serve(include_str!("fixtures/metrics/past-the-knee.prom"));
     let out = probe(&[&format!("127.0.0.1:{port}")]);
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(out);
     assert!(
         text.contains(&format!("http://127.0.0.1:{port}/metrics")),
         "{text}"
@@ -400,12 +417,7 @@ fn metrics_reads_two_scrapes_as_the_window_and_prints_it_as_text_or_json() {
     let (earlier, later) = (earlier.to_str().unwrap(), later.to_str().unwrap());
 
     let out = sim(&["metrics", "--seconds", "30", earlier, later]);
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(out);
     assert!(
         text.starts_with(&format!(
             "Window from {earlier} to {later}, 30 s apart (--seconds)\n"
@@ -497,23 +509,21 @@ fn metrics_reads_two_scrapes_as_the_window_and_prints_it_as_text_or_json() {
 
 #[test]
 fn metrics_help_documents_the_later_page_the_window_and_the_json() {
-    let out = sim(&["metrics", "--help"]);
-    assert!(out.status.success());
-    let help = String::from_utf8(out.stdout).unwrap();
-    for needle in [
-        "[LATER_PAGE]",
-        "--json",
-        "--seconds",
-        "label_sets",
-        "kv_cache_usage",
-        "preemptions",
-        "since_restart",
-        "lower_bounds",
-        "window",
-        "vllm:request_time_per_output_token_seconds",
-    ] {
-        assert!(help.contains(needle), "{needle} missing from {help}");
-    }
+    help_mentions(
+        &["metrics", "--help"],
+        &[
+            "[LATER_PAGE]",
+            "--json",
+            "--seconds",
+            "label_sets",
+            "kv_cache_usage",
+            "preemptions",
+            "since_restart",
+            "lower_bounds",
+            "window",
+            "vllm:request_time_per_output_token_seconds",
+        ],
+    );
 }
 
 #[test]
@@ -529,12 +539,7 @@ fn the_probe_every_second_shows_the_windows_p99_not_the_since_start_one() {
     assert_ne!(since_start, window);
     let port = serve_pages(pages);
     let out = probe(&[&format!("127.0.0.1:{port}"), "--every", "1", "--count", "3"]);
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(out);
     let probes: Vec<&str> = text.split("\n# ").collect();
     assert_eq!(probes.len(), 3, "{text}");
     assert!(

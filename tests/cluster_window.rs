@@ -89,6 +89,11 @@ fn bucket_of(bounds: &[f64], value: f64) -> (f64, f64) {
     )
 }
 
+/// Whether any reason contains `fragment`.
+fn says(reasons: &[String], fragment: &str) -> bool {
+    reasons.iter().any(|r| r.contains(fragment))
+}
+
 fn seconds(estimate: QuantileEstimate) -> f64 {
     match estimate {
         QuantileEstimate::Seconds(s) => s,
@@ -224,9 +229,7 @@ fn a_restart_between_the_scrapes_is_reported_instead_of_a_negative_window() {
         .all(|b| b.cumulative >= 0.0));
     let reasons = assess(server, &SloTargets::COURSE).reasons;
     assert!(
-        reasons
-            .iter()
-            .any(|r| r.contains("no preemptions since the restart")),
+        says(&reasons, "no preemptions since the restart"),
         "{reasons:?}"
     );
 
@@ -282,12 +285,13 @@ fn a_full_kv_cache_that_preempts_in_the_window_is_a_knee_of_its_own() {
     // No new requests, no queue: only the memory speaks.
     let full = judge(&page(10, 0.98), &page(25, 0.98));
     assert_eq!(full.verdict, KneeVerdict::PastTheKnee, "{:?}", full.reasons);
-    assert!(full.reasons.iter().any(|r| r.contains("KV cache 98% full and 15 preemptions in the window: past the memory knee, even with a short queue")), "{:?}", full.reasons);
+    assert!(says(&full.reasons, "KV cache 98% full and 15 preemptions in the window: past the memory knee, even with a short queue"), "{:?}", full.reasons);
     let emptied = judge(&page(10, 0.98), &page(25, 0.6));
     assert_eq!(emptied.verdict, KneeVerdict::AtTheKnee);
-    assert!(emptied.reasons.iter().any(|r| r.contains(
+    assert!(says(
+        &emptied.reasons,
         "15 preemptions in the window: the KV cache ran full at times (KV cache 60% full now)"
-    )));
+    ));
     let calm = judge(&page(25, 0.6), &page(25, 0.6));
     assert_eq!(
         calm.verdict,
@@ -295,12 +299,9 @@ fn a_full_kv_cache_that_preempts_in_the_window_is_a_knee_of_its_own() {
         "{:?}",
         calm.reasons
     );
-    assert!(calm
-        .reasons
-        .iter()
-        .any(|r| r == "no preemptions in the window"));
+    assert!(says(&calm.reasons, "no preemptions in the window"));
     assert!(
-        calm.reasons.iter().any(|r| r == "p99 TTFT: no requests"),
+        says(&calm.reasons, "p99 TTFT: no requests"),
         "{:?}",
         calm.reasons
     );
@@ -315,10 +316,10 @@ fn a_full_kv_cache_that_preempts_in_the_window_is_a_knee_of_its_own() {
         "{:?}",
         once.reasons
     );
-    assert!(once
-        .reasons
-        .iter()
-        .any(|r| r.contains("25 preemptions since the server started")));
+    assert!(says(
+        &once.reasons,
+        "25 preemptions since the server started"
+    ));
 }
 
 #[test]
@@ -529,10 +530,5 @@ fn the_sample_later_scrape_looks_healthy_since_the_start_but_the_window_is_past_
         .unwrap();
     assert!(p99 > 60.0, "the window's p99 TTFT {p99} s");
     let reasons = assess(present, &SloTargets::COURSE).reasons;
-    assert!(
-        reasons
-            .iter()
-            .any(|r| r.starts_with("p99 TTFT ≈ 80 s breaks")),
-        "{reasons:?}"
-    );
+    assert!(says(&reasons, "p99 TTFT ≈ 80 s breaks"), "{reasons:?}");
 }

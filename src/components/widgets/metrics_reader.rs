@@ -285,17 +285,8 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
             <div class="reader">
                 <div class="reader-input">
                     <label for=textarea_id.clone()>"Prometheus text from a vLLM server's /metrics"</label>
-                    <textarea
-                        id=textarea_id
-                        rows="10"
-                        wrap="off"
-                        spellcheck="false"
-                        autocomplete="off"
-                        aria-describedby=hint_id.clone()
-                        placeholder="# HELP vllm:num_requests_waiting …"
-                        prop:value=move || first.text.get()
-                        on:input=move |event| first.typed(event_target_value(&event))
-                    ></textarea>
+                    <PageTextarea id=textarea_id rows=10 hint_id=hint_id.clone() page=first
+                        placeholder="# HELP vllm:num_requests_waiting …"/>
                     <p class="sizer-hint" id=hint_id>
                         {format!(
                             "Paste the output of curl -s localhost:8000/metrics (up to {} MB); it is read in this page and never sent anywhere.",
@@ -315,17 +306,8 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                 </div>
                 <div class="reader-input">
                     <label for=later_id.clone()>"Paste a later scrape (optional): the window between the two is the present"</label>
-                    <textarea
-                        id=later_id
-                        rows="4"
-                        wrap="off"
-                        spellcheck="false"
-                        autocomplete="off"
-                        aria-describedby=later_hint_id.clone()
-                        placeholder="the same server's /metrics, a minute or so later"
-                        prop:value=move || later.text.get()
-                        on:input=move |event| later.typed(event_target_value(&event))
-                    ></textarea>
+                    <PageTextarea id=later_id rows=4 hint_id=later_hint_id.clone() page=later
+                        placeholder="the same server's /metrics, a minute or so later"/>
                     <p class="sizer-hint" id=later_hint_id.clone()>
                         "Every histogram on a page counts since the server started. Scrape again a minute later and paste it here: \
                          the differences between the two pages are the requests served in between, as Prometheus's rate() sees them."
@@ -370,6 +352,30 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                 <ReaderResult reading slo shown/>
             </div>
         </WidgetFrame>
+    }
+}
+
+/// A box for a pasted page: no wrapping or spell checking, read after a typing pause.
+#[component]
+fn PageTextarea(
+    id: String,
+    rows: u32,
+    hint_id: String,
+    placeholder: &'static str,
+    page: TypedPage,
+) -> impl IntoView {
+    view! {
+        <textarea
+            id=id
+            rows=rows
+            wrap="off"
+            spellcheck="false"
+            autocomplete="off"
+            aria-describedby=hint_id
+            placeholder=placeholder
+            prop:value=move || page.text.get()
+            on:input=move |event| page.typed(event_target_value(&event))
+        ></textarea>
     }
 }
 
