@@ -169,7 +169,8 @@ pub struct SimulatedScrape<'a> {
 impl<'a> SimulatedScrape<'a> {
     /// The scrape at the end of a run: every request in `traces` (the measured requests, as
     /// [`crate::model::run_traced`] returns them), and the running and waiting gauges of the run's last occupancy
-    /// sample (the state a scrape would see now).
+    /// sample (the state a scrape would see now). This is the one place that turns a [`RunSummary`] into server
+    /// state: when the summary carries KV-cache usage and preemptions, read them here instead of `None` and 0.
     pub fn end_of_run(
         summary: &RunSummary,
         traces: &'a [RequestTrace],
