@@ -601,7 +601,7 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
     let itl_note = signals
         .itl
         .is_some()
-        .then(|| view! { <p class="reader-estimate-note">{ITL_VS_TPOT}</p> });
+        .then(|| view! { <p class="reader-itl-note">{ITL_VS_TPOT}</p> });
     let reasons = assessment
         .reasons
         .iter()
