@@ -243,6 +243,53 @@ fn the_alert_rule_and_keda_trigger_are_ready_to_paste_and_say_where_their_number
     }
 }
 
+/// The double-quoted scalar after `key: ` on a line of `yaml`, read back with JSON's string syntax (which the
+/// scalars use: every escape they contain is both a JSON and a YAML escape).
+fn quoted_value(yaml: &str, key: &str) -> String {
+    let line = yaml
+        .lines()
+        .find_map(|line| line.trim_start().strip_prefix(&format!("{key}: ")))
+        .unwrap_or_else(|| panic!("no {key} in {yaml}"));
+    serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("{key}: {line} is not one quoted scalar: {e}"))
+}
+
+#[test]
+fn model_names_with_newlines_tabs_and_controls_stay_one_line_of_valid_yaml() {
+    let plan = plan(&size(&course_case()).unwrap(), 2.0);
+    let name =
+        "org/model \"v2\"\nsecond line\ttab \\ back\u{7f}del\u{85}nel\u{2028}ls\u{feff}bom é 🚀";
+    let alert = prometheus_alert_rule(&plan, name);
+    let keda = keda_scaled_object(&plan, name);
+    for yaml in [&alert, &keda] {
+        // No raw control character, line separator or byte-order mark anywhere: a YAML parser would refuse them or
+        // break the line.
+        for c in yaml.chars() {
+            let allowed =
+                c == '\n' || !(c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}'));
+            assert!(allowed, "raw {c:?} in\n{yaml}");
+        }
+    }
+    assert_eq!(
+        quoted_value(&alert, "summary"),
+        format!("vLLM {name}: queue past the knee")
+    );
+    // The PromQL selector escapes the label value first (\", \\, \n); the YAML scalar holds that text exactly.
+    let selector = format!(
+        "vllm:num_requests_waiting{{model_name=\"{}\"}}",
+        goodput::cluster::metrics::escape_label_value(name)
+    );
+    assert_eq!(
+        quoted_value(&alert, "expr"),
+        format!("avg({selector}) > 13")
+    );
+    assert_eq!(quoted_value(&keda, "query"), format!("sum({selector})"));
+    assert!(
+        alert.contains("\\u007F") && alert.contains("\\u2028") && alert.contains("\\uFEFF"),
+        "{alert}"
+    );
+}
+
 #[test]
 fn slo_suggestions_loosen_from_chat_to_rag_to_batch() {
     let [chat, rag, batch] = SLO_SUGGESTIONS;

@@ -9,7 +9,9 @@
 //! found wrong is kept below as a plain regression test.
 
 use goodput::cluster::metrics::{escape_label_value, parse, ParseError};
-use goodput::cluster::vllm::{assess, find_signals, SloTargets};
+use goodput::cluster::report::{render, Options, Source};
+use goodput::cluster::vllm::{assess, find_signals, Latency, SloTargets};
+use goodput::cluster::window::between;
 use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::Lesson;
 use proptest::prelude::*;
@@ -366,6 +368,14 @@ const METRICS_TOKENS: &[&str] = &[
     "vllm:num_requests_running",
     "vllm:time_to_first_token_seconds",
     "vllm:time_per_output_token_seconds",
+    "vllm:request_time_per_output_token_seconds",
+    "vllm:inter_token_latency_seconds",
+    "vllm:kv_cache_usage_perc",
+    "vllm:num_preemptions_total",
+    "# TYPE vllm:num_preemptions counter\n",
+    "_total",
+    "_created",
+    "process_start_time_seconds",
     "model_name=\"m\"",
     "quantile=\"0.99\"",
     "#",
@@ -374,21 +384,41 @@ const METRICS_TOKENS: &[&str] = &[
 ];
 
 /// Parses a page and, when it parses, runs everything the page does with it: find the vLLM signals, estimate
-/// percentiles, judge the knee, describe each server. Nothing may panic; a syntax error names a line of the page.
-fn reads_or_points_at_a_line(text: &str) -> Result<(), TestCaseError> {
+/// percentiles, judge the knee, describe each server, and read it as both ends of a window (against itself and
+/// against `other`, in both orders) in the text and JSON reports. Nothing may panic; a syntax error names a line of
+/// the page.
+fn reads_or_points_at_a_line(text: &str, other: &str) -> Result<(), TestCaseError> {
     match parse(text) {
         Ok(page) => {
             for server in find_signals(&page) {
                 let _ = server.describe_labels();
                 let _ = server.model_name();
-                for histogram in [&server.ttft, &server.tpot].into_iter().flatten() {
-                    let percentiles = histogram.percentiles();
+                for latency in Latency::ALL {
+                    let Some(histogram) = server.histogram(latency) else {
+                        continue;
+                    };
+                    let percentiles = histogram.value.percentiles();
                     for estimate in [percentiles.p50, percentiles.p95, percentiles.p99] {
                         let _ = (estimate.describe(), estimate.at_least());
                     }
-                    let _ = (histogram.mean(), histogram.count());
+                    let _ = (histogram.value.mean(), histogram.value.count());
                 }
                 let _ = assess(&server, &SloTargets::COURSE);
+            }
+            for server in between(&page, &page, Some(60.0)).servers {
+                let _ = assess(&server, &SloTargets::COURSE);
+            }
+            let (this, that) = (Source::text("this", text), Source::text("other", other));
+            for json in [false, true] {
+                let options = Options::new(500.0, 40.0, None, json).expect("valid options");
+                for (earlier, later) in [
+                    (&this, Some(&this)),
+                    (&this, Some(&that)),
+                    (&that, Some(&this)),
+                    (&this, None),
+                ] {
+                    let _ = render(earlier, later, &options);
+                }
             }
         }
         Err(ParseError::Syntax { line, message }) => {
@@ -410,7 +440,7 @@ fn mutated_metrics_pages_read_or_point_at_a_line() {
     fuzz(
         "metrics-mutations",
         (seeds, edits(METRICS_TOKENS)),
-        |(seed, edits)| reads_or_points_at_a_line(&mutate(seed, &edits)),
+        |(seed, edits)| reads_or_points_at_a_line(&mutate(seed, &edits), seed),
     );
 }
 
@@ -424,6 +454,12 @@ fn metrics_family() -> impl Strategy<Value = String> {
                 "vllm:num_requests_running",
                 "vllm:time_to_first_token_seconds",
                 "vllm:time_per_output_token_seconds",
+                "vllm:request_time_per_output_token_seconds",
+                "vllm:inter_token_latency_seconds",
+                "vllm:kv_cache_usage_perc",
+                "vllm:gpu_cache_usage_perc",
+                "vllm:num_preemptions",
+                "vllm:num_preemptions_total",
             ][..]
         )
         .prop_map(str::to_string),
@@ -454,7 +490,12 @@ fn metrics_family() -> impl Strategy<Value = String> {
         0..3,
     );
     let timestamp = proptest::option::of(any::<i64>());
-    let sample = ("(_bucket|_sum|_count)?", labels, value, timestamp);
+    let sample = (
+        "(_bucket|_sum|_count|_total|_created)?",
+        labels,
+        value,
+        timestamp,
+    );
     (name, kind, proptest::collection::vec(sample, 0..8)).prop_map(|(name, kind, samples)| {
         let mut text = format!("# HELP {name} Help with \\\\ and \\n.\n# TYPE {name} {kind}\n");
         for (suffix, labels, value, timestamp) in samples {
@@ -474,7 +515,7 @@ fn generated_metrics_pages_read_or_point_at_a_line() {
     let page =
         proptest::collection::vec(metrics_family(), 0..6).prop_map(|families| families.concat());
     fuzz("metrics-grammar", page, |text| {
-        reads_or_points_at_a_line(&text)
+        reads_or_points_at_a_line(&text, METRICS_PAGES[0])
     });
 }
 

@@ -8,6 +8,7 @@
 //! goodput-sim bench
 //! goodput-sim metrics tests/fixtures/metrics/healthy.prom
 //! curl -s localhost:8000/metrics | goodput-sim metrics -
+//! goodput-sim metrics --json earlier.prom later.prom
 //! ```
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -231,8 +232,9 @@ mod bench {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use super::{bench, metrics_report};
+    use super::bench;
     use clap::{Args, Parser, Subcommand, ValueEnum};
+    use goodput::cluster::report::{self, Options};
     use goodput::model::{
         exact_reference, load_points, run, sweep, Arrivals, LatencyStats, RunSummary, Scenario,
         ServiceKind, SweepPoint, TextbookService,
@@ -280,14 +282,42 @@ mod cli {
             #[arg(long)]
             quick: bool,
         },
-        /// Read a vLLM /metrics page (Prometheus text) and print, per model and label set, the four signals: TTFT and
-        /// TPOT p50/p95/p99 (estimated from the histogram buckets), requests running and waiting, and the knee
-        /// verdict against the SLOs. Exits 2 with one line naming the line at fault when the page does not parse,
-        /// and when it has no vLLM metrics.
+        /// Read a vLLM /metrics page (Prometheus text), or two scrapes of the same server, and print per model and
+        /// label set: TTFT, TPOT (per request) and ITL (per engine step) p50/p95/p99 estimated from the histogram
+        /// buckets, requests running and waiting, KV-cache usage, preemptions, and the knee verdict against the SLOs.
+        ///
+        /// One page counts everything since the server started. With a LATER_PAGE the figures are the window
+        /// between the two scrapes (the bucket and counter differences, as Prometheus's rate() takes them): the
+        /// present. A counter that fell between them means the server restarted, and the report says so.
+        ///
+        /// Both current metric names (vLLM 0.13: vllm:request_time_per_output_token_seconds,
+        /// vllm:inter_token_latency_seconds, vllm:kv_cache_usage_perc) and older ones
+        /// (vllm:time_per_output_token_seconds, vllm:gpu_cache_usage_perc) are read; each figure names the metric it
+        /// came from. Exits 2 with one line naming the page (and the line at fault) when a page does not parse, and
+        /// when it has no vLLM metrics.
         Metrics {
             /// The page: a file, or - for standard input (at most 5 MB).
             #[arg(default_value = "-")]
             page: String,
+            /// A later scrape of the same server: report the window between the two pages.
+            later_page: Option<String>,
+            /// Print one JSON object instead of text: pages (the inputs), window_seconds and
+            /// window_seconds_from (flag, timestamps, file_times or unknown; null for one page), slo
+            /// (ttft_p99, tpot_p95, seconds), gone (label sets only on the earlier page) and label_sets, one
+            /// object per label set with: labels (name → value); span (since_start, window or
+            /// since_restart, with restart saying why); requests (in the window, or since the start) and
+            /// seconds (the window's length; null for one page or when unknown); ttft, tpot, itl, queue and e2e, each with metric (the
+            /// name it came from), count, p50, p95, p99 in seconds (all null when the page lacks the
+            /// histogram; a percentile null when there are no observations) and lower_bounds (percentiles that fell
+            /// in the +Inf bucket, given as the last finite bound); running, waiting; kv_cache_usage (0–1) and
+            /// kv_cache_metric; preemptions (over the span); verdict (below_the_knee, at_the_knee,
+            /// past_the_knee or not_enough_data) and reasons.
+            #[arg(long)]
+            json: bool,
+            /// Seconds between the two scrapes (default: from the samples' timestamps when both pages carry them,
+            /// else from the two files' modification times, else unknown).
+            #[arg(long, allow_negative_numbers = true)]
+            seconds: Option<f64>,
             /// SLO on p99 time to first token, in milliseconds.
             #[arg(long, default_value_t = 500.0)]
             slo_ttft_ms: f64,
@@ -426,11 +456,16 @@ mod cli {
             }
             Command::Metrics {
                 page,
+                later_page,
+                json,
+                seconds,
                 slo_ttft_ms,
                 slo_tpot_ms,
-            } => match metrics_report::run(&page, slo_ttft_ms, slo_tpot_ms) {
+            } => match Options::new(slo_ttft_ms, slo_tpot_ms, seconds, json)
+                .and_then(|options| report::run(&page, later_page.as_deref(), &options))
+            {
                 Ok(report) => {
-                    print!("{report}");
+                    println!("{}", report.trim_end());
                     0
                 }
                 Err(message) => error(message),
@@ -635,109 +670,5 @@ mod cli {
             print!("{}", render(&rows, output.csv));
         }
         0
-    }
-}
-
-/// `goodput-sim metrics`: the four signals of a vLLM `/metrics` page as text, with the same parser as the page.
-#[cfg(not(target_arch = "wasm32"))]
-mod metrics_report {
-    use goodput::charts::format::{format_ms, format_number};
-    use goodput::cluster::metrics::{parse, MAX_INPUT_BYTES};
-    use goodput::cluster::vllm::{assess, find_signals, Percentiles, SloTargets};
-    use std::io::Read;
-
-    /// Reads `source` (a path, or `-` for standard input), at most [`MAX_INPUT_BYTES`].
-    fn read_page(source: &str) -> Result<String, String> {
-        let limit = MAX_INPUT_BYTES as u64 + 1;
-        let mut bytes = Vec::new();
-        let read = if source == "-" {
-            std::io::stdin().take(limit).read_to_end(&mut bytes)
-        } else {
-            std::fs::File::open(source).and_then(|file| file.take(limit).read_to_end(&mut bytes))
-        };
-        read.map_err(|e| format!("cannot read {source}: {e}"))?;
-        let source = if source == "-" {
-            "standard input"
-        } else {
-            source
-        };
-        if bytes.len() > MAX_INPUT_BYTES {
-            return Err(format!(
-                "{source} is larger than the {} MB limit (a vLLM /metrics page is usually under 100 kB)",
-                MAX_INPUT_BYTES / (1024 * 1024)
-            ));
-        }
-        String::from_utf8(bytes).map_err(|_| format!("{source} is not UTF-8 text"))
-    }
-
-    fn percentiles(name: &str, found: Option<Percentiles>, metric: &str) -> String {
-        match found {
-            Some(p) => format!(
-                "  {name}  p50 ≈ {}   p95 ≈ {}   p99 ≈ {}\n",
-                p.p50.describe(),
-                p.p95.describe(),
-                p.p99.describe()
-            ),
-            None => format!("  {name}  no {metric} histogram\n"),
-        }
-    }
-
-    /// The report for the page at `source`, or a one-line reason it cannot be read.
-    pub fn run(source: &str, slo_ttft_ms: f64, slo_tpot_ms: f64) -> Result<String, String> {
-        for (flag, value) in [
-            ("--slo-ttft-ms", slo_ttft_ms),
-            ("--slo-tpot-ms", slo_tpot_ms),
-        ] {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(format!("{flag} must be a positive number of milliseconds"));
-            }
-        }
-        let slo = SloTargets {
-            ttft_p99: slo_ttft_ms / 1e3,
-            tpot_p95: slo_tpot_ms / 1e3,
-        };
-        let text = read_page(source)?;
-        let name = if source == "-" {
-            "standard input"
-        } else {
-            source
-        };
-        let page = parse(&text).map_err(|e| format!("{name}: {e}"))?;
-        let servers = find_signals(&page);
-        if servers.is_empty() {
-            return Err(format!(
-                "{name} has no vLLM metrics (no vllm:num_requests_running/waiting gauges, no TTFT or TPOT histograms)"
-            ));
-        }
-        let mut out = String::new();
-        for server in &servers {
-            let assessment = assess(server, &slo);
-            out.push_str(&server.describe_labels());
-            out.push('\n');
-            out.push_str(&percentiles(
-                "TTFT",
-                assessment.ttft,
-                "vllm:time_to_first_token_seconds",
-            ));
-            out.push_str(&percentiles(
-                "TPOT",
-                assessment.tpot,
-                "vllm:time_per_output_token_seconds",
-            ));
-            let gauge = |value: Option<f64>| value.map_or("—".to_owned(), format_number);
-            out.push_str(&format!(
-                "  running {}   waiting {}\n",
-                gauge(server.running),
-                gauge(server.waiting)
-            ));
-            out.push_str(&format!(
-                "  verdict: {} — SLOs p99 TTFT ≤ {}, p95 TPOT ≤ {}\n",
-                assessment.verdict.describe(),
-                format_ms(slo.ttft_p99),
-                format_ms(slo.tpot_p95)
-            ));
-        }
-        out.push_str("Percentiles are estimates from the histogram buckets: linear interpolation within the bucket that holds the rank, as Prometheus's histogram_quantile does.\n");
-        Ok(out)
     }
 }

@@ -94,9 +94,23 @@ fn comment_block(plan: &ScalingPlan, indent: &str) -> String {
     out
 }
 
-/// A YAML string scalar in double quotes (escapes `\` and `"`).
+/// A YAML double-quoted scalar: JSON's string syntax (serde_json's escapes are all YAML escapes), plus `\uXXXX` for
+/// the few characters JSON leaves bare but YAML does not accept in a scalar or reads as a line break (DEL, C1
+/// controls, U+2028/U+2029, the byte-order mark, U+FFFE/U+FFFF). So a model name with quotes, backslashes, newlines
+/// or tabs stays one line of valid YAML that reads back as itself.
 fn yaml_quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    let json = serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned());
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        let bare = matches!(c, '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+            && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}');
+        if bare {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{:04X}", u32::from(c)));
+        }
+    }
+    out
 }
 
 /// The PromQL selector for one model, e.g. `vllm:num_requests_waiting{model_name="m"}`.

@@ -1,5 +1,6 @@
-//! The model's state as a vLLM `/metrics` page: the same metric names, bucket bounds and text format a real server
-//! serves, so the learner sees exactly what they would scrape.
+//! The model's state as a vLLM `/metrics` page: the metric names a current server (vLLM 0.13) exports, vLLM's own
+//! bucket bounds, and the text format it serves, so the learner, the reader and any Prometheus tooling see what they
+//! would scrape from a real server.
 //!
 //! ```
 //! use goodput::cluster::{exposition::render_vllm_metrics, metrics, vllm};
@@ -14,21 +15,25 @@
 //! ```
 
 use super::metrics::escape_label_value;
-use super::vllm::{RUNNING_METRIC, TPOT_METRIC, TTFT_METRIC, WAITING_METRIC};
+use super::vllm::{
+    E2E_METRIC, ITL_METRIC, KV_CACHE_METRIC, LEGACY_TPOT_METRIC, PREEMPTIONS_METRIC,
+    REQUEST_TPOT_METRIC, RUNNING_METRIC, TTFT_METRIC, WAITING_METRIC,
+};
 use crate::model::{RequestTrace, RunSummary};
 use std::fmt::Write;
 
-/// vLLM's bucket bounds for `vllm:time_to_first_token_seconds`.
+/// vLLM's bucket bounds for `vllm:time_to_first_token_seconds` (`vllm/v1/metrics/loggers.py`).
 pub const TTFT_BUCKETS: [f64; 22] = [
     0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0,
     20.0, 40.0, 80.0, 160.0, 640.0, 2560.0,
 ];
-/// vLLM's bucket bounds for `vllm:time_per_output_token_seconds`.
+/// vLLM's bucket bounds for `vllm:inter_token_latency_seconds` and `vllm:request_time_per_output_token_seconds`
+/// (and the older `vllm:time_per_output_token_seconds`): the same list for all three.
 pub const TPOT_BUCKETS: [f64; 19] = [
     0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0,
     40.0, 80.0,
 ];
-/// vLLM's bucket bounds for `vllm:e2e_request_latency_seconds`.
+/// vLLM's bucket bounds for `vllm:e2e_request_latency_seconds` (and its queue, prefill and decode time histograms).
 pub const E2E_BUCKETS: [f64; 21] = [
     0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0,
     480.0, 960.0, 1920.0, 7680.0,
@@ -135,89 +140,177 @@ impl Page {
     }
 }
 
-/// Renders a run as the `/metrics` page a vLLM server would serve at the end of it.
-///
-/// Histograms (TTFT, TPOT, end-to-end) are filled from `traces` — the measured requests, as
-/// [`crate::model::run_traced`] returns them — with vLLM's own bucket bounds; vLLM observes TPOT once per output
-/// token, so each request's mean TPOT is counted once for each of its output tokens after the first. The running and
-/// waiting gauges are the last occupancy sample of the run (the state a scrape would see now), and the token and
-/// request counters total the traces. Labels are `model_name` (escaped as the format requires) and `engine="0"`.
+/// What a simulated vLLM server exports at the moment of a scrape: the requests it has observed so far and its
+/// state now. Build one with [`SimulatedScrape::end_of_run`] (or by hand, for a scrape part-way through a run or for
+/// a server whose traffic is made up of several runs), adjust what you need, and [`render`](Self::render) it.
+#[derive(Clone, Debug)]
+pub struct SimulatedScrape<'a> {
+    /// The `model_name` label (escaped as the format requires); `engine` is always `"0"`.
+    pub model_name: &'a str,
+    /// The requests observed so far, each counted once in every histogram.
+    pub traces: &'a [RequestTrace],
+    /// Requests in the running batch now.
+    pub running: f64,
+    /// Requests waiting now.
+    pub waiting: f64,
+    /// KV-cache usage now, 0–1. The queue model has no KV-cache memory, so a run has no such figure: `None` leaves
+    /// `vllm:kv_cache_usage_perc` off the page rather than inventing one. Pass the model's figure once it has one.
+    pub kv_cache_usage: Option<f64>,
+    /// Preemptions so far, exported as `vllm:num_preemptions_total`. The queue model never preempts (nothing limits
+    /// its KV memory), so 0 is what a run honestly gives; pass the model's count once it preempts.
+    pub preemptions: u64,
+    /// Also export the older `vllm:time_per_output_token_seconds`, as a vLLM 0.12 server does when started with
+    /// `--show-hidden-metrics-for-version=0.11` (vLLM 0.13 removed it).
+    pub show_hidden_metrics: bool,
+    /// A `#` comment for the top of the page, saying what was simulated.
+    pub comment: Option<String>,
+}
+
+impl<'a> SimulatedScrape<'a> {
+    /// The scrape at the end of a run: every request in `traces` (the measured requests, as
+    /// [`crate::model::run_traced`] returns them), and the running and waiting gauges of the run's last occupancy
+    /// sample (the state a scrape would see now). This is the one place that turns a [`RunSummary`] into server
+    /// state: when the summary carries KV-cache usage and preemptions, read them here instead of `None` and 0.
+    pub fn end_of_run(
+        summary: &RunSummary,
+        traces: &'a [RequestTrace],
+        model_name: &'a str,
+    ) -> Self {
+        let (running, waiting) = summary
+            .occupancy
+            .last()
+            .map_or((0.0, 0.0), |s| (f64::from(s.running), f64::from(s.waiting)));
+        Self {
+            model_name,
+            traces,
+            running,
+            waiting,
+            kv_cache_usage: None,
+            preemptions: 0,
+            show_hidden_metrics: false,
+            comment: Some(format!(
+                "Simulated by goodput: offered load {:.2}, {} measured requests over {:.0} s.\n\
+                 The model has no KV-cache memory: no kv_cache_usage_perc gauge, and it never preempts.",
+                summary.offered_load, summary.measured, summary.duration
+            )),
+        }
+    }
+
+    /// The page, in the order and format vLLM's Python client writes it.
+    ///
+    /// The histograms are filled from the traces with vLLM's bucket bounds: TTFT and end-to-end latency once per
+    /// request; per-request TPOT once per request as its mean gap between output tokens (0 for a single token, as
+    /// vLLM does); ITL once per gap between output tokens. The model traces a request's first and last token, not
+    /// every engine step, so each gap is taken to be the request's mean gap: ITL's count and sum are exact, but its
+    /// spread is narrower than a real server's, whose steps vary as prefills join the batch.
+    pub fn render(&self) -> String {
+        let mut ttft = Filling::new(&TTFT_BUCKETS);
+        let mut itl = Filling::new(&TPOT_BUCKETS);
+        let mut request_tpot = Filling::new(&TPOT_BUCKETS);
+        let mut e2e = Filling::new(&E2E_BUCKETS);
+        let (mut prompt_tokens, mut generation_tokens) = (0.0, 0.0);
+        for trace in self.traces {
+            ttft.observe(trace.first_token - trace.arrival, 1.0);
+            e2e.observe(trace.finish - trace.arrival, 1.0);
+            let gaps = f64::from(trace.output_tokens.saturating_sub(1));
+            let mean_gap = if gaps > 0.0 {
+                (trace.finish - trace.first_token) / gaps
+            } else {
+                0.0
+            };
+            request_tpot.observe(mean_gap, 1.0);
+            itl.observe(mean_gap, gaps);
+            prompt_tokens += f64::from(trace.prompt_tokens);
+            generation_tokens += f64::from(trace.output_tokens);
+        }
+        let mut page = Page {
+            text: String::new(),
+            labels: format!(
+                "model_name=\"{}\",engine=\"0\"",
+                escape_label_value(self.model_name)
+            ),
+        };
+        if let Some(comment) = &self.comment {
+            for line in comment.lines() {
+                let _ = writeln!(page.text, "# {line}");
+            }
+        }
+        page.gauge(
+            RUNNING_METRIC,
+            "Number of requests in model execution batches.",
+            self.running,
+        );
+        page.gauge(
+            WAITING_METRIC,
+            "Number of requests waiting to be processed.",
+            self.waiting,
+        );
+        if let Some(usage) = self.kv_cache_usage {
+            page.gauge(
+                KV_CACHE_METRIC,
+                "KV-cache usage. 1 means 100 percent usage.",
+                usage,
+            );
+        }
+        page.counter(
+            PREEMPTIONS_METRIC,
+            "Cumulative number of preemption from the engine.",
+            self.preemptions as f64,
+        );
+        page.counter(
+            "vllm:prompt_tokens_total",
+            "Number of prefill tokens processed.",
+            prompt_tokens,
+        );
+        page.counter(
+            "vllm:generation_tokens_total",
+            "Number of generation tokens processed.",
+            generation_tokens,
+        );
+        page.counter(
+            "vllm:request_success_total",
+            "Count of successfully processed requests.",
+            self.traces.len() as f64,
+        );
+        page.histogram(
+            TTFT_METRIC,
+            "Histogram of time to first token in seconds.",
+            &ttft,
+        );
+        if self.show_hidden_metrics {
+            // vLLM 0.11 and 0.12 observe the same per-step gaps into both names.
+            page.histogram(
+                LEGACY_TPOT_METRIC,
+                "Histogram of time per output token in seconds.DEPRECATED: Use vllm:inter_token_latency_seconds instead.",
+                &itl,
+            );
+        }
+        page.histogram(
+            ITL_METRIC,
+            "Histogram of inter-token latency in seconds.",
+            &itl,
+        );
+        page.histogram(
+            REQUEST_TPOT_METRIC,
+            "Histogram of time_per_output_token_seconds per request.",
+            &request_tpot,
+        );
+        page.histogram(
+            E2E_METRIC,
+            "Histogram of e2e request latency in seconds.",
+            &e2e,
+        );
+        page.text
+    }
+}
+
+/// Renders a run as the `/metrics` page a vLLM server would serve at the end of it: [`SimulatedScrape::end_of_run`].
 pub fn render_vllm_metrics(
     summary: &RunSummary,
     traces: &[RequestTrace],
     model_name: &str,
 ) -> String {
-    let mut ttft = Filling::new(&TTFT_BUCKETS);
-    let mut tpot = Filling::new(&TPOT_BUCKETS);
-    let mut e2e = Filling::new(&E2E_BUCKETS);
-    let (mut prompt_tokens, mut generation_tokens) = (0.0, 0.0);
-    for trace in traces {
-        ttft.observe(trace.first_token - trace.arrival, 1.0);
-        e2e.observe(trace.finish - trace.arrival, 1.0);
-        if trace.output_tokens >= 2 {
-            let intervals = f64::from(trace.output_tokens - 1);
-            tpot.observe((trace.finish - trace.first_token) / intervals, intervals);
-        }
-        prompt_tokens += f64::from(trace.prompt_tokens);
-        generation_tokens += f64::from(trace.output_tokens);
-    }
-    let (running, waiting) = summary
-        .occupancy
-        .last()
-        .map_or((0.0, 0.0), |s| (f64::from(s.running), f64::from(s.waiting)));
-    let mut page = Page {
-        text: String::new(),
-        labels: format!(
-            "model_name=\"{}\",engine=\"0\"",
-            escape_label_value(model_name)
-        ),
-    };
-    let _ = writeln!(
-        page.text,
-        "# Simulated by goodput: offered load {:.2}, {} measured requests over {:.0} s.",
-        summary.offered_load, summary.measured, summary.duration
-    );
-    page.gauge(
-        RUNNING_METRIC,
-        "Number of requests in model execution batches.",
-        running,
-    );
-    page.gauge(
-        WAITING_METRIC,
-        "Number of requests waiting to be processed.",
-        waiting,
-    );
-    page.counter(
-        "vllm:request_success_total",
-        "Count of successfully processed requests.",
-        traces.len() as f64,
-    );
-    page.counter(
-        "vllm:prompt_tokens_total",
-        "Number of prefill tokens processed.",
-        prompt_tokens,
-    );
-    page.counter(
-        "vllm:generation_tokens_total",
-        "Number of generation tokens processed.",
-        generation_tokens,
-    );
-    page.histogram(
-        TTFT_METRIC,
-        "Histogram of time to first token in seconds.",
-        &ttft,
-    );
-    page.histogram(
-        TPOT_METRIC,
-        "Histogram of time per output token in seconds.",
-        &tpot,
-    );
-    page.histogram(
-        "vllm:e2e_request_latency_seconds",
-        "Histogram of end to end request latency in seconds.",
-        &e2e,
-    );
-    page.text
+    SimulatedScrape::end_of_run(summary, traces, model_name).render()
 }
 
 /// A page of at least `min_bytes` in vLLM's shape, for benchmarks and tests of the parser's speed: a running gauge

@@ -153,7 +153,8 @@ fn syntax(line: usize, message: impl Into<String>) -> ParseError {
 ///
 /// Accepts `# HELP` and `# TYPE` lines, other `#` comments, blank lines, and samples with optional labels (escapes
 /// `\\`, `\"`, `\n`) and optional integer timestamps; values may be `NaN`, `+Inf` or `-Inf`. Samples named
-/// `X_bucket`, `X_sum`, `X_count` join family `X` when `X` is declared a histogram or summary. Rejects pages over
+/// `X_bucket`, `X_sum`, `X_count` join family `X` when `X` is declared a histogram or summary, `X_total` when `X` is
+/// declared a counter, and `X_created` when it is not declared itself. Rejects pages over
 /// [`MAX_INPUT_BYTES`], malformed lines, a label repeated within a sample, the same series twice, a second `# TYPE`
 /// for a family, and histograms whose buckets are out of order, decrease, lack `+Inf`, or disagree with `_count`.
 pub fn parse(text: &str) -> Result<Exposition, ParseError> {
@@ -252,14 +253,24 @@ impl Builder {
         Ok(())
     }
 
-    /// The family a sample belongs to: `X` for `X_bucket`/`X_sum`/`X_count` of a declared histogram or summary.
+    /// The family a sample belongs to: `X` for `X_bucket`/`X_sum`/`X_count` of a declared histogram or summary, and
+    /// for `X_total` of a counter declared as `X` (OpenMetrics' spelling; Prometheus text declares `X_total` itself).
+    /// `X_created` joins `X` only when it has no `# TYPE` of its own (Python's client declares it a gauge).
     fn owner<'s>(&self, sample_name: &'s str) -> &'s str {
-        for suffix in ["_bucket", "_sum", "_count"] {
+        if self.typed_on_line.contains_key(sample_name) {
+            return sample_name;
+        }
+        for suffix in ["_bucket", "_sum", "_count", "_total", "_created"] {
             if let Some(base) = sample_name.strip_suffix(suffix) {
                 if let Some(&index) = self.by_name.get(base) {
-                    let kind = self.families[index].kind;
-                    let fits = kind == MetricKind::Histogram
-                        || (kind == MetricKind::Summary && suffix != "_bucket");
+                    let fits = matches!(
+                        (self.families[index].kind, suffix),
+                        (
+                            MetricKind::Histogram,
+                            "_bucket" | "_sum" | "_count" | "_created"
+                        ) | (MetricKind::Summary, "_sum" | "_count" | "_created")
+                            | (MetricKind::Counter, "_total" | "_created")
+                    );
                     if fits {
                         return base;
                     }

@@ -1,7 +1,10 @@
 //! "On your cluster": the lesson's ideas read off real vLLM servers. Pure Rust, no web types.
 //!
 //! - [`metrics`]: a bounded, line-numbered parser for the Prometheus text format a vLLM server serves at `/metrics`;
-//! - [`vllm`]: the four signals per model, percentile estimates from histogram buckets, and the knee verdict;
+//! - [`vllm`]: the signals per model and engine (current and older metric names), percentile estimates from histogram
+//!   buckets, and the knee verdict;
+//! - [`window`]: two scrapes as the window between them (the present, where one scrape shows the history);
+//! - [`report`]: `goodput-sim metrics`, one scrape or a window, as text or JSON;
 //! - [`sizing`]: the Little's Law sizer (replicas from the concurrency cap, latency and peak demand);
 //! - [`autoscale`]: the sizing as a Prometheus alert rule and a KEDA trigger, and SLO suggestions per workload;
 //! - [`exposition`]: the model's run rendered as a simulated vLLM `/metrics` page.
@@ -9,5 +12,7 @@
 pub mod autoscale;
 pub mod exposition;
 pub mod metrics;
+pub mod report;
 pub mod sizing;
 pub mod vllm;
+pub mod window;

@@ -9,6 +9,7 @@ const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const FIXTURES = new URL('../fixtures/metrics/', import.meta.url);
 const HEALTHY = await readFile(new URL('healthy.prom', FIXTURES), 'utf8');
 const PAST_THE_KNEE = await readFile(new URL('past-the-knee.prom', FIXTURES), 'utf8');
+const HEALTHY_LATER = await readFile(new URL('healthy-later.prom', FIXTURES), 'utf8');
 const site = siteUnderTest();
 
 async function openWidget(name, viewport) {
@@ -51,9 +52,17 @@ test('the metrics reader reads each pasted sample page and gives the verdict in 
   const ttft = await widget.getByRole('row', { name: /TTFT/ }).locator('td').allTextContents();
   assert.deepEqual(ttft, ['43 ms', '98 ms', '217 ms', 'p99 ≤ 500 ms']);
   const tpot = await widget.getByRole('row', { name: /TPOT/ }).locator('td').allTextContents();
-  assert.deepEqual(tpot, ['8.6 ms', '23 ms', '25 ms', 'p95 ≤ 40 ms']);
-  assert.equal((await widget.locator('.reader-queue').textContent()).trim(), 'Running: 19 · Waiting: 1.0');
+  assert.deepEqual(tpot, ['9.0 ms', '24 ms', '38 ms', 'p95 ≤ 40 ms']);
+  const itl = await widget.getByRole('row', { name: /ITL/ }).locator('td').allTextContents();
+  assert.deepEqual(itl, ['8.6 ms', '23 ms', '25 ms', '—']);
+  // Each figure names the metric it came from: today's names.
+  assert.match(await widget.getByRole('row', { name: /TPOT/ }).locator('th').textContent(), /vllm:request_time_per_output_token_seconds/);
+  assert.match(await widget.getByRole('row', { name: /ITL/ }).locator('th').textContent(), /vllm:inter_token_latency_seconds/);
+  assert.equal((await widget.locator('.reader-queue').textContent()).trim(),
+    'Running: 19 · Waiting: 1 · KV cache: not on the page · Preemptions: 0 since the server started');
+  assert.match(await widget.locator('.reader-span').textContent(), /^since the server started: 20000 requests/);
   assert.match(await widget.locator('.reader-estimate-note').textContent(), /estimates from the histogram buckets.*interpolated linearly/s);
+  assert.match(await widget.locator('.reader-itl-note').textContent(), /^ITL counts every engine step.*one figure per request/);
   // No queue: Little's Law says which cap holds 20 in flight at 80% headroom: ceil(20 ÷ 0.8) = 25.
   assert.match(await widget.locator('.reader-suggestion').textContent(), /at least ceil\(20 ÷ 0\.80\) = 25/);
   await verdict.scrollIntoViewIfNeeded();
@@ -61,8 +70,8 @@ test('the metrics reader reads each pasted sample page and gives the verdict in 
 
   await textarea.fill(PAST_THE_KNEE);
   await page.waitForFunction(() => /past the knee/.test(document.querySelector('.reader-verdict')?.textContent ?? ''));
-  assert.equal((await verdict.textContent()).trim(), 'Verdict: past the knee (queue growing)');
-  assert.equal((await widget.locator('.reader-queue').textContent()).trim(), 'Running: 64 · Waiting: 1789');
+  assert.equal((await verdict.textContent()).trim(), 'Verdict: past the knee');
+  assert.match((await widget.locator('.reader-queue').textContent()).trim(), /^Running: 64 · Waiting: 1789 · /);
   assert.match(await widget.locator('.reader-reasons').textContent(), /the queue is large, so it is growing/);
   assert.match(await widget.locator('.reader-reasons').textContent(), /p99 TTFT ≈ 79 s breaks the 500 ms SLO/);
   // 64 running + 1789 waiting = 1853 in flight; a full replica's cap is 64, 80% of it 51.2; ceil(1853 ÷ 51.2) = 37
@@ -77,8 +86,70 @@ test('the metrics reader reads each pasted sample page and gives the verdict in 
   assert.equal((await verdict.textContent()).trim(), 'Verdict: below the knee');
   assert.equal(await textarea.inputValue(), HEALTHY);
   await widget.getByRole('button', { name: 'Load the past-the-knee sample' }).click();
-  assert.equal((await verdict.textContent()).trim(), 'Verdict: past the knee (queue growing)');
+  assert.equal((await verdict.textContent()).trim(), 'Verdict: past the knee');
 
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('pasting a later scrape shows the window between the two: the present, not the history', async () => {
+  const { page, widget, problems } = await openWidget('metrics-reader');
+  const first = widget.getByLabel(/Prometheus text from a vLLM server's \/metrics/);
+  const later = widget.getByLabel(/Paste a later scrape/);
+  const seconds = widget.getByLabel(/Seconds between the two scrapes/);
+  const status = widget.locator('.reader-status');
+  const ttftRow = () => widget.getByRole('row', { name: /TTFT/ }).locator('td').allTextContents();
+
+  // The later scrape alone: it says it needs the earlier one.
+  await later.fill(HEALTHY_LATER);
+  await status.filter({ hasText: /needs the earlier one/ }).waitFor();
+  // One scrape of the server after it fell behind: since the start, p99 TTFT still looks fine (150 slow requests
+  // among 20 150), though the queue gauge gives it away.
+  await later.fill('');
+  await first.fill(HEALTHY_LATER);
+  await status.filter({ hasText: /^Read 1 label set: past the knee\.$/ }).waitFor();
+  assert.deepEqual(await ttftRow(), ['43 ms', '108 ms', '241 ms', 'p99 ≤ 500 ms']);
+  assert.match(await widget.locator('.reader-reasons').textContent(), /p99 TTFT ≈ 241 ms meets the 500 ms SLO/);
+
+  // Both scrapes, a minute apart: the figures are those of the 150 requests in between.
+  await first.fill(HEALTHY);
+  await later.fill(HEALTHY_LATER);
+  await seconds.fill('60');
+  await status.filter({ hasText: /^Read 1 label set over the window between the two scrapes: past the knee\.$/ }).waitFor();
+  await page.waitForFunction(() => /in 60 s/.test(document.querySelector('.reader-span')?.textContent ?? ''));
+  assert.equal((await widget.locator('.reader-span').textContent()).trim(),
+    'window between the two scrapes: 150 requests in 60 s, 2.5 requests/s');
+  // The same figures `goodput-sim metrics --seconds 60 healthy.prom healthy-later.prom` prints.
+  assert.deepEqual(await ttftRow(), ['60 s', '78 s', '80 s', 'p99 ≤ 500 ms']);
+  assert.match(await widget.locator('.reader-table caption').textContent(), /bucket differences between the two scrapes/);
+  assert.match(await widget.locator('.reader-reasons').textContent(), /p99 TTFT ≈ 80 s breaks the 500 ms SLO/);
+  assert.match(await widget.locator('.reader-reasons').textContent(), /no preemptions in the window/);
+  assert.match((await widget.locator('.reader-queue').textContent()).trim(), /Preemptions: 0 in the window$/);
+  await widget.locator('.reader-server').scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-reader-window');
+
+  // Without the seconds the window's length is unknown, and a bad number says so.
+  await seconds.fill('soon');
+  await widget.getByText(/Not a positive number of seconds/).waitFor();
+  assert.equal((await widget.locator('.reader-span').textContent()).trim(), 'window between the two scrapes: 150 requests (length unknown)');
+  await seconds.fill('');
+
+  // A later page whose counters went down: a restart, named as such, never a negative window.
+  await later.fill(PAST_THE_KNEE);
+  await page.waitForFunction(() => /restarted/.test(document.querySelector('.reader-span')?.textContent ?? ''));
+  assert.match(await widget.locator('.reader-span').textContent(),
+    /^the server restarted between the scrapes \(vllm:time_to_first_token_seconds_count fell from 20000 to 18140\), so these figures count since the restart: 18140 requests$/);
+  // A later page that does not parse names itself and its line.
+  await later.fill(HEALTHY_LATER.replace('model_name="course-27b-fp8",engine="0"} 64.0', 'model_name="course-27b-fp8,engine="0"} 64.0'));
+  await widget.getByRole('alert').getByText(/Cannot read the later scrape: line \d+: /).waitFor();
+  // The sample pair loads both boxes; a sample loaded into the first box alone clears the later one.
+  await widget.getByRole('button', { name: 'Load two scrapes of a server that fell behind' }).click();
+  assert.equal(await first.inputValue(), HEALTHY);
+  assert.equal(await later.inputValue(), HEALTHY_LATER);
+  assert.deepEqual(await ttftRow(), ['60 s', '78 s', '80 s', 'p99 ≤ 500 ms']);
+  await widget.getByRole('button', { name: 'Load the healthy sample' }).click();
+  assert.equal(await later.inputValue(), '');
+  assert.deepEqual(await ttftRow(), ['43 ms', '98 ms', '217 ms', 'p99 ≤ 500 ms']);
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems(), []);
 });
@@ -88,15 +159,16 @@ test('invalid input shows an error with its line number, and the page keeps work
   const textarea = widget.getByLabel(/Prometheus text from a vLLM server's \/metrics/);
   const alert = widget.getByRole('alert');
 
-  // Line 4 of the healthy page loses its closing quote.
+  // The running gauge's line of the healthy page (line 5, after two comment lines and its HELP and TYPE) loses
+  // its closing quote.
   const lines = HEALTHY.split('\n');
-  assert.match(lines[3], /^vllm:num_requests_running\{model_name="course-27b-fp8",engine="0"\} 19\.0$/);
-  lines[3] = 'vllm:num_requests_running{model_name="course-27b-fp8,engine="0"} 19.0';
+  assert.match(lines[4], /^vllm:num_requests_running\{model_name="course-27b-fp8",engine="0"\} 19\.0$/);
+  lines[4] = 'vllm:num_requests_running{model_name="course-27b-fp8,engine="0"} 19.0';
   await textarea.fill(lines.join('\n'));
   await alert.getByText(/Cannot read this page/).waitFor();
   const message = await alert.textContent();
-  assert.match(message, /line 4: /);
-  assert.match(message, /Line 4: vllm:num_requests_running\{model_name="course-27b-fp8,engine="0"\} 19\.0/);
+  assert.match(message, /line 5: /);
+  assert.match(message, /Line 5: vllm:num_requests_running\{model_name="course-27b-fp8,engine="0"\} 19\.0/);
   assert.equal(await widget.locator('.reader-verdict').count(), 0, 'no verdict for a page that does not parse');
   await alert.scrollIntoViewIfNeeded();
   await screenshot(page, 'cluster-reader-error');
@@ -155,7 +227,7 @@ test('a 1 MB paste reads in well under a second, and one over 5 MB is refused wi
   t.diagnostic(`1 MB page: ${elapsed} ms from paste to drawn verdicts, the 300 ms pause included`);
   // Every synthetic label set has a TTFT p99 in the +Inf bucket, above 2560 s: all past the knee.
   const summary = await status.textContent();
-  const sets = Number(summary.match(/^Read (\d+) label sets: \1 past the knee \(queue growing\)\.$/)?.[1]);
+  const sets = Number(summary.match(/^Read (\d+) label sets: \1 past the knee\.$/)?.[1]);
   assert.ok(sets > 100, summary);
   // Thousands of label sets would stall the page if drawn at once: a dozen at a time, more on request.
   assert.equal(await widget.locator('.reader-server').count(), 12);
@@ -176,14 +248,14 @@ test('a file is read through the picker, and one over 5 MB is refused before rea
   const { widget, problems } = await openWidget('metrics-reader');
   const picker = widget.getByLabel('Or open a file');
   await picker.setInputFiles({ name: 'scrape.prom', mimeType: 'text/plain', buffer: Buffer.from(PAST_THE_KNEE) });
-  await widget.locator('.reader-verdict').getByText('past the knee (queue growing)').waitFor();
+  await widget.locator('.reader-verdict').getByText('past the knee').waitFor();
 
   await picker.setInputFiles({ name: 'huge.prom', mimeType: 'text/plain', buffer: Buffer.alloc(6 * 1024 * 1024, '#') });
   const alert = widget.getByRole('alert');
   await alert.getByText(/huge\.prom is 6\.0 MB; the limit is 5 MB/).waitFor();
   assert.match(await alert.textContent(), /Nothing was read/);
   // What was read before is still there.
-  assert.equal((await widget.locator('.reader-verdict').textContent()).trim(), 'Verdict: past the knee (queue growing)');
+  assert.equal((await widget.locator('.reader-verdict').textContent()).trim(), 'Verdict: past the knee');
   assert.deepEqual(problems(), []);
 });
 
@@ -315,6 +387,19 @@ test('the sizer\'s arithmetic matches the hand-computed case, and its scaling ru
   await widget.locator('.sizer').scrollIntoViewIfNeeded();
   await screenshot(page, 'cluster-sizer');
   assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('without navigator.clipboard (plain http from another host) the copy button selects the text and says so', async () => {
+  const { page, widget, problems } = await openWidget('littles-law-sizer');
+  // Outside a secure context browsers leave navigator.clipboard undefined.
+  await page.evaluate(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true }));
+  const rule = widget.getByRole('region', { name: /From numbers to an autoscaler/ });
+  await rule.getByRole('button', { name: 'Copy vllm-keda.yaml' }).click();
+  await rule.getByText(/^Copy failed: select the text and copy it by hand\./).waitFor();
+  const keda = await rule.getByLabel('KEDA ScaledObject, vllm-keda.yaml').textContent();
+  // All of it is selected (Chromium leaves out the final newline of a <pre> when it turns a selection into text).
+  assert.equal(await page.evaluate(() => window.getSelection().toString()), keda.trimEnd());
   assert.deepEqual(problems(), []);
 });
 

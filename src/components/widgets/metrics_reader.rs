@@ -1,15 +1,19 @@
 //! The metrics reader: paste (or open) what a vLLM server serves at `/metrics`, and read, per model and label set,
-//! the TTFT and TPOT percentiles estimated from the histogram buckets, the running and waiting gauges, how they
-//! compare with the SLOs, where the server sits against the knee, and a Little's Law replica suggestion. Parsing and
-//! judging live in [`crate::cluster`]; this file only feeds text in and draws the result.
+//! the TTFT, TPOT and ITL percentiles estimated from the histogram buckets, the running and waiting gauges, KV-cache
+//! usage and preemptions, how they compare with the SLOs, where the server sits against the knee, and a Little's Law
+//! replica suggestion. One scrape counts since the server started; a later scrape pasted in the second box turns the
+//! figures into the window between the two. Parsing, windowing and judging live in [`crate::cluster`]; this file
+//! only feeds text in and draws the result.
 
 use super::{use_lab_link, WidgetFrame};
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_ms, format_percent};
 use crate::cluster::metrics::{parse, MAX_INPUT_BYTES};
 use crate::cluster::sizing::{suggest_from_scrape, ScrapeSuggestion};
 use crate::cluster::vllm::{
-    assess, find_signals, Assessment, KneeVerdict, Percentiles, ServerSignals, SloTargets,
+    assess, find_signals, format_count, Assessment, HistogramSeries, KneeVerdict, Latency, Named,
+    ServerSignals, SloTargets, Span, ITL_VS_TPOT,
 };
+use crate::cluster::window::between;
 use crate::components::sync::synced_signal;
 use crate::lesson::WidgetEmbed;
 use leptos::prelude::*;
@@ -21,6 +25,9 @@ use wasm_bindgen_futures::JsFuture;
 const HEALTHY_SAMPLE: &str = include_str!("../../../tests/fixtures/metrics/healthy.prom");
 const PAST_THE_KNEE_SAMPLE: &str =
     include_str!("../../../tests/fixtures/metrics/past-the-knee.prom");
+/// The healthy sample's server scraped again after its load rose past saturation.
+const HEALTHY_LATER_SAMPLE: &str =
+    include_str!("../../../tests/fixtures/metrics/healthy-later.prom");
 /// Typing pauses this long before the page is read, so a paste or a burst of keys parses once.
 const DEBOUNCE: Duration = Duration::from_millis(300);
 /// The headroom of the replica suggestion: the lesson's 80%.
@@ -31,20 +38,42 @@ const QUOTED_LINE_CHARS: usize = 160;
 /// for seconds. The status line counts the verdicts of all of them.
 const REPORTS_PER_STEP: usize = 12;
 
+/// Which of the two boxes a message is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    First,
+    Later,
+}
+
+impl Which {
+    fn name(self) -> &'static str {
+        match self {
+            Self::First => "this page",
+            Self::Later => "the later scrape",
+        }
+    }
+}
+
 /// What the reader makes of the text.
 #[derive(Clone, Debug, PartialEq)]
 enum Reading {
     /// Nothing pasted yet.
     Empty,
-    /// The parser refused the page: its message, and the offending line (number and text) when there is one.
+    /// A later scrape without the earlier one.
+    NoEarlier,
+    /// The parser refused a page: its message, and the offending line (number and text) when there is one.
     Refused {
+        which: Which,
         message: String,
         line: Option<(usize, String)>,
     },
-    /// The page parsed but carries none of the four signals.
-    NotVllm,
-    /// One entry per label set.
-    Servers(Vec<ServerReading>),
+    /// A page parsed but carries none of the signals.
+    NotVllm(Which),
+    /// One entry per label set, and (for two scrapes) the label sets only the earlier one has.
+    Servers {
+        servers: Vec<ServerReading>,
+        gone: Vec<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,46 +83,145 @@ struct ServerReading {
     suggestion: Option<ScrapeSuggestion>,
 }
 
-fn read(text: &str, slo: &SloTargets) -> Reading {
-    if text.trim().is_empty() {
-        return Reading::Empty;
-    }
-    let page = match parse(text) {
-        Ok(page) => page,
-        Err(error) => {
-            let line = error.line().map(|number| {
-                let quoted = text
-                    .split('\n')
-                    .nth(number - 1)
-                    .unwrap_or_default()
-                    .chars()
-                    .take(QUOTED_LINE_CHARS)
-                    .collect();
-                (number, quoted)
-            });
-            return Reading::Refused {
-                message: error.to_string(),
-                line,
-            };
+/// Parses one box, or says why it cannot be read.
+fn parse_box(text: &str, which: Which) -> Result<crate::cluster::metrics::Exposition, Reading> {
+    parse(text).map_err(|error| {
+        let line = error.line().map(|number| {
+            let quoted = text
+                .split('\n')
+                .nth(number - 1)
+                .unwrap_or_default()
+                .chars()
+                .take(QUOTED_LINE_CHARS)
+                .collect();
+            (number, quoted)
+        });
+        Reading::Refused {
+            which,
+            message: error.to_string(),
+            line,
         }
-    };
-    let servers = find_signals(&page);
-    if servers.is_empty() {
-        return Reading::NotVllm;
+    })
+}
+
+/// Reads the first box alone (since the server started), or the window from it to the later scrape.
+fn read(text: &str, later: &str, seconds: Option<f64>, slo: &SloTargets) -> Reading {
+    if text.trim().is_empty() {
+        return if later.trim().is_empty() {
+            Reading::Empty
+        } else {
+            Reading::NoEarlier
+        };
     }
-    Reading::Servers(
-        servers
+    let page = match parse_box(text, Which::First) {
+        Ok(page) => page,
+        Err(refused) => return refused,
+    };
+    if find_signals(&page).is_empty() {
+        return Reading::NotVllm(Which::First);
+    }
+    let (servers, gone) = if later.trim().is_empty() {
+        (find_signals(&page), Vec::new())
+    } else {
+        let later_page = match parse_box(later, Which::Later) {
+            Ok(page) => page,
+            Err(refused) => return refused,
+        };
+        if find_signals(&later_page).is_empty() {
+            return Reading::NotVllm(Which::Later);
+        }
+        let window = between(&page, &later_page, seconds);
+        let gone = window
+            .gone
             .into_iter()
-            .map(|signals| ServerReading {
-                assessment: assess(&signals, slo),
-                suggestion: signals
-                    .running
-                    .zip(signals.waiting)
-                    .and_then(|(r, w)| suggest_from_scrape(r, w, SUGGESTION_HEADROOM)),
-                signals,
+            .map(|labels| {
+                ServerSignals {
+                    labels,
+                    ..ServerSignals::default()
+                }
+                .describe_labels()
             })
-            .collect(),
-    )
+            .collect();
+        (window.servers, gone)
+    };
+    let servers = servers
+        .into_iter()
+        .map(|signals| ServerReading {
+            assessment: assess(&signals, slo),
+            suggestion: signals
+                .running
+                .zip(signals.waiting)
+                .and_then(|(r, w)| suggest_from_scrape(r, w, SUGGESTION_HEADROOM)),
+            signals,
+        })
+        .collect();
+    Reading::Servers { servers, gone }
+}
+
+/// The seconds typed between the scrapes: `None` (and a note) unless a positive number.
+fn typed_seconds(text: &str) -> (Option<f64>, Option<&'static str>) {
+    let text = text.trim();
+    if text.is_empty() {
+        return (None, None);
+    }
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => (Some(s), None),
+        _ => (
+            None,
+            Some("Not a positive number of seconds: the window's length stays unknown."),
+        ),
+    }
+}
+
+/// A box's text: what is read (`text`, shared with the other windows of a presentation) and what is being typed
+/// (`draft`), which reaches `text` after a typing pause, so a paste or a burst of keys is read once.
+#[derive(Clone, Copy)]
+struct TypedPage {
+    text: RwSignal<String>,
+    draft: StoredValue<String>,
+    pending: StoredValue<Option<TimeoutHandle>>,
+    /// Reset to the first few label sets whenever a new page is read.
+    shown: RwSignal<usize>,
+}
+
+impl TypedPage {
+    fn new(key: String, shown: RwSignal<usize>) -> Self {
+        Self {
+            text: synced_signal(key, String::new()),
+            draft: StoredValue::new(String::new()),
+            pending: StoredValue::new(None),
+            shown,
+        }
+    }
+
+    fn read_now(self, text: String) {
+        self.shown.set(REPORTS_PER_STEP);
+        self.text.set(text);
+    }
+
+    fn cancel_pending(self) {
+        if let Some(handle) = self.pending.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+    }
+
+    /// Replaces the text at once (a sample, a file).
+    fn load(self, text: String) {
+        self.cancel_pending();
+        self.draft.set_value(text.clone());
+        self.read_now(text);
+    }
+
+    /// A keystroke or a paste: read after the pause.
+    fn typed(self, text: String) {
+        self.draft.set_value(text);
+        self.cancel_pending();
+        let commit = move || self.read_now(self.draft.get_value());
+        match set_timeout_with_handle(commit, DEBOUNCE) {
+            Ok(handle) => self.pending.set_value(Some(handle)),
+            Err(_) => commit(),
+        }
+    }
 }
 
 /// An SLO setting in milliseconds: the lesson's value when it is a positive number, else `default` with a note.
@@ -119,41 +247,33 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         ttft_p99: ttft_ms / 1e3,
         tpot_p95: tpot_ms / 1e3,
     };
-    // `page` is the text being read; typing goes to `draft` and reaches `page` after a pause.
-    let page = synced_signal(format!("{id}/page"), String::new());
-    let draft = StoredValue::new(String::new());
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    let load_error = RwSignal::new(None::<String>);
     let shown = RwSignal::new(REPORTS_PER_STEP);
-    let reading = Memo::new(move |_| page.with(|text| read(text, &slo)));
-    // Every new page starts from its first few label sets again.
-    let read_page = move |text: String| {
-        shown.set(REPORTS_PER_STEP);
-        page.set(text);
-    };
-
-    let cancel_pending = move || {
-        if let Some(handle) = pending.try_update_value(Option::take).flatten() {
-            handle.clear();
-        }
-    };
+    let first = TypedPage::new(format!("{id}/page"), shown);
+    let later = TypedPage::new(format!("{id}/later"), shown);
+    let seconds_text = synced_signal(format!("{id}/seconds"), String::new());
+    let load_error = RwSignal::new(None::<String>);
+    let reading = Memo::new(move |_| {
+        let seconds = seconds_text.with(|text| typed_seconds(text).0);
+        first
+            .text
+            .with(|text| later.text.with(|later| read(text, later, seconds, &slo)))
+    });
+    // A page loaded into the first box (a sample, a file, the lab's run) is a new server: the later scrape goes.
     let load = move |text: String| {
-        cancel_pending();
         load_error.set(None);
-        draft.set_value(text.clone());
-        read_page(text);
+        later.load(String::new());
+        first.load(text);
     };
-    let on_input = move |event: leptos::ev::Event| {
-        draft.set_value(event_target_value(&event));
-        cancel_pending();
-        let commit = move || read_page(draft.get_value());
-        match set_timeout_with_handle(commit, DEBOUNCE) {
-            Ok(handle) => pending.set_value(Some(handle)),
-            Err(_) => commit(),
-        }
+    let load_two_scrapes = move |_| {
+        load_error.set(None);
+        first.load(HEALTHY_SAMPLE.to_owned());
+        later.load(HEALTHY_LATER_SAMPLE.to_owned());
     };
     let textarea_id = format!("{id}-page");
     let hint_id = format!("{id}-page-hint");
+    let later_id = format!("{id}-later");
+    let later_hint_id = format!("{id}-later-hint");
+    let seconds_id = format!("{id}-seconds");
     let notes = [ttft_note, tpot_note]
         .into_iter()
         .flatten()
@@ -165,17 +285,8 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
             <div class="reader">
                 <div class="reader-input">
                     <label for=textarea_id.clone()>"Prometheus text from a vLLM server's /metrics"</label>
-                    <textarea
-                        id=textarea_id
-                        rows="10"
-                        wrap="off"
-                        spellcheck="false"
-                        autocomplete="off"
-                        aria-describedby=hint_id.clone()
-                        placeholder="# HELP vllm:num_requests_waiting …"
-                        prop:value=move || page.get()
-                        on:input=on_input
-                    ></textarea>
+                    <PageTextarea id=textarea_id rows=10 hint_id=hint_id.clone() page=first
+                        placeholder="# HELP vllm:num_requests_waiting …"/>
                     <p class="sizer-hint" id=hint_id>
                         {format!(
                             "Paste the output of curl -s localhost:8000/metrics (up to {} MB); it is read in this page and never sent anywhere.",
@@ -193,18 +304,40 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                         <LabMetricsButton load id=format!("{id}-lab")/>
                     </div>
                 </div>
+                <div class="reader-input">
+                    <label for=later_id.clone()>"Paste a later scrape (optional): the window between the two is the present"</label>
+                    <PageTextarea id=later_id rows=4 hint_id=later_hint_id.clone() page=later
+                        placeholder="the same server's /metrics, a minute or so later"/>
+                    <p class="sizer-hint" id=later_hint_id.clone()>
+                        "Every histogram on a page counts since the server started. Scrape again a minute later and paste it here: \
+                         the differences between the two pages are the requests served in between, as Prometheus's rate() sees them."
+                    </p>
+                    <div class="reader-sources">
+                        <span class="reader-seconds">
+                            <label for=seconds_id.clone()>"Seconds between the two scrapes (optional)"</label>
+                            <input id=seconds_id type="text" inputmode="decimal" autocomplete="off"
+                                aria-describedby=later_hint_id
+                                prop:value=move || seconds_text.get()
+                                on:input=move |event| seconds_text.set(event_target_value(&event))/>
+                        </span>
+                        <button type="button" class="widget-button" on:click=load_two_scrapes>
+                            "Load two scrapes of a server that fell behind"
+                        </button>
+                    </div>
+                    {move || seconds_text.with(|text| typed_seconds(text).1).map(|note| view! { <p class="widget-note">{note}</p> })}
+                </div>
                 <div role="alert">
                     {move || {
                         let refused = reading.with(|reading| match reading {
-                            Reading::Refused { message, line } => Some((message.clone(), line.clone())),
+                            Reading::Refused { which, message, line } => Some((*which, message.clone(), line.clone())),
                             _ => None,
                         });
                         let loading = load_error.get();
                         (loading.is_some() || refused.is_some()).then(|| view! {
                             <div class="reader-alert">
                                 {loading.map(|message| view! { <p>{message}</p> })}
-                                {refused.map(|(message, line)| view! {
-                                    <p>{format!("Cannot read this page: {message}")}</p>
+                                {refused.map(|(which, message, line)| view! {
+                                    <p>{format!("Cannot read {}: {message}", which.name())}</p>
                                     {line.map(|(number, text)| view! {
                                         <p class="reader-quoted">
                                             {format!("Line {number}: ")}
@@ -219,6 +352,30 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                 <ReaderResult reading slo shown/>
             </div>
         </WidgetFrame>
+    }
+}
+
+/// A box for a pasted page: no wrapping or spell checking, read after a typing pause.
+#[component]
+fn PageTextarea(
+    id: String,
+    rows: u32,
+    hint_id: String,
+    placeholder: &'static str,
+    page: TypedPage,
+) -> impl IntoView {
+    view! {
+        <textarea
+            id=id
+            rows=rows
+            wrap="off"
+            spellcheck="false"
+            autocomplete="off"
+            aria-describedby=hint_id
+            placeholder=placeholder
+            prop:value=move || page.text.get()
+            on:input=move |event| page.typed(event_target_value(&event))
+        ></textarea>
     }
 }
 
@@ -302,23 +459,32 @@ fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>)
     let status = move || {
         reading.with(|reading| match reading {
             Reading::Empty => "Nothing read yet: paste a page or load a sample.".to_owned(),
-            Reading::Refused { .. } => "The page could not be read; see the error above.".to_owned(),
-            Reading::NotVllm => "The page parsed, but it has no vLLM metrics: no vllm:num_requests_running or _waiting gauge, no TTFT or TPOT histogram.".to_owned(),
-            Reading::Servers(servers) => verdict_summary(servers),
+            Reading::NoEarlier => "A later scrape needs the earlier one: paste that in the first box.".to_owned(),
+            Reading::Refused { which: Which::First, .. } => "The page could not be read; see the error above.".to_owned(),
+            Reading::Refused { which: Which::Later, .. } => "The later scrape could not be read; see the error above.".to_owned(),
+            Reading::NotVllm(which) => format!(
+                "{} parsed, but it has no vLLM metrics: no vllm:num_requests_running or _waiting gauge, no TTFT, TPOT or ITL histogram.",
+                match which { Which::First => "The page", Which::Later => "The later scrape" }
+            ),
+            Reading::Servers { servers, .. } => verdict_summary(servers),
         })
     };
     let reports = move || {
         reading.with(|reading| match reading {
-            Reading::Servers(servers) => {
+            Reading::Servers { servers, gone } => {
                 let limit = shown.get();
                 let more = servers.len().saturating_sub(limit);
                 let step = more.min(REPORTS_PER_STEP);
+                let gone = (!gone.is_empty()).then(|| view! {
+                    <p class="reader-more">{format!("Only on the earlier scrape (no longer reported): {}.", gone.join("; "))}</p>
+                });
                 Some(view! {
                     <p class="reader-estimate-note">
                         "Percentiles are estimates from the histogram buckets: the rank (say 99% of the count) falls in one bucket, \
                          and the value is interpolated linearly between that bucket's bounds, as Prometheus's histogram_quantile \
                          does. So each is only as precise as its bucket is wide; a rank in the +Inf bucket is reported as \
-                         \"above the last finite bound\". The histograms count every request since the server started."
+                         \"above the last finite bound\". One scrape counts every request since the server started; with a later \
+                         scrape the figures are the window between the two."
                     </p>
                     {servers.iter().take(limit).cloned().map(|server| view! { <ServerReport server slo/> }).collect_view()}
                     {(more > 0).then(|| view! {
@@ -329,6 +495,7 @@ fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>)
                             </button>
                         </p>
                     })}
+                    {gone}
                 })
             }
             _ => None,
@@ -342,7 +509,8 @@ fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>)
     }
 }
 
-/// "Read 3 label sets: 1 past the knee (queue growing), 2 below the knee." — the verdict itself for a single set.
+/// "Read 3 label sets: 1 past the knee, 2 below the knee." — the verdict itself for a single set; "Read the window
+/// between the two scrapes, …" for two.
 fn verdict_summary(servers: &[ServerReading]) -> String {
     let worst_first = [
         KneeVerdict::PastTheKnee,
@@ -369,7 +537,15 @@ fn verdict_summary(servers: &[ServerReading]) -> String {
     } else {
         "label sets"
     };
-    format!("Read {} {sets}: {}.", servers.len(), parts.join(", "))
+    let window = servers
+        .iter()
+        .any(|s| !matches!(s.signals.span, Span::SinceStart));
+    let over = if window {
+        " over the window between the two scrapes"
+    } else {
+        ""
+    };
+    format!("Read {} {sets}{over}: {}.", servers.len(), parts.join(", "))
 }
 
 fn verdict_class(verdict: KneeVerdict) -> &'static str {
@@ -381,7 +557,8 @@ fn verdict_class(verdict: KneeVerdict) -> &'static str {
     }
 }
 
-/// One label set: verdict, percentiles against the SLOs, the queue, the reasons and the replica suggestion.
+/// One label set: what its figures cover, the verdict, percentiles against the SLOs, the gauges, the reasons and
+/// the replica suggestion.
 #[component]
 fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
     let ServerReading {
@@ -391,7 +568,40 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
     } = server;
     let labels = signals.describe_labels();
     let region_label = format!("Label set {labels}");
-    let gauge = |value: Option<f64>| value.map_or("not on the page".to_owned(), format_number);
+    let gauge = |value: Option<f64>| value.map_or("not on the page".to_owned(), format_count);
+    let kv = signals
+        .kv_cache_usage
+        .as_ref()
+        .map_or("not on the page".to_owned(), |kv| format_percent(kv.value));
+    let preemptions = signals
+        .preemptions
+        .map_or("not on the page".to_owned(), |p| {
+            format!("{} {}", format_count(p), signals.span.qualifier())
+        });
+    let caption = match signals.span {
+        Span::SinceStart => "Estimated from the histogram buckets, since the server started",
+        Span::Window { .. } => "Estimated from the bucket differences between the two scrapes",
+        Span::Restarted { .. } => "Estimated from the later scrape's buckets, since the restart",
+    };
+    let rows = Latency::ALL
+        .into_iter()
+        .filter(|&latency| {
+            !matches!(latency, Latency::Queue | Latency::E2e) || signals.histogram(latency).is_some()
+        })
+        .map(|latency| {
+            let slo_text = match latency {
+                Latency::Ttft => format!("p99 ≤ {}", format_ms(slo.ttft_p99)),
+                Latency::Tpot => format!("p95 ≤ {}", format_ms(slo.tpot_p95)),
+                Latency::Itl if signals.tpot.is_none() => format!("stands in for TPOT: p95 ≤ {}", format_ms(slo.tpot_p95)),
+                _ => "—".to_owned(),
+            };
+            view! { <PercentileRow latency found=signals.histogram(latency).cloned() slo=slo_text/> }
+        })
+        .collect_view();
+    let itl_note = signals
+        .itl
+        .is_some()
+        .then(|| view! { <p class="reader-itl-note">{ITL_VS_TPOT}</p> });
     let reasons = assessment
         .reasons
         .iter()
@@ -400,12 +610,13 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
     view! {
         <section class="reader-server" aria-label=region_label>
             <h3 class="reader-labels"><code>{labels}</code></h3>
+            <p class="reader-span">{signals.span.describe(signals.requests())}</p>
             <p class=verdict_class(assessment.verdict)>
                 "Verdict: " <strong>{assessment.verdict.describe()}</strong>
             </p>
             <div class="scroll-x" tabindex="0" role="region" aria-label="Percentile estimates against the SLOs">
                 <table class="reader-table">
-                    <caption>"Estimated from the histogram buckets"</caption>
+                    <caption>{caption}</caption>
                     <thead>
                         <tr>
                             <th scope="col">"Signal"</th>
@@ -415,16 +626,16 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
                             <th scope="col">"SLO"</th>
                         </tr>
                     </thead>
-                    <tbody>
-                        <PercentileRow name="TTFT (time to first token)" found=assessment.ttft
-                            slo=format!("p99 ≤ {}", format_ms(slo.ttft_p99))/>
-                        <PercentileRow name="TPOT (time per output token)" found=assessment.tpot
-                            slo=format!("p95 ≤ {}", format_ms(slo.tpot_p95))/>
-                    </tbody>
+                    <tbody>{rows}</tbody>
                 </table>
             </div>
+            {itl_note}
             <p class="reader-queue">
-                {format!("Running: {} · Waiting: {}", gauge(signals.running), gauge(signals.waiting))}
+                {format!(
+                    "Running: {} · Waiting: {} · KV cache: {kv} · Preemptions: {preemptions}",
+                    gauge(signals.running),
+                    gauge(signals.waiting)
+                )}
             </p>
             <h4 class="reader-minor-heading">"Why"</h4>
             <ul class="reader-reasons">{reasons}</ul>
@@ -433,19 +644,35 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
     }
 }
 
+/// One latency's percentiles, with the metric name they came from.
 #[component]
-fn PercentileRow(name: &'static str, found: Option<Percentiles>, slo: String) -> impl IntoView {
-    let cells = match found {
-        Some(p) => [p.p50, p.p95, p.p99]
-            .map(|estimate| view! { <td>{estimate.describe()}</td> })
-            .into_iter()
-            .collect_view()
-            .into_any(),
-        None => view! { <td colspan="3">"no histogram on the page"</td> }.into_any(),
+fn PercentileRow(
+    latency: Latency,
+    found: Option<Named<HistogramSeries>>,
+    slo: String,
+) -> impl IntoView {
+    let name = format!("{} ({})", latency.short_name(), latency.long_name());
+    let (metric, cells) = match found {
+        Some(histogram) => {
+            let p = histogram.value.percentiles();
+            let cells = [p.p50, p.p95, p.p99]
+                .map(|estimate| view! { <td>{estimate.describe()}</td> })
+                .into_iter()
+                .collect_view()
+                .into_any();
+            (Some(histogram.metric), cells)
+        }
+        None => (
+            None,
+            view! { <td colspan="3">"no histogram on the page"</td> }.into_any(),
+        ),
     };
     view! {
         <tr>
-            <th scope="row">{name}</th>
+            <th scope="row">
+                {name}
+                {metric.map(|metric| view! { <br/><code class="reader-metric">{metric}</code> })}
+            </th>
             {cells}
             <td>{slo}</td>
         </tr>

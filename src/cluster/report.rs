@@ -1,0 +1,463 @@
+//! `goodput-sim metrics PAGE [LATER_PAGE]`: the signals of one scrape (since the server started) or of the window
+//! between two, per label set, with the knee verdict, as text for a person or JSON for a script. The command line
+//! only parses its flags and prints what [`run`] returns.
+//!
+//! ```
+//! use goodput::cluster::report::{render, Options, Source};
+//! let page = Source::text("page.prom", "vllm:num_requests_running 3\nvllm:num_requests_waiting 0\n");
+//! let options = Options::new(500.0, 40.0, None, true).unwrap();
+//! let json: serde_json::Value = serde_json::from_str(&render(&page, None, &options).unwrap()).unwrap();
+//! assert_eq!(json["label_sets"][0]["waiting"], 0.0);
+//! assert_eq!(json["label_sets"][0]["ttft"]["p99"], serde_json::Value::Null);
+//! ```
+
+use super::metrics::{parse, Exposition, MAX_INPUT_BYTES};
+use super::vllm::{
+    assess, find_signals, format_count, Assessment, Latency, QuantileEstimate, ServerSignals,
+    SloTargets, Span, ITL_VS_TPOT,
+};
+use super::window::{between, seconds_between_timestamps};
+use crate::charts::format::{format_ms, format_percent};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::time::SystemTime;
+
+/// A page to read: its name for messages, its text, and when it was written (files only).
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The path, or "standard input".
+    pub name: String,
+    /// The page.
+    pub text: String,
+    /// The file's modification time: when `curl -o` finished writing the scrape.
+    pub modified: Option<SystemTime>,
+}
+
+impl Source {
+    /// A page already in memory.
+    pub fn text(name: &str, text: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            text: text.to_owned(),
+            modified: None,
+        }
+    }
+
+    /// Reads `path` (or standard input for `-`), refusing more than [`MAX_INPUT_BYTES`] and text that is not UTF-8.
+    pub fn read(path: &str) -> Result<Self, String> {
+        let limit = MAX_INPUT_BYTES as u64 + 1;
+        let mut bytes = Vec::new();
+        let stdin = path == "-";
+        let name = if stdin { "standard input" } else { path }.to_owned();
+        let cannot = |e: std::io::Error| format!("cannot read {name}: {e}");
+        let modified = if stdin {
+            std::io::stdin()
+                .take(limit)
+                .read_to_end(&mut bytes)
+                .map_err(cannot)?;
+            None
+        } else {
+            let file = std::fs::File::open(path).map_err(cannot)?;
+            let modified = file.metadata().and_then(|m| m.modified()).ok();
+            file.take(limit).read_to_end(&mut bytes).map_err(cannot)?;
+            modified
+        };
+        if bytes.len() > MAX_INPUT_BYTES {
+            return Err(format!(
+                "{name} is larger than the {} MB limit (a vLLM /metrics page is usually under 100 kB)",
+                MAX_INPUT_BYTES / (1024 * 1024)
+            ));
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"))?;
+        Ok(Self {
+            name,
+            text,
+            modified,
+        })
+    }
+}
+
+/// How to judge and print.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The SLOs the verdict uses.
+    pub slo: SloTargets,
+    /// Seconds between the two scrapes, when the caller knows (the probe measures it).
+    pub seconds: Option<f64>,
+    /// JSON instead of text.
+    pub json: bool,
+}
+
+impl Options {
+    /// Checks the flags: SLOs in positive milliseconds, a positive number of seconds.
+    pub fn new(
+        slo_ttft_ms: f64,
+        slo_tpot_ms: f64,
+        seconds: Option<f64>,
+        json: bool,
+    ) -> Result<Self, String> {
+        for (flag, value) in [
+            ("--slo-ttft-ms", slo_ttft_ms),
+            ("--slo-tpot-ms", slo_tpot_ms),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!("{flag} must be a positive number of milliseconds"));
+            }
+        }
+        if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+            return Err("--seconds must be a positive number of seconds".to_owned());
+        }
+        Ok(Self {
+            slo: SloTargets {
+                ttft_p99: slo_ttft_ms / 1e3,
+                tpot_p95: slo_tpot_ms / 1e3,
+            },
+            seconds,
+            json,
+        })
+    }
+}
+
+/// Reads the pages at `page` and `later` (paths, or `-` for standard input) and renders the report.
+pub fn run(page: &str, later: Option<&str>, options: &Options) -> Result<String, String> {
+    if page == "-" && later == Some("-") {
+        return Err("only one of the two pages can come from standard input".to_owned());
+    }
+    let first = Source::read(page)?;
+    let second = later.map(Source::read).transpose()?;
+    render(&first, second.as_ref(), options)
+}
+
+/// Where the window's length came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum LengthFrom {
+    /// `--seconds`.
+    Flag,
+    /// The samples' timestamps.
+    Timestamps,
+    /// The files' modification times.
+    FileTimes,
+    /// Nowhere: unknown.
+    Unknown,
+}
+
+impl LengthFrom {
+    fn describe(self, seconds: Option<f64>) -> String {
+        let apart = seconds
+            .map(|s| format!(", {} apart", format_ms(s)))
+            .unwrap_or_default();
+        match self {
+            Self::Flag => format!("{apart} (--seconds)"),
+            Self::Timestamps => format!("{apart} (from the samples' timestamps)"),
+            Self::FileTimes => {
+                format!("{apart} (from the files' modification times; --seconds sets it)")
+            }
+            Self::Unknown => " (their distance in time is unknown; --seconds sets it)".to_owned(),
+        }
+    }
+}
+
+/// A report, ready to print as text or JSON.
+struct Report {
+    names: Vec<String>,
+    window: Option<(LengthFrom, Option<f64>)>,
+    servers: Vec<(ServerSignals, Assessment)>,
+    gone: Vec<Vec<(String, String)>>,
+    slo: SloTargets,
+}
+
+/// Reads `page` alone (since the server started), or the window from `page` to `later`, and renders it as the
+/// options say. Fails with one line naming the page when a page does not parse or has no vLLM metrics.
+pub fn render(page: &Source, later: Option<&Source>, options: &Options) -> Result<String, String> {
+    let first = read_page(page)?;
+    let report = match later {
+        None => Report {
+            names: vec![page.name.clone()],
+            window: None,
+            servers: judged(find_signals(&first), &options.slo),
+            gone: Vec::new(),
+            slo: options.slo,
+        },
+        Some(later_source) => {
+            let second = read_page(later_source)?;
+            let file_seconds = page
+                .modified
+                .zip(later_source.modified)
+                .and_then(|(a, b)| b.duration_since(a).ok())
+                .map(|d| d.as_secs_f64())
+                .filter(|s| *s > 0.0);
+            let (from, seconds) = match (
+                options.seconds,
+                seconds_between_timestamps(&first, &second),
+                file_seconds,
+            ) {
+                (Some(s), _, _) => (LengthFrom::Flag, Some(s)),
+                (None, Some(s), _) => (LengthFrom::Timestamps, Some(s)),
+                (None, None, Some(s)) => (LengthFrom::FileTimes, Some(s)),
+                (None, None, None) => (LengthFrom::Unknown, None),
+            };
+            let window = between(&first, &second, seconds);
+            Report {
+                names: vec![page.name.clone(), later_source.name.clone()],
+                window: Some((from, seconds)),
+                servers: judged(window.servers, &options.slo),
+                gone: window.gone,
+                slo: options.slo,
+            }
+        }
+    };
+    Ok(if options.json {
+        report.json()
+    } else {
+        report.text()
+    })
+}
+
+fn read_page(source: &Source) -> Result<Exposition, String> {
+    let page = parse(&source.text).map_err(|e| format!("{}: {e}", source.name))?;
+    if find_signals(&page).is_empty() {
+        return Err(format!(
+            "{} has no vLLM metrics (no vllm:num_requests_running/waiting gauges, no TTFT, TPOT or ITL histograms)",
+            source.name
+        ));
+    }
+    Ok(page)
+}
+
+fn judged(servers: Vec<ServerSignals>, slo: &SloTargets) -> Vec<(ServerSignals, Assessment)> {
+    servers
+        .into_iter()
+        .map(|server| {
+            let assessment = assess(&server, slo);
+            (server, assessment)
+        })
+        .collect()
+}
+
+impl Report {
+    fn text(&self) -> String {
+        let mut out = String::new();
+        if let Some((from, seconds)) = self.window {
+            out.push_str(&format!(
+                "Window from {} to {}{}\n",
+                self.names[0],
+                self.names[1],
+                from.describe(seconds)
+            ));
+        }
+        for (server, assessment) in &self.servers {
+            out.push_str(&server.describe_labels());
+            out.push('\n');
+            out.push_str(&format!("  {}\n", server.span.describe(server.requests())));
+            for latency in Latency::ALL {
+                out.push_str(&latency_line(server, latency));
+            }
+            let gauge = |value: Option<f64>| value.map_or("—".to_owned(), format_count);
+            let kv = server
+                .kv_cache_usage
+                .as_ref()
+                .map_or("not on the page".to_owned(), |kv| {
+                    if kv.metric == super::vllm::KV_CACHE_METRIC {
+                        format_percent(kv.value)
+                    } else {
+                        format!("{} ({})", format_percent(kv.value), kv.metric)
+                    }
+                });
+            let preemptions = server
+                .preemptions
+                .map_or("not on the page".to_owned(), |p| {
+                    format!("{} {}", format_count(p), server.span.qualifier())
+                });
+            out.push_str(&format!(
+                "  running {}   waiting {}   KV cache {kv}   preemptions {preemptions}\n",
+                gauge(server.running),
+                gauge(server.waiting)
+            ));
+            out.push_str(&format!(
+                "  verdict: {} — SLOs p99 TTFT ≤ {}, p95 TPOT ≤ {}\n",
+                assessment.verdict.describe(),
+                format_ms(self.slo.ttft_p99),
+                format_ms(self.slo.tpot_p95)
+            ));
+            for reason in &assessment.reasons {
+                out.push_str(&format!("    - {reason}\n"));
+            }
+        }
+        for labels in &self.gone {
+            let server = ServerSignals {
+                labels: labels.clone(),
+                ..ServerSignals::default()
+            };
+            out.push_str(&format!(
+                "{}: only on the earlier page (it no longer reports)\n",
+                server.describe_labels()
+            ));
+        }
+        out.push_str("Percentiles are estimates from the histogram buckets: linear interpolation within the bucket that holds the rank, as Prometheus's histogram_quantile does.\n");
+        if self.servers.iter().any(|(s, _)| s.itl.is_some()) {
+            out.push_str(ITL_VS_TPOT);
+            out.push('\n');
+        }
+        if self.window.is_none() {
+            out.push_str("One scrape counts since the server started; for the present, give a later scrape too: goodput-sim metrics EARLIER LATER.\n");
+        }
+        out
+    }
+
+    fn json(&self) -> String {
+        let report = JsonReport {
+            pages: self.names.clone(),
+            window_seconds: self.window.and_then(|(_, s)| s),
+            window_seconds_from: self.window.map(|(from, _)| from),
+            slo: JsonSlo {
+                ttft_p99: self.slo.ttft_p99,
+                tpot_p95: self.slo.tpot_p95,
+            },
+            label_sets: self
+                .servers
+                .iter()
+                .map(|(server, assessment)| JsonLabelSet::new(server, assessment))
+                .collect(),
+            gone: self
+                .gone
+                .iter()
+                .map(|labels| labels.iter().cloned().collect())
+                .collect(),
+        };
+        serde_json::to_string(&report).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+fn latency_line(server: &ServerSignals, latency: Latency) -> String {
+    let name = latency.short_name();
+    match server.histogram(latency) {
+        Some(histogram) => {
+            let p = histogram.value.percentiles();
+            format!(
+                "  {name:<5} p50 ≈ {}   p95 ≈ {}   p99 ≈ {}   ({})\n",
+                p.p50.describe(),
+                p.p95.describe(),
+                p.p99.describe(),
+                histogram.metric
+            )
+        }
+        // Queue time and end-to-end latency are extras: shown where the page has them.
+        None if matches!(latency, Latency::Queue | Latency::E2e) => String::new(),
+        None => format!(
+            "  {name:<5} no histogram on the page ({})\n",
+            latency.metrics().join(" or ")
+        ),
+    }
+}
+
+/// `goodput-sim metrics --json`, documented in its `--help`.
+#[derive(Serialize)]
+struct JsonReport {
+    pages: Vec<String>,
+    window_seconds: Option<f64>,
+    window_seconds_from: Option<LengthFrom>,
+    slo: JsonSlo,
+    label_sets: Vec<JsonLabelSet>,
+    gone: Vec<BTreeMap<String, String>>,
+}
+
+#[derive(Serialize)]
+struct JsonSlo {
+    ttft_p99: f64,
+    tpot_p95: f64,
+}
+
+#[derive(Serialize)]
+struct JsonLabelSet {
+    labels: BTreeMap<String, String>,
+    span: &'static str,
+    restart: Option<String>,
+    requests: Option<f64>,
+    seconds: Option<f64>,
+    ttft: JsonLatency,
+    tpot: JsonLatency,
+    itl: JsonLatency,
+    queue: JsonLatency,
+    e2e: JsonLatency,
+    running: Option<f64>,
+    waiting: Option<f64>,
+    kv_cache_usage: Option<f64>,
+    kv_cache_metric: Option<&'static str>,
+    preemptions: Option<f64>,
+    verdict: &'static str,
+    reasons: Vec<String>,
+}
+
+impl JsonLabelSet {
+    fn new(server: &ServerSignals, assessment: &Assessment) -> Self {
+        let (span, restart, seconds) = match &server.span {
+            Span::SinceStart => ("since_start", None, None),
+            Span::Window { seconds } => ("window", None, *seconds),
+            Span::Restarted { evidence } => ("since_restart", Some(evidence.clone()), None),
+        };
+        let latency = |latency| JsonLatency::new(server, latency);
+        Self {
+            labels: server.labels.iter().cloned().collect(),
+            span,
+            restart,
+            requests: server.requests(),
+            seconds,
+            ttft: latency(Latency::Ttft),
+            tpot: latency(Latency::Tpot),
+            itl: latency(Latency::Itl),
+            queue: latency(Latency::Queue),
+            e2e: latency(Latency::E2e),
+            running: server.running,
+            waiting: server.waiting,
+            kv_cache_usage: server.kv_cache_usage.as_ref().map(|kv| kv.value),
+            kv_cache_metric: server.kv_cache_usage.as_ref().map(|kv| kv.metric),
+            preemptions: server.preemptions,
+            verdict: assessment.verdict.key(),
+            reasons: assessment.reasons.clone(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonLatency {
+    metric: Option<&'static str>,
+    count: Option<f64>,
+    p50: Option<f64>,
+    p95: Option<f64>,
+    p99: Option<f64>,
+    /// Percentiles whose rank fell in the `+Inf` bucket: their figure is the last finite bound, a lower bound.
+    lower_bounds: Vec<&'static str>,
+}
+
+impl JsonLatency {
+    fn new(server: &ServerSignals, latency: Latency) -> Self {
+        let Some(histogram) = server.histogram(latency) else {
+            return Self {
+                metric: None,
+                count: None,
+                p50: None,
+                p95: None,
+                p99: None,
+                lower_bounds: Vec::new(),
+            };
+        };
+        let p = histogram.value.percentiles();
+        let mut lower_bounds = Vec::new();
+        let mut figure = |name: &'static str, estimate: QuantileEstimate| {
+            if matches!(estimate, QuantileEstimate::AboveLastBound(_)) {
+                lower_bounds.push(name);
+            }
+            estimate.at_least()
+        };
+        Self {
+            metric: Some(histogram.metric),
+            count: Some(histogram.value.count()),
+            p50: figure("p50", p.p50),
+            p95: figure("p95", p.p95),
+            p99: figure("p99", p.p99),
+            lower_bounds,
+        }
+    }
+}
