@@ -5,24 +5,23 @@ use goodput::charts::format::format_ms;
 use goodput::charts::{
     distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
     latency_vs_load, queue_over_time, queue_summary, queue_table, throughput_summary,
-    throughput_table, throughput_vs_goodput, ChartResult, ChartStyle, ChartTheme, DataTable,
-    ExactCurve, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Percentile,
-    QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
+    throughput_table, throughput_vs_goodput, ChartArea, ChartBackend, ChartResult, ChartStyle,
+    ChartTheme, DataTable, ExactCurve, LatencyDistribution, LatencyMetric, LatencyPoint,
+    LatencyVsLoad, Percentile, PlotRect, QueueOverTime, QueueSample, Slo, SvgSurface,
+    ThroughputPoint, ThroughputVsGoodput,
 };
-use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
-
-type Svg<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+use plotters::prelude::IntoDrawingArea;
 
 /// Draws `chart` on a `width`×`height` SVG and returns the document.
 fn render(
     width: u32,
     height: u32,
-    chart: impl for<'a, 'b> FnOnce(&'b Svg<'a>) -> ChartResult<SVGBackend<'a>>,
+    chart: impl for<'a, 'b> FnOnce(&'b ChartArea<'a>) -> ChartResult<Option<PlotRect>>,
 ) -> String {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let root =
+            ChartBackend::new(SvgSurface::new(&mut svg, (width, height))).into_drawing_area();
         chart(&root).expect("chart draws");
         root.present().expect("svg is written");
     }
@@ -696,7 +695,7 @@ fn charts_are_written_out_for_a_look() {
         ("dark", ChartTheme::Dark),
         ("hc", ChartTheme::HighContrast),
     ] {
-        let style = ChartStyle::new(theme, 1.0).for_svg();
+        let style = ChartStyle::new(theme, 1.0);
         let charts: [(&str, String); 4] = [
             (
                 "latency",
@@ -725,7 +724,7 @@ fn charts_are_written_out_for_a_look() {
         }
     }
     // A phone-width chart at devicePixelRatio 2, where legends have to wrap.
-    let narrow = ChartStyle::new(ChartTheme::Light, 2.0).for_svg();
+    let narrow = ChartStyle::new(ChartTheme::Light, 2.0);
     let svg = render(720, 640, |a| latency_vs_load(a, &knee_sweep(), &narrow));
     std::fs::write(dir.join("latency-narrow-dpr2.svg"), svg).expect("write svg");
 }
