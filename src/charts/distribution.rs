@@ -178,9 +178,26 @@ pub fn latency_distribution(
         x_labels: 30,
         y_labels: 6,
     };
+    // Each marker is drawn with the pen its legend entry shows, and tagged with its value above the plot.
+    let marks: Vec<(f64, &Series)> = [
+        (data.p50_s, &p50),
+        (data.p99_s, &p99),
+        (data.slo.map(|slo| slo.threshold_s), &slo),
+    ]
+    .into_iter()
+    .filter_map(|(value, line)| Some((value.filter(|v| *v > 0.0)?, line)))
+    .collect();
+    let tags: Vec<Tag> = marks
+        .iter()
+        .map(|(value, line)| Tag {
+            at: *value,
+            text: format!("{} {}", line.label, format_ms(*value)),
+            color: line.pen.colour,
+        })
+        .collect();
     let margins = Margins {
-        top_tag_rows: 2,
-        right_tag_chars: 0,
+        top_tags: &tags,
+        right_tags: &[],
     };
     let mut chart = build_chart(&body, style, x_range.log_scale(), y_range, &axes, margins)?;
 
@@ -190,22 +207,8 @@ pub fn latency_distribution(
             .map(|bin| Rectangle::new([(bin.low_s, 0.0), (bin.high_s, share(bin))], fill)),
     )?;
 
-    // Each marker is drawn with the pen its legend entry shows, and tagged with its value above the plot.
-    let marks = [
-        (data.p50_s, &p50),
-        (data.p99_s, &p99),
-        (data.slo.map(|slo| slo.threshold_s), &slo),
-    ];
-    let mut tags = Vec::new();
-    for (value, line) in marks {
-        if let Some(value) = value.filter(|v| *v > 0.0) {
-            draw_rule(&mut chart, style, Rule::AtX(value), line.pen)?;
-            tags.push(Tag {
-                at: value,
-                text: format!("{} {}", line.label, format_ms(value)),
-                color: line.pen.colour,
-            });
-        }
+    for (value, line) in &marks {
+        draw_rule(&mut chart, style, Rule::AtX(*value), line.pen)?;
     }
     draw_top_tags(&body, &chart, style, &tags)?;
     if bins.is_empty() {

@@ -93,11 +93,12 @@ pub(crate) struct Tag {
 
 /// Margins a chart asks for beyond the axes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Margins {
-    /// Rows of top tags to reserve (markers above the plot).
-    pub top_tag_rows: u32,
-    /// Widest right tag, in characters (0 = no right tags).
-    pub right_tag_chars: usize,
+pub(crate) struct Margins<'t> {
+    /// The tags the chart will draw above the plot (markers), which get as many rows as they need.
+    pub top_tags: &'t [Tag],
+    /// The tags the chart will draw in the right margin, which is made as wide as the widest (none on a narrow
+    /// chart, see [`is_narrow`]).
+    pub right_tags: &'t [Tag],
 }
 
 /// Where a chart's plot lies in its drawing area, in device pixels from the area's top left corner: what the page maps
@@ -164,9 +165,14 @@ pub(crate) fn frame<'s>(
     }
     let pad = style.offset(8.0);
     let title_style = style.title_style().pos(Pos::new(HPos::Left, VPos::Top));
-    let (_, title_height) = area.estimate_text_size(title, &title_style)?;
-    area.draw_text(title, &title_style, (pad, pad))?;
-    let legend_top = pad + title_height as i32 + style.offset(6.0);
+    let (_, line_height) = area.estimate_text_size(title, &title_style)?;
+    // A title too long for a phone wraps rather than run off the canvas.
+    let mut title_bottom = pad;
+    for (line, _) in wrap(area, title, &title_style, width as i32 - 2 * pad)? {
+        area.draw_text(&line, &title_style, (pad, title_bottom))?;
+        title_bottom += line_height as i32;
+    }
+    let legend_top = title_bottom + style.offset(6.0);
     let legend_height = draw_legend(area, style, legend, legend_top)?;
     let body_top = legend_top + legend_height + style.offset(4.0);
     if body_top as u32 >= height {
@@ -175,10 +181,20 @@ pub(crate) fn frame<'s>(
     Ok(Some(area.split_vertically(body_top).1))
 }
 
-/// Below this width (CSS px) the legend packs tighter: on a phone every row it saves is plot height.
+/// Below this width (CSS px) a chart is laid out for a phone: the legend and the margins pack tighter, and a line's
+/// value is stated in the legend instead of a tag in the right margin, so the plot keeps the width it needs.
 const NARROW_CSS: f64 = 480.0;
 
-/// Lays the legend out in rows from the left, wrapping at the area's width, and returns the height used.
+/// Length of the axes' tick marks, CSS px. plotters sets tick labels two tick lengths off the axis.
+const TICK_CSS: f64 = 5.0;
+
+/// Whether `area` is narrow (see [`NARROW_CSS`]).
+pub(crate) fn is_narrow(area: &ChartArea<'_>, style: &ChartStyle) -> bool {
+    f64::from(area.dim_in_pixel().0) < NARROW_CSS * style.scale
+}
+
+/// Lays the legend out in rows from the left, wrapping at the area's width, and returns the height used. A label
+/// too long for a row of its own (on a phone) is broken between words over as many rows as it needs.
 fn draw_legend(
     area: &ChartArea<'_>,
     style: &ChartStyle,
@@ -190,27 +206,66 @@ fn draw_legend(
     }
     let text_style = style.text_style().pos(Pos::new(HPos::Left, VPos::Center));
     let (width, _) = area.dim_in_pixel();
-    let narrow = f64::from(width) < NARROW_CSS * style.scale;
+    let narrow = is_narrow(area, style);
     let left = style.offset(8.0);
     let swatch_width = style.offset(if narrow { 20.0 } else { 28.0 });
     let gap = style.offset(if narrow { 6.0 } else { 8.0 });
     let entry_gap = style.offset(if narrow { 14.0 } else { 22.0 });
     let row_height = style.offset(style.text_px * if narrow { 1.4 } else { 1.6 });
+    let right = width as i32 - left;
+    let text_room = (right - left - swatch_width - gap).max(1);
     let (mut x, mut y) = (left, top);
     for entry in entries {
-        let label = entry.label();
-        let (text_width, _) = area.estimate_text_size(label, &text_style)?;
-        let entry_width = swatch_width + gap + text_width as i32;
-        if x > left && x + entry_width > width as i32 - left {
+        let lines = wrap(area, entry.label(), &text_style, text_room)?;
+        let widest = lines.iter().map(|(_, w)| *w).max().unwrap_or(0);
+        let entry_width = swatch_width + gap + widest;
+        if x > left && (x + entry_width > right || lines.len() > 1) {
             x = left;
             y += row_height;
         }
-        let middle = y + row_height / 2;
-        draw_swatch(area, style, *entry, (x, middle), swatch_width)?;
-        area.draw_text(label, &text_style, (x + swatch_width + gap, middle))?;
-        x += entry_width + entry_gap;
+        draw_swatch(area, style, *entry, (x, y + row_height / 2), swatch_width)?;
+        for (row, (line, _)) in lines.iter().enumerate() {
+            let middle = y + row as i32 * row_height + row_height / 2;
+            area.draw_text(line, &text_style, (x + swatch_width + gap, middle))?;
+        }
+        if lines.len() > 1 {
+            // The next entry starts a row of its own, under the wrapped one.
+            y += (lines.len() as i32 - 1) * row_height;
+            x = right;
+        } else {
+            x += entry_width + entry_gap;
+        }
     }
     Ok(y + row_height - top)
+}
+
+/// `text` broken between words into lines no wider than `room`, each with its width (a single word wider than
+/// `room` keeps a line of its own).
+fn wrap(
+    area: &ChartArea<'_>,
+    text: &str,
+    style: &TextStyle<'_>,
+    room: i32,
+) -> ChartResult<Vec<(String, i32)>> {
+    let width_of =
+        |line: &str| -> ChartResult<i32> { Ok(area.estimate_text_size(line, style)?.0 as i32) };
+    let whole = width_of(text)?;
+    if whole <= room {
+        return Ok(vec![(text.to_owned(), whole)]);
+    }
+    let mut lines: Vec<(String, i32)> = Vec::new();
+    for word in text.split(' ') {
+        if let Some((line, width)) = lines.last_mut() {
+            let longer = format!("{line} {word}");
+            let longer_width = width_of(&longer)?;
+            if longer_width <= room {
+                (*line, *width) = (longer, longer_width);
+                continue;
+            }
+        }
+        lines.push((word.to_owned(), width_of(word)?));
+    }
+    Ok(lines)
 }
 
 fn draw_swatch(
@@ -293,16 +348,22 @@ pub(crate) fn build_chart<'a, 's, XS, YS>(
     x_spec: XS,
     y_spec: YS,
     axes: &Axes<'_>,
-    margins: Margins,
+    margins: Margins<'_>,
 ) -> ChartResult<Chart<'a, 's, XS::CoordDescType, YS::CoordDescType>>
 where
-    XS: AsRangedCoord<Value = f64>,
-    YS: AsRangedCoord<Value = f64>,
+    XS: AsRangedCoord<Value = f64> + Clone,
+    YS: AsRangedCoord<Value = f64> + Clone,
     XS::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
     YS::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
+    let narrow = is_narrow(body, style);
     let text_style = style.text_style();
-    let label_style = style.label_style();
+    // On a phone the axis descriptions take the tick labels' size, so "offered load (% of capacity)" fits its width.
+    let label_style = if narrow {
+        style.text_style()
+    } else {
+        style.label_style()
+    };
     let (_, text_height) = body.estimate_text_size("0", &text_style)?;
     let (_, label_height) = body.estimate_text_size("0", &label_style)?;
     let mut widest_tick = 0;
@@ -312,23 +373,39 @@ where
                 .0,
         );
     }
-    let gap = style.px(8.0);
-    let top_tag_height = margins.top_tag_rows * (text_height + gap);
-    let right_tag_width = if margins.right_tag_chars > 0 {
-        let probe = "0".repeat(margins.right_tag_chars);
-        body.estimate_text_size(&probe, &text_style)?.0 + 2 * gap
+    let gap = style.px(if narrow { 5.0 } else { 8.0 });
+    let mut widest_right_tag = 0;
+    for tag in margins.right_tags {
+        widest_right_tag = widest_right_tag.max(body.estimate_text_size(&tag.text, &text_style)?.0);
+    }
+    let right_tag_width = if widest_right_tag > 0 {
+        widest_right_tag + 2 * gap
     } else {
         // Room for the last x tick label, which is centred on the plot's right edge.
         style.px(28.0)
     };
-    let mut chart = ChartBuilder::on(body)
-        .margin_top(gap + top_tag_height)
-        .margin_right(right_tag_width)
-        .margin_left(gap)
-        .margin_bottom(gap)
-        .x_label_area_size(text_height + label_height + 3 * gap)
-        .y_label_area_size(widest_tick + label_height + 3 * gap)
-        .build_cartesian_2d(x_spec, y_spec)?;
+    let build = |tag_rows: usize| {
+        ChartBuilder::on(body)
+            .margin_top(gap + tag_rows as u32 * (text_height + gap))
+            .margin_right(right_tag_width)
+            .margin_left(gap)
+            .margin_bottom(gap)
+            .x_label_area_size(text_height + label_height + 3 * gap)
+            .y_label_area_size(widest_tick + label_height + 3 * gap)
+            .build_cartesian_2d(x_spec.clone(), y_spec.clone())
+    };
+    // The top tags' rows depend only on the horizontal layout: lay the chart out with one row, count the rows the
+    // tags take there, and lay it out again if they take another number.
+    let guess = usize::from(!margins.top_tags.is_empty());
+    let mut chart = build(guess)?;
+    let rows = place_top_tags(body, &chart, style, margins.top_tags)?
+        .iter()
+        .map(|placed| placed.row + 1)
+        .max()
+        .unwrap_or(0);
+    if rows != guess {
+        chart = build(rows)?;
+    }
     let x_labels = fit_labels(body, &chart, style, axes, Direction::X)?;
     let y_labels = fit_labels(body, &chart, style, axes, Direction::Y)?;
     let x_format = |x: &f64| match &x_labels {
@@ -342,22 +419,43 @@ where
     let axis_style = ShapeStyle::from(style.palette.axis).stroke_width(style.px(1.0));
     chart
         .configure_mesh()
-        .x_desc(axes.x_desc)
         .y_desc(axes.y_desc)
         .x_labels(x_labels.hint(axes.x_labels))
         .y_labels(y_labels.hint(axes.y_labels))
         .x_label_formatter(&x_format)
         .y_label_formatter(&y_format)
         .label_style(text_style)
-        .axis_desc_style(label_style)
+        .axis_desc_style(label_style.clone())
         .axis_style(axis_style)
         .bold_line_style(ShapeStyle::from(style.palette.grid).stroke_width(style.px(1.0)))
         // No light grid: on a log axis plotters packs light lines so densely near each decade that they print as
         // grey bars, and the bold grid already carries every labelled value.
         .light_line_style(TRANSPARENT)
-        .set_all_tick_mark_size(style.px(5.0))
+        .set_all_tick_mark_size(style.px(TICK_CSS))
         .draw()?;
+    draw_x_desc(body, &chart, axes.x_desc, &label_style, gap)?;
     Ok(chart)
+}
+
+/// The x axis description, centred under the plot as plotters would put it but kept inside the chart: the plot sits
+/// right of the y labels, so on a narrow chart a centred description would run off the right edge.
+fn draw_x_desc<X: Axis, Y: Axis>(
+    body: &ChartArea<'_>,
+    chart: &Chart<'_, '_, X, Y>,
+    text: &str,
+    label_style: &TextStyle<'_>,
+    margin: u32,
+) -> ChartResult {
+    let (base_x, _) = body.get_base_pixel();
+    let (width, height) = body.dim_in_pixel();
+    let (plot_x, _) = chart.plotting_area().get_pixel_range();
+    let (text_width, _) = body.estimate_text_size(text, label_style)?;
+    let half = (text_width / 2) as i32;
+    let margin = margin as i32;
+    let centre = (plot_x.start + plot_x.end) / 2 - base_x;
+    let centre = centre.min(width as i32 - margin - half).max(margin + half);
+    let style = label_style.pos(Pos::new(HPos::Center, VPos::Bottom));
+    body.draw_text(text, &style, (centre, height as i32 - margin))
 }
 
 /// Where `chart`'s plot lies in `area` (which it was built in, or an area containing it).
@@ -576,36 +674,44 @@ fn in_range(value: f64, a: f64, b: f64) -> bool {
     value.is_finite() && value >= a.min(b) && value <= a.max(b)
 }
 
-/// Draws tags above the plot, centred on their x and kept inside the area; a tag that would overlap the one before
-/// moves to the next row, so close markers (p50 and p99 of a tight distribution) stay readable.
-pub(crate) fn draw_top_tags<X: Axis, Y: Axis>(
+/// A top tag where [`place_top_tags`] put it: its left edge in the chart's area and its row above the plot.
+struct PlacedTag<'t> {
+    tag: &'t Tag,
+    left: i32,
+    row: usize,
+}
+
+/// Places tags above the plot, centred on their x and kept inside the area; a tag that would overlap the one before
+/// moves to the next row, so close markers (p50 and p99 of a tight distribution) stay readable. Depends only on the
+/// plot's horizontal layout, so [`build_chart`] can count the rows before it fixes the top margin.
+fn place_top_tags<'t, X: Axis, Y: Axis>(
     body: &ChartArea<'_>,
     chart: &Chart<'_, '_, X, Y>,
     style: &ChartStyle,
-    tags: &[Tag],
-) -> ChartResult {
-    let (base_x, base_y) = body.get_base_pixel();
-    let (_, plot_y) = chart.plotting_area().get_pixel_range();
+    tags: &'t [Tag],
+) -> ChartResult<Vec<PlacedTag<'t>>> {
+    let (base_x, _) = body.get_base_pixel();
+    let (plot_x, _) = chart.plotting_area().get_pixel_range();
     let (width, _) = body.dim_in_pixel();
     let gap = style.offset(8.0);
-    let y_range = chart.y_range();
+    // Not over the y tick labels, which end where plotters puts them: two tick lengths left of the plot. (The top one
+    // reaches up beside the tags' first row.)
+    let leftmost = plot_x.start - base_x - 2 * style.offset(TICK_CSS);
+    let (x_range, y_range) = (chart.x_range(), chart.y_range());
     let mut row_ends: Vec<i32> = Vec::new();
     // Left to right, so each row only has to remember where its last tag ends.
-    let mut tags: Vec<&Tag> = tags.iter().collect();
+    let mut tags: Vec<&Tag> = tags
+        .iter()
+        .filter(|tag| in_range(tag.at, x_range.start, x_range.end))
+        .collect();
     tags.sort_by(|a, b| a.at.total_cmp(&b.at));
+    let mut placed = Vec::new();
     for tag in tags {
-        let x_range = chart.x_range();
-        if !in_range(tag.at, x_range.start, x_range.end) {
-            continue;
-        }
-        let text_style = style
-            .text_style()
-            .color(&tag.color)
-            .pos(Pos::new(HPos::Left, VPos::Bottom));
-        let (text_width, text_height) = body.estimate_text_size(&tag.text, &text_style)?;
-        let (text_width, text_height) = (text_width as i32, text_height as i32);
+        let (text_width, _) = body.estimate_text_size(&tag.text, &style.text_style())?;
+        let text_width = text_width as i32;
         let centre = chart.backend_coord(&(tag.at, y_range.end)).0 - base_x;
-        let left = (centre - text_width / 2).clamp(0, (width as i32 - text_width).max(0));
+        let left =
+            (centre - text_width / 2).clamp(leftmost, (width as i32 - text_width).max(leftmost));
         let row = row_ends
             .iter()
             .position(|&end| left > end + gap)
@@ -615,10 +721,30 @@ pub(crate) fn draw_top_tags<X: Axis, Y: Axis>(
         } else {
             row_ends[row] = left + text_width;
         }
+        placed.push(PlacedTag { tag, left, row });
+    }
+    Ok(placed)
+}
+
+/// Draws tags above the plot where [`place_top_tags`] puts them (in the rows [`build_chart`] reserved for them).
+pub(crate) fn draw_top_tags<X: Axis, Y: Axis>(
+    body: &ChartArea<'_>,
+    chart: &Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    tags: &[Tag],
+) -> ChartResult {
+    let (_, base_y) = body.get_base_pixel();
+    let (_, plot_y) = chart.plotting_area().get_pixel_range();
+    for PlacedTag { tag, left, row } in place_top_tags(body, chart, style, tags)? {
+        let text_style = style
+            .text_style()
+            .color(&tag.color)
+            .pos(Pos::new(HPos::Left, VPos::Bottom));
+        let (_, text_height) = body.estimate_text_size(&tag.text, &text_style)?;
         let bottom = plot_y.start
             - base_y
             - style.offset(4.0)
-            - row as i32 * (text_height + style.offset(4.0));
+            - row as i32 * (text_height as i32 + style.offset(4.0));
         body.draw(&Text::new(tag.text.clone(), (left, bottom), text_style))?;
     }
     Ok(())

@@ -5,7 +5,7 @@ use plotters::coord::combinators::IntoLogRange;
 use super::format::{format_ms, format_percent, format_ratio};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
-    draw_rule, draw_top_tags, frame, plot_rect, Axes, Axis, Chart, LegendEntry, Margins, PlotRect,
+    draw_rule, draw_top_tags, frame, is_narrow, plot_rect, Axes, LegendEntry, Margins, PlotRect,
     Rule, Scale, Series, Shade, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
@@ -161,9 +161,22 @@ pub fn latency_vs_load(
     let x_range = load_range(data.points.iter().map(|p| p.offered_load));
     let y_range = decade_range(latency_values(data));
     let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
+    // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone.
+    let narrow = is_narrow(area, style);
+    let right_tags: Vec<Tag> = slo
+        .iter()
+        .filter(|_| !narrow)
+        .map(|(line, slo)| Tag {
+            at: slo.threshold_s,
+            text: format!("SLO {}", format_ms(slo.threshold_s)),
+            color: line.pen.colour,
+        })
+        .collect();
+    let (marker, marker_tag) = current_load_marker(style, data.current_load);
+    let top_tags = [marker_tag];
     let margins = Margins {
-        top_tag_rows: 1,
-        right_tag_chars: if data.slo.is_some() { 10 } else { 0 },
+        top_tags: &top_tags,
+        right_tags: &right_tags,
     };
     let axes = Axes {
         x_desc: "offered load (% of capacity)",
@@ -205,16 +218,11 @@ pub fn latency_vs_load(
         draw_gapped_line(&mut chart, style, points, line.pen)?;
     }
 
-    let mut right_tags = Vec::new();
     if let Some((line, slo)) = &slo {
         draw_rule(&mut chart, style, Rule::AtY(slo.threshold_s), line.pen)?;
-        right_tags.push(Tag {
-            at: slo.threshold_s,
-            text: format!("SLO {}", format_ms(slo.threshold_s)),
-            color: palette.slo,
-        });
     }
-    draw_current_load(&body, &mut chart, style, data.current_load)?;
+    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
+    draw_top_tags(&body, &chart, style, &top_tags)?;
     draw_right_tags(&body, &chart, style, &right_tags)?;
     if data.points.is_empty() {
         draw_note(&chart, style, "no results yet")?;
@@ -222,26 +230,15 @@ pub fn latency_vs_load(
     Ok(Some(plot_rect(area, &chart)))
 }
 
-/// The current-load marker of the charts against load: a hairline at the slider's load, tagged above the plot.
-pub(crate) fn draw_current_load<X: Axis, Y: Axis>(
-    body: &ChartArea<'_>,
-    chart: &mut Chart<'_, '_, X, Y>,
-    style: &ChartStyle,
-    load: f64,
-) -> ChartResult {
+/// The current-load marker of the charts against load: a hairline at the slider's load, and its tag above the plot.
+pub(crate) fn current_load_marker(style: &ChartStyle, load: f64) -> (Pen, Tag) {
     let marker = style.palette.marker;
-    draw_rule(
-        chart,
-        style,
-        Rule::AtX(load),
-        Pen::solid(marker, Weight::Hairline),
-    )?;
     let tag = Tag {
         at: load,
         text: format!("load {}", format_percent(load)),
         color: marker,
     };
-    draw_top_tags(body, chart, style, &[tag])
+    (Pen::solid(marker, Weight::Hairline), tag)
 }
 
 /// Reads one statistic (p50, p95, p99, mean) of a point.

@@ -10,7 +10,8 @@ use plotters::coord::combinators::IntoLogRange;
 use super::format::{format_ms, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_gapped_line, draw_right_tags, draw_rule, draw_top_tags, frame,
-    plot_rect, Axes, Axis, Chart, LegendEntry, Margins, PlotRect, Rule, Scale, Series, Tag,
+    is_narrow, plot_rect, Axes, Axis, Chart, LegendEntry, Margins, PlotRect, Rule, Scale, Series,
+    Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
@@ -69,8 +70,8 @@ struct Lines {
     marker: Series,
     curve: Series,
     actual: Series,
-    /// The level has no legend entry: its tag in the right margin names it.
-    level: Pen,
+    /// The level is named by its tag in the right margin, or on a phone by its legend entry.
+    level: Series,
 }
 
 /// Draws the prediction chart and returns where its plot lies (`None` when the area is too small to hold a chart).
@@ -94,8 +95,12 @@ pub fn prediction_chart(
             "where it really is",
             Pen::solid(palette.exact, Weight::Main),
         ),
-        level: Pen::dashed(palette.slo, Weight::Guide),
+        level: Series::new(
+            data.level.as_ref().map_or("", |(_, tag)| tag.as_str()),
+            Pen::dashed(palette.slo, Weight::Guide),
+        ),
     };
+    let narrow = is_narrow(area, style);
     let mut legend: Vec<LegendEntry> = vec![(&lines.marker).into()];
     if !data.points.is_empty() {
         legend.extend([
@@ -103,15 +108,43 @@ pub fn prediction_chart(
             LegendEntry::from(&lines.actual),
         ]);
     }
+    if narrow && data.level.is_some() {
+        legend.push((&lines.level).into());
+    }
     let title = format!("Where is {}?", data.target);
     let Some(body) = frame(area, style, &title, &legend)? else {
         return Ok(None);
     };
     let (from, to) = data.load_range;
     let x_range = from..to.max(from + 1e-6);
+    let right_tags: Vec<Tag> = data
+        .level
+        .iter()
+        .filter(|_| !narrow)
+        .map(|(level, _)| Tag {
+            at: *level,
+            text: lines.level.label.clone(),
+            color: lines.level.pen.colour,
+        })
+        .collect();
+    // The real load, then the marker: a tag per line drawn at an x.
+    let top_tags: Vec<Tag> = [
+        (data.actual, &lines.actual, "real"),
+        (data.guess, &lines.marker, "your marker"),
+    ]
+    .into_iter()
+    .filter_map(|(at, line, name)| {
+        let at = at?;
+        Some(Tag {
+            at,
+            text: format!("{name} {}", format_percent(at)),
+            color: line.pen.colour,
+        })
+    })
+    .collect();
     let margins = Margins {
-        top_tag_rows: 2,
-        right_tag_chars: if data.level.is_some() { 10 } else { 0 },
+        top_tags: &top_tags,
+        right_tags: &right_tags,
     };
     let x_format = |x: &f64| format_percent(*x);
     let plot = match data.metric {
@@ -142,7 +175,7 @@ pub fn prediction_chart(
             };
             let mut chart =
                 build_chart(&body, style, x_range, y_range.log_scale(), &axes, margins)?;
-            draw_layers(&body, &mut chart, data, style, &lines)?;
+            draw_layers(&body, &mut chart, data, style, &lines, margins)?;
             plot_rect(area, &chart)
         }
         PredictionMetric::GoodputShare => {
@@ -159,20 +192,22 @@ pub fn prediction_chart(
                 y_labels: 6,
             };
             let mut chart = build_chart(&body, style, x_range, 0.0..1.05, &axes, margins)?;
-            draw_layers(&body, &mut chart, data, style, &lines)?;
+            draw_layers(&body, &mut chart, data, style, &lines, margins)?;
             plot_rect(area, &chart)
         }
     };
     Ok(Some(plot))
 }
 
-/// The curve, the level, the marker and the real load, in that order (the marker last so it is never hidden).
+/// The curve, the level, the real load and the marker, in that order (the marker last so it is never hidden), and
+/// their tags.
 fn draw_layers<X: Axis, Y: Axis>(
     body: &ChartArea<'_>,
     chart: &mut Chart<'_, '_, X, Y>,
     data: &PredictionChart,
     style: &ChartStyle,
     lines: &Lines,
+    tags: Margins<'_>,
 ) -> ChartResult {
     let positive = |v: Option<f64>| match data.metric {
         PredictionMetric::P99Ttft => v.filter(|v| *v > 0.0),
@@ -180,34 +215,17 @@ fn draw_layers<X: Axis, Y: Axis>(
     };
     let curve = data.points.iter().map(|&(x, y)| (x, positive(y)));
     draw_gapped_line(chart, style, curve, lines.curve.pen)?;
-    let mut right_tags = Vec::new();
-    if let Some((level, tag)) = &data.level {
-        draw_rule(chart, style, Rule::AtY(*level), lines.level)?;
-        right_tags.push(Tag {
-            at: *level,
-            text: tag.clone(),
-            color: lines.level.colour,
-        });
+    if let Some((level, _)) = &data.level {
+        draw_rule(chart, style, Rule::AtY(*level), lines.level.pen)?;
     }
-    let mut top_tags = Vec::new();
     if let Some(actual) = data.actual {
         draw_rule(chart, style, Rule::AtX(actual), lines.actual.pen)?;
-        top_tags.push(Tag {
-            at: actual,
-            text: format!("real {}", format_percent(actual)),
-            color: lines.actual.pen.colour,
-        });
     }
     if let Some(guess) = data.guess {
         draw_rule(chart, style, Rule::AtX(guess), lines.marker.pen)?;
-        top_tags.push(Tag {
-            at: guess,
-            text: format!("your marker {}", format_percent(guess)),
-            color: lines.marker.pen.colour,
-        });
     }
-    draw_top_tags(body, chart, style, &top_tags)?;
-    draw_right_tags(body, chart, style, &right_tags)
+    draw_top_tags(body, chart, style, tags.top_tags)?;
+    draw_right_tags(body, chart, style, tags.right_tags)
 }
 
 /// The chart's `aria-label`: where the marker is and, once revealed, where the target really is.

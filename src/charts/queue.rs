@@ -4,8 +4,8 @@
 
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_line, draw_note, draw_right_tags, draw_rule, frame, linear_range,
-    plot_rect, Axes, LegendEntry, Margins, PlotRect, Rule, Scale, Series, Tag,
+    build_chart, draw_gapped_line, draw_note, draw_right_tags, draw_rule, frame, is_narrow,
+    linear_range, plot_rect, Axes, LegendEntry, Margins, PlotRect, Rule, Scale, Series, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
@@ -45,9 +45,18 @@ pub fn queue_over_time(
     let palette = &style.palette;
     let running = Series::new("running", Pen::solid(palette.running, Weight::Main));
     let waiting = Series::new("waiting", Pen::solid(palette.waiting, Weight::Emphasis));
+    // On a phone the cap's value moves from its tag into the legend.
+    let narrow = is_narrow(area, style);
     let cap = data.max_num_seqs.map(|cap| {
-        let series = Series::new("max_num_seqs", Pen::dashed(palette.slo, Weight::Guide));
-        (series, cap)
+        let label = if narrow {
+            format!("max_num_seqs = {cap}")
+        } else {
+            "max_num_seqs".to_owned()
+        };
+        (
+            Series::new(label, Pen::dashed(palette.slo, Weight::Guide)),
+            cap,
+        )
     });
     let mut legend: Vec<LegendEntry> = vec![(&running).into(), (&waiting).into()];
     legend.extend(cap.as_ref().map(|(series, _)| LegendEntry::from(series)));
@@ -83,9 +92,18 @@ pub fn queue_over_time(
         x_labels: 8,
         y_labels: 6,
     };
+    let right_tags: Vec<Tag> = cap
+        .iter()
+        .filter(|_| !narrow)
+        .map(|(line, cap)| Tag {
+            at: f64::from(*cap),
+            text: format!("cap {cap}"),
+            color: line.pen.colour,
+        })
+        .collect();
     let margins = Margins {
-        top_tag_rows: 0,
-        right_tag_chars: if data.max_num_seqs.is_some() { 7 } else { 0 },
+        top_tags: &[],
+        right_tags: &right_tags,
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 
@@ -97,15 +115,9 @@ pub fn queue_over_time(
     draw_gapped_line(&mut chart, style, counts_of(|s| s.running), running.pen)?;
     draw_gapped_line(&mut chart, style, counts_of(|s| s.waiting), waiting.pen)?;
     if let Some((line, cap)) = &cap {
-        let at = f64::from(*cap);
-        draw_rule(&mut chart, style, Rule::AtY(at), line.pen)?;
-        let tag = Tag {
-            at,
-            text: format!("cap {cap}"),
-            color: line.pen.colour,
-        };
-        draw_right_tags(&body, &chart, style, &[tag])?;
+        draw_rule(&mut chart, style, Rule::AtY(f64::from(*cap)), line.pen)?;
     }
+    draw_right_tags(&body, &chart, style, &right_tags)?;
     if data.samples.is_empty() {
         draw_note(&chart, style, "no samples yet")?;
     }

@@ -3,10 +3,10 @@
 
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_band, draw_gapped_line, draw_note, frame, linear_range, plot_rect,
-    Axes, Margins, PlotRect, Scale, Series, Shade,
+    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_rule, draw_top_tags, frame,
+    linear_range, plot_rect, Axes, Margins, PlotRect, Rule, Scale, Series, Shade,
 };
-use super::latency::{draw_current_load, load_range, nearest};
+use super::latency::{current_load_marker, load_range, nearest};
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
@@ -73,9 +73,11 @@ pub fn throughput_vs_goodput(
         x_labels: 8,
         y_labels: 6,
     };
+    let (marker, marker_tag) = current_load_marker(style, data.current_load);
+    let top_tags = [marker_tag];
     let margins = Margins {
-        top_tag_rows: 1,
-        right_tag_chars: 0,
+        top_tags: &top_tags,
+        right_tags: &[],
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 
@@ -90,7 +92,8 @@ pub fn throughput_vs_goodput(
     let good = data.points.iter().map(|p| (p.offered_load, p.goodput));
     draw_gapped_line(&mut chart, style, good, goodput.pen)?;
 
-    draw_current_load(&body, &mut chart, style, data.current_load)?;
+    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
+    draw_top_tags(&body, &chart, style, &top_tags)?;
     if data.points.is_empty() {
         draw_note(&chart, style, "no results yet")?;
     }
