@@ -380,6 +380,48 @@ fn the_latency_table_has_a_row_per_load_with_gaps_as_dashes() {
     assert_eq!(table.rows[2], ["100%", "—", "—", "—", "—", "—", "—"]);
 }
 
+/// The stroke widths of the polylines stroked in `colour`, in drawing order (the legend swatch first).
+fn stroke_widths(svg: &str, colour: &str) -> Vec<u32> {
+    svg.lines()
+        .filter(|line| line.contains("<polyline") && line.contains(&format!("stroke=\"{colour}\"")))
+        .filter_map(|line| {
+            line.split("stroke-width=\"")
+                .nth(1)?
+                .split('"')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect()
+}
+
+#[test]
+fn every_legend_swatch_is_drawn_with_its_lines_pen() {
+    let svg = render(1200, 600, |area| {
+        latency_vs_load(area, &knee_sweep(), &style())
+    });
+    // Swatch and line alike: p99 at the emphasis weight (1.5 × 2.5 px), p50 at the main weight, the SLO as a guide.
+    assert_eq!(stroke_widths(&svg, P99), [4, 4]);
+    assert_eq!(stroke_widths(&svg, P50), [3, 3]);
+    let slo = stroke_widths(&svg, "#000000");
+    assert!(slo.len() > 2 && slo.iter().all(|w| *w == 2), "{slo:?}");
+    // Dashed lines have dashed swatches: two strokes in the legend, then the dashes of the line.
+    let exact = stroke_widths(&svg, EXACT);
+    assert!(exact.len() > 2 && exact.iter().all(|w| *w == 3));
+    let svg = render(1200, 600, |area| {
+        throughput_vs_goodput(area, &goodput_sweep(), &style())
+    });
+    assert_eq!(
+        stroke_widths(&svg, GOODPUT),
+        [4, 4],
+        "goodput: solid, emphasised"
+    );
+    let throughput = stroke_widths(&svg, THROUGHPUT);
+    assert!(throughput.len() > 3 && throughput.iter().all(|w| *w == 3));
+    // The current-load marker is a hairline (0.5 × 2.5 px, rounded), below every series.
+    assert_eq!(stroke_widths(&svg, "#555555"), [1]);
+}
+
 // ---------------------------------------------------------------- throughput vs goodput
 
 #[test]
