@@ -4,7 +4,8 @@
 //! of them twice — once for the page's canvas and once for the SVG download. So the backend is erased here instead:
 //! [`ChartBackend`] is the only `DrawingBackend` the charts know, and it hands every primitive, as plain values, to a
 //! [`Surface`] trait object: [`SvgSurface`] (native and wasm) or the page's canvas
-//! (`components::canvas_backend::MeasuredCanvas`). The charts are compiled once; a surface is nine small methods.
+//! (`components::canvas_backend::MeasuredCanvas`). The charts are compiled once. Both surfaces draw through one of
+//! plotters' own backends ([`PlottersSurface`]) and differ only in how they set and measure text.
 
 use plotters::coord::Shift;
 use plotters::drawing::{DrawingArea, DrawingAreaErrorKind};
@@ -343,6 +344,82 @@ impl DrawingBackend for ChartBackend<'_> {
     }
 }
 
+/// A surface that draws through one of plotters' own backends (its SVG writer, plotters-canvas): lines and shapes go
+/// to the backend as they are, text as the surface decides. Every such type is a [`Surface`].
+pub trait PlottersSurface {
+    /// The backend drawn through.
+    type Backend: DrawingBackend;
+    /// The backend.
+    fn backend(&self) -> &Self::Backend;
+    /// The backend, to draw on.
+    fn backend_mut(&mut self) -> &mut Self::Backend;
+    /// [`Surface::text`].
+    fn write_text(&mut self, text: &str, spec: &TextSpec<'_>, at: BackendCoord) -> SurfaceResult;
+    /// [`Surface::text_size`].
+    fn measure_text(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)>;
+}
+
+/// A plotters backend's result as a surface's.
+pub fn unlift<T, E: std::error::Error + Send + Sync>(
+    result: Result<T, DrawingErrorKind<E>>,
+) -> SurfaceResult<T> {
+    result.map_err(|error| SurfaceError(error.to_string()))
+}
+
+impl<P: PlottersSurface> Surface for P {
+    fn size(&self) -> (u32, u32) {
+        self.backend().get_size()
+    }
+
+    fn line(&mut self, from: BackendCoord, to: BackendCoord, paint: Paint) -> SurfaceResult {
+        unlift(self.backend_mut().draw_line(from, to, &paint))
+    }
+
+    fn rect(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        paint: Paint,
+        fill: bool,
+    ) -> SurfaceResult {
+        let backend = self.backend_mut();
+        unlift(backend.draw_rect(upper_left, bottom_right, &paint, fill))
+    }
+
+    fn path(&mut self, points: &[BackendCoord], paint: Paint) -> SurfaceResult {
+        unlift(self.backend_mut().draw_path(points.iter().copied(), &paint))
+    }
+
+    fn polygon(&mut self, points: &[BackendCoord], paint: Paint) -> SurfaceResult {
+        unlift(
+            self.backend_mut()
+                .fill_polygon(points.iter().copied(), &paint),
+        )
+    }
+
+    fn circle(
+        &mut self,
+        centre: BackendCoord,
+        radius: u32,
+        paint: Paint,
+        fill: bool,
+    ) -> SurfaceResult {
+        unlift(self.backend_mut().draw_circle(centre, radius, &paint, fill))
+    }
+
+    fn text(&mut self, text: &str, spec: &TextSpec<'_>, at: BackendCoord) -> SurfaceResult {
+        self.write_text(text, spec, at)
+    }
+
+    fn text_size(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)> {
+        self.measure_text(text, spec)
+    }
+
+    fn present(&mut self) -> SurfaceResult {
+        unlift(self.backend_mut().present())
+    }
+}
+
 /// plotters' SVG writer as a [`Surface`]: what "Download SVG", the static pages and the native tests draw on.
 ///
 /// Text is laid out by [`estimated_text_size`]: an SVG has no fonts to measure with, and its reader's may differ.
@@ -362,59 +439,23 @@ impl<'a> SvgSurface<'a> {
 /// plotters-svg writes `font-size` as the requested size ÷ 1.24; asking for 1.24× the size gives the size meant.
 const SVG_FONT_SIZE_QUIRK: f64 = 1.24;
 
-fn unlift<T>(
-    result: Result<T, DrawingErrorKind<impl std::error::Error + Send + Sync>>,
-) -> SurfaceResult<T> {
-    result.map_err(|error| SurfaceError(error.to_string()))
-}
+impl<'a> PlottersSurface for SvgSurface<'a> {
+    type Backend = SVGBackend<'a>;
 
-impl Surface for SvgSurface<'_> {
-    fn size(&self) -> (u32, u32) {
-        self.inner.get_size()
+    fn backend(&self) -> &SVGBackend<'a> {
+        &self.inner
     }
 
-    fn line(&mut self, from: BackendCoord, to: BackendCoord, paint: Paint) -> SurfaceResult {
-        unlift(self.inner.draw_line(from, to, &paint))
+    fn backend_mut(&mut self) -> &mut SVGBackend<'a> {
+        &mut self.inner
     }
 
-    fn rect(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        paint: Paint,
-        fill: bool,
-    ) -> SurfaceResult {
-        unlift(self.inner.draw_rect(upper_left, bottom_right, &paint, fill))
-    }
-
-    fn path(&mut self, points: &[BackendCoord], paint: Paint) -> SurfaceResult {
-        unlift(self.inner.draw_path(points.iter().copied(), &paint))
-    }
-
-    fn polygon(&mut self, points: &[BackendCoord], paint: Paint) -> SurfaceResult {
-        unlift(self.inner.fill_polygon(points.iter().copied(), &paint))
-    }
-
-    fn circle(
-        &mut self,
-        centre: BackendCoord,
-        radius: u32,
-        paint: Paint,
-        fill: bool,
-    ) -> SurfaceResult {
-        unlift(self.inner.draw_circle(centre, radius, &paint, fill))
-    }
-
-    fn text(&mut self, text: &str, spec: &TextSpec<'_>, at: BackendCoord) -> SurfaceResult {
+    fn write_text(&mut self, text: &str, spec: &TextSpec<'_>, at: BackendCoord) -> SurfaceResult {
         let spec = spec.resized(spec.size * SVG_FONT_SIZE_QUIRK);
         unlift(self.inner.draw_text(text, &spec, at))
     }
 
-    fn text_size(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)> {
+    fn measure_text(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)> {
         Ok(estimated_text_size(text, spec))
-    }
-
-    fn present(&mut self) -> SurfaceResult {
-        unlift(self.inner.present())
     }
 }

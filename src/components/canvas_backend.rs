@@ -11,13 +11,13 @@ use leptos::prelude::*;
 use leptos_use_device_pixel_ratio::use_device_pixel_ratio;
 use leptos_use_resize_observer::use_resize_observer;
 use plotters::prelude::IntoDrawingArea;
-use plotters_backend::{BackendCoord, DrawingBackend, DrawingErrorKind};
+use plotters_backend::{BackendCoord, DrawingBackend};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::charts::surface::{
-    estimated_text_size, Paint, Surface, SurfaceError, SurfaceResult, TextSpec,
+    estimated_text_size, unlift, PlottersSurface, SurfaceResult, TextSpec,
 };
 use crate::charts::{ChartBackend, ChartSpec, ChartStyle, PlotRect};
 
@@ -111,55 +111,22 @@ impl MeasuredCanvas {
     }
 }
 
-/// plotters-canvas's errors, which it does not export, as the surface's.
-fn lift<E: std::error::Error + Send + Sync>(
-    result: Result<(), DrawingErrorKind<E>>,
-) -> SurfaceResult {
-    result.map_err(|error| SurfaceError(error.to_string()))
-}
+impl PlottersSurface for MeasuredCanvas {
+    type Backend = CanvasBackend;
 
-impl Surface for MeasuredCanvas {
-    fn size(&self) -> (u32, u32) {
-        self.inner.get_size()
+    fn backend(&self) -> &CanvasBackend {
+        &self.inner
     }
 
-    fn line(&mut self, from: BackendCoord, to: BackendCoord, paint: Paint) -> SurfaceResult {
-        lift(self.inner.draw_line(from, to, &paint))
+    fn backend_mut(&mut self) -> &mut CanvasBackend {
+        &mut self.inner
     }
 
-    fn rect(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        paint: Paint,
-        fill: bool,
-    ) -> SurfaceResult {
-        lift(self.inner.draw_rect(upper_left, bottom_right, &paint, fill))
+    fn write_text(&mut self, text: &str, spec: &TextSpec<'_>, at: BackendCoord) -> SurfaceResult {
+        unlift(self.inner.draw_text(text, spec, at))
     }
 
-    fn path(&mut self, points: &[BackendCoord], paint: Paint) -> SurfaceResult {
-        lift(self.inner.draw_path(points.iter().copied(), &paint))
-    }
-
-    fn polygon(&mut self, points: &[BackendCoord], paint: Paint) -> SurfaceResult {
-        lift(self.inner.fill_polygon(points.iter().copied(), &paint))
-    }
-
-    fn circle(
-        &mut self,
-        centre: BackendCoord,
-        radius: u32,
-        paint: Paint,
-        fill: bool,
-    ) -> SurfaceResult {
-        lift(self.inner.draw_circle(centre, radius, &paint, fill))
-    }
-
-    fn text(&mut self, text: &str, spec: &TextSpec<'_>, at: BackendCoord) -> SurfaceResult {
-        lift(self.inner.draw_text(text, spec, at))
-    }
-
-    fn text_size(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)> {
+    fn measure_text(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)> {
         // The same font string plotters-canvas draws with, so measured and drawn text agree.
         // A chart's labels repeat from one redraw to the next (a slider move redraws every tick label): measuring
         // each once saves a font change and a measurement per label per draw.
@@ -190,9 +157,5 @@ impl Surface for MeasuredCanvas {
             sizes.insert(key, size);
         });
         Ok(size)
-    }
-
-    fn present(&mut self) -> SurfaceResult {
-        lift(self.inner.present())
     }
 }
