@@ -2,27 +2,30 @@
 //! extreme data; the SVG holds the series the lesson needs; summaries and tables say exactly what the chart shows.
 
 use goodput::charts::format::format_ms;
+use goodput::charts::surface::{estimated_text_size, Paint, Surface, SurfaceResult, TextSpec};
 use goodput::charts::{
     distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
     latency_vs_load, queue_over_time, queue_summary, queue_table, throughput_summary,
-    throughput_table, throughput_vs_goodput, ChartResult, ChartStyle, ChartTheme, DataTable,
-    ExactCurve, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Percentile,
-    QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
+    throughput_table, throughput_vs_goodput, ChartArea, ChartBackend, ChartResult, ChartSpec,
+    ChartStyle, ChartTheme, DataTable, ExactCurve, LatencyDistribution, LatencyMetric,
+    LatencyPoint, LatencyVsLoad, Percentile, PlotRect, PredictionChart, PredictionMetric,
+    QueueOverTime, QueueSample, Slo, SvgSurface, ThroughputPoint, ThroughputVsGoodput,
 };
-use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
-
-type Svg<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+use plotters::prelude::IntoDrawingArea;
+use plotters::style::text_anchor::{HPos, VPos};
+use plotters::style::FontTransform;
+use plotters_backend::BackendCoord;
 
 /// Draws `chart` on a `width`×`height` SVG and returns the document.
 fn render(
     width: u32,
     height: u32,
-    chart: impl for<'a, 'b> FnOnce(&'b Svg<'a>) -> ChartResult<SVGBackend<'a>>,
+    chart: impl for<'a, 'b> FnOnce(&'b ChartArea<'a>) -> ChartResult<Option<PlotRect>>,
 ) -> String {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let root =
+            ChartBackend::new(SvgSurface::new(&mut svg, (width, height))).into_drawing_area();
         chart(&root).expect("chart draws");
         root.present().expect("svg is written");
     }
@@ -377,6 +380,48 @@ fn the_latency_table_has_a_row_per_load_with_gaps_as_dashes() {
     assert_eq!(table.rows[2], ["100%", "—", "—", "—", "—", "—", "—"]);
 }
 
+/// The stroke widths of the polylines stroked in `colour`, in drawing order (the legend swatch first).
+fn stroke_widths(svg: &str, colour: &str) -> Vec<u32> {
+    svg.lines()
+        .filter(|line| line.contains("<polyline") && line.contains(&format!("stroke=\"{colour}\"")))
+        .filter_map(|line| {
+            line.split("stroke-width=\"")
+                .nth(1)?
+                .split('"')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect()
+}
+
+#[test]
+fn every_legend_swatch_is_drawn_with_its_lines_pen() {
+    let svg = render(1200, 600, |area| {
+        latency_vs_load(area, &knee_sweep(), &style())
+    });
+    // Swatch and line alike: p99 at the emphasis weight (1.5 × 2.5 px), p50 at the main weight, the SLO as a guide.
+    assert_eq!(stroke_widths(&svg, P99), [4, 4]);
+    assert_eq!(stroke_widths(&svg, P50), [3, 3]);
+    let slo = stroke_widths(&svg, "#000000");
+    assert!(slo.len() > 2 && slo.iter().all(|w| *w == 2), "{slo:?}");
+    // Dashed lines have dashed swatches: two strokes in the legend, then the dashes of the line.
+    let exact = stroke_widths(&svg, EXACT);
+    assert!(exact.len() > 2 && exact.iter().all(|w| *w == 3));
+    let svg = render(1200, 600, |area| {
+        throughput_vs_goodput(area, &goodput_sweep(), &style())
+    });
+    assert_eq!(
+        stroke_widths(&svg, GOODPUT),
+        [4, 4],
+        "goodput: solid, emphasised"
+    );
+    let throughput = stroke_widths(&svg, THROUGHPUT);
+    assert!(throughput.len() > 3 && throughput.iter().all(|w| *w == 3));
+    // The current-load marker is a hairline (0.5 × 2.5 px, rounded), below every series.
+    assert_eq!(stroke_widths(&svg, "#555555"), [1]);
+}
+
 // ---------------------------------------------------------------- throughput vs goodput
 
 #[test]
@@ -696,7 +741,7 @@ fn charts_are_written_out_for_a_look() {
         ("dark", ChartTheme::Dark),
         ("hc", ChartTheme::HighContrast),
     ] {
-        let style = ChartStyle::new(theme, 1.0).for_svg();
+        let style = ChartStyle::new(theme, 1.0);
         let charts: [(&str, String); 4] = [
             (
                 "latency",
@@ -725,7 +770,7 @@ fn charts_are_written_out_for_a_look() {
         }
     }
     // A phone-width chart at devicePixelRatio 2, where legends have to wrap.
-    let narrow = ChartStyle::new(ChartTheme::Light, 2.0).for_svg();
+    let narrow = ChartStyle::new(ChartTheme::Light, 2.0);
     let svg = render(720, 640, |a| latency_vs_load(a, &knee_sweep(), &narrow));
     std::fs::write(dir.join("latency-narrow-dpr2.svg"), svg).expect("write svg");
 }
@@ -755,4 +800,212 @@ fn projected_type_grows_with_the_screen_but_never_past_what_the_chart_holds() {
     assert_eq!(ChartStyle::fit_projection(1.0, 2000.0, 2000.0), 1.0);
     assert_eq!(ChartStyle::fit_projection(f64::NAN, 800.0, 400.0), 1.0);
     assert_eq!(ChartStyle::fit_projection(3.0, 0.0, 0.0), 1.0);
+}
+
+// ---------------------------------------------------------------- layout on a phone
+
+/// One text a chart drew and the box it covers, in device pixels: `(left, top, right, bottom)`.
+#[derive(Clone, Debug)]
+struct Placed {
+    text: String,
+    rect: (f64, f64, f64, f64),
+}
+
+impl Placed {
+    fn overlaps(&self, other: &Placed) -> bool {
+        let (a, b) = (self.rect, other.rect);
+        a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+    }
+}
+
+/// A surface that keeps where every text went, measured as the SVG surface measures it (generous: 0.6 em a
+/// character, where real sans-serif digits are 0.55 em), so a layout that fits here fits on the canvas.
+struct TextRecorder<'a> {
+    size: (u32, u32),
+    placed: &'a mut Vec<Placed>,
+}
+
+impl Surface for TextRecorder<'_> {
+    fn size(&self) -> (u32, u32) {
+        self.size
+    }
+    fn line(&mut self, _: BackendCoord, _: BackendCoord, _: Paint) -> SurfaceResult {
+        Ok(())
+    }
+    fn rect(&mut self, _: BackendCoord, _: BackendCoord, _: Paint, _: bool) -> SurfaceResult {
+        Ok(())
+    }
+    fn path(&mut self, _: &[BackendCoord], _: Paint) -> SurfaceResult {
+        Ok(())
+    }
+    fn polygon(&mut self, _: &[BackendCoord], _: Paint) -> SurfaceResult {
+        Ok(())
+    }
+    fn circle(&mut self, _: BackendCoord, _: u32, _: Paint, _: bool) -> SurfaceResult {
+        Ok(())
+    }
+    fn text(&mut self, text: &str, spec: &TextSpec<'_>, (x, y): BackendCoord) -> SurfaceResult {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let (w, h) = estimated_text_size(text, spec);
+        let (w, h) = (f64::from(w), f64::from(h));
+        let dx = match spec.anchor.h_pos {
+            HPos::Left => 0.0,
+            HPos::Center => -w / 2.0,
+            HPos::Right => -w,
+        };
+        let dy = match spec.anchor.v_pos {
+            VPos::Top => 0.0,
+            VPos::Center => -h / 2.0,
+            VPos::Bottom => -h,
+        };
+        // The corners of the text's box around its anchor, turned as the text is (the y axis description reads
+        // upwards), then moved to where it was drawn.
+        let corners = [(dx, dy), (dx + w, dy), (dx, dy + h), (dx + w, dy + h)].map(|(cx, cy)| {
+            let (tx, ty) = match spec.transform {
+                FontTransform::None => (cx, cy),
+                FontTransform::Rotate90 => (-cy, cx),
+                FontTransform::Rotate180 => (-cx, -cy),
+                FontTransform::Rotate270 => (cy, -cx),
+            };
+            (f64::from(x) + tx, f64::from(y) + ty)
+        });
+        let xs = corners.map(|c| c.0);
+        let ys = corners.map(|c| c.1);
+        let min = |v: [f64; 4]| v.into_iter().fold(f64::INFINITY, f64::min);
+        let max = |v: [f64; 4]| v.into_iter().fold(f64::NEG_INFINITY, f64::max);
+        self.placed.push(Placed {
+            text: text.to_owned(),
+            rect: (min(xs), min(ys), max(xs), max(ys)),
+        });
+        Ok(())
+    }
+    fn text_size(&self, text: &str, spec: &TextSpec<'_>) -> SurfaceResult<(u32, u32)> {
+        Ok(estimated_text_size(text, spec))
+    }
+    fn present(&mut self) -> SurfaceResult {
+        Ok(())
+    }
+}
+
+/// Draws `chart` at `css` size and `ratio` device pixels per CSS pixel; returns the plot and every text drawn.
+fn lay_out(chart: &ChartSpec, (width, height): (f64, f64), ratio: f64) -> (PlotRect, Vec<Placed>) {
+    let size = (
+        (width * ratio).round() as u32,
+        (height * ratio).round() as u32,
+    );
+    let mut placed = Vec::new();
+    let plot = {
+        let surface = TextRecorder {
+            size,
+            placed: &mut placed,
+        };
+        let root = ChartBackend::new(surface).into_drawing_area();
+        chart
+            .draw(&root, &ChartStyle::new(ChartTheme::Light, ratio))
+            .expect("chart draws")
+            .expect("room for a plot")
+    };
+    (plot, placed)
+}
+
+/// The prediction chart after Reveal: marker, curve, level and the real load, every tag it can have.
+fn revealed_prediction() -> PredictionChart {
+    let points: Vec<(f64, Option<f64>)> = (0..20)
+        .map(|i| {
+            let load = 0.8 + 0.01 * f64::from(i);
+            (load, Some(0.12 + 0.004 / (1.0 - load)))
+        })
+        .collect();
+    PredictionChart {
+        metric: PredictionMetric::P99Ttft,
+        target: "the SLO crossing".to_owned(),
+        load_range: (0.8, 0.99),
+        expected_points: points.len(),
+        points,
+        level: Some((0.5, "SLO 500 ms".to_owned())),
+        guess: Some(0.9),
+        actual: Some(0.99),
+    }
+}
+
+/// Canvas sizes, CSS px, as style/lab.css sets them (`.chart-canvas`, less its border): on a 390 px and a 360 px wide
+/// phone the lab's charts are 319 and 289 wide and 25rem tall, a chart prediction's 279 and 249; on a tablet, in one
+/// column, 24rem tall.
+const LAB_SIZES: [(f64, f64); 4] = [
+    (319.0, 398.0),
+    (289.0, 398.0),
+    (560.0, 382.0),
+    (720.0, 382.0),
+];
+const PREDICTION_SIZES: [(f64, f64); 3] = [(279.0, 398.0), (249.0, 398.0), (520.0, 382.0)];
+
+/// The least plot height a chart keeps, CSS px: room for three decades of a log axis with a label each.
+const MIN_PLOT_HEIGHT: f64 = 150.0;
+
+#[test]
+fn on_a_phone_or_a_tablet_every_chart_keeps_a_readable_plot_and_no_two_labels_overlap() {
+    let mut runaway = knee_sweep();
+    runaway.points[14].p99_s = Some(1e3);
+    runaway.points[14].p99_ci_s = Some((5e2, 2e3));
+    let lab = [
+        ChartSpec::LatencyVsLoad(knee_sweep()),
+        ChartSpec::LatencyVsLoad(runaway),
+        ChartSpec::ThroughputVsGoodput(goodput_sweep()),
+        ChartSpec::QueueOverTime(growing_queue()),
+        ChartSpec::LatencyDistribution(tail_heavy_samples()),
+    ]
+    .map(|chart| (chart, &LAB_SIZES[..]));
+    let prediction = (
+        ChartSpec::Prediction(revealed_prediction()),
+        &PREDICTION_SIZES[..],
+    );
+    for (chart, sizes) in lab.iter().chain([&prediction]) {
+        for &css in *sizes {
+            for ratio in [1.0, 2.0, 3.0] {
+                let at = format!(
+                    "{} at {}×{} CSS px, ratio {ratio}",
+                    chart.file_stem(),
+                    css.0,
+                    css.1
+                );
+                let (plot, mut placed) = lay_out(chart, css, ratio);
+                // plotters lists each power of ten of a log axis twice (the last tick of a decade and the first of
+                // the next) and prints the label twice on the same spot, which reads as one.
+                placed.dedup_by(|b, a| a.text == b.text && a.rect == b.rect);
+                let plot = plot.per(ratio);
+                assert!(
+                    plot.height() >= MIN_PLOT_HEIGHT,
+                    "{at}: the plot is {:.0} px tall",
+                    plot.height()
+                );
+                assert!(
+                    plot.width() >= css.0 / 2.0,
+                    "{at}: the plot is {:.0} px wide",
+                    plot.width()
+                );
+                let (width, height) = (css.0 * ratio, css.1 * ratio);
+                for (i, a) in placed.iter().enumerate() {
+                    let (left, top, right, bottom) = a.rect;
+                    assert!(
+                        left >= 0.0 && top >= 0.0 && right <= width && bottom <= height,
+                        "{at}: {:?} leaves the canvas at {:?}",
+                        a.text,
+                        a.rect
+                    );
+                    for b in &placed[i + 1..] {
+                        assert!(
+                            !a.overlaps(b),
+                            "{at}: {:?} {:?} overlaps {:?} {:?}",
+                            a.text,
+                            a.rect,
+                            b.text,
+                            b.rect
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

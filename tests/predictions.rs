@@ -2,8 +2,8 @@
 //! progress kept between visits.
 
 use goodput::charts::{
-    prediction_chart, prediction_summary, prediction_table, ChartStyle, PredictionChart,
-    PredictionMetric,
+    prediction_chart, prediction_summary, prediction_table, ChartBackend, ChartStyle, PlotRect,
+    PredictionChart, PredictionMetric, SvgSurface,
 };
 use goodput::lesson::judge::{
     curve_points, distance_sentence, judge, locate, prediction_chart_data, prediction_sweep,
@@ -11,7 +11,7 @@ use goodput::lesson::judge::{
 };
 use goodput::lesson::progress::{Guess, LoadProblem, Progress, StepRecord, STORAGE_KEY};
 use goodput::lesson::*;
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
+use plotters::prelude::IntoDrawingArea;
 
 fn html(text: &str) -> Html {
     Html(text.to_owned())
@@ -193,15 +193,12 @@ fn the_distance_sentence_says_how_far_and_which_way() {
     assert!(distance_sentence(None, Some(0.9), 0.02).starts_with("You placed no marker."));
 }
 
-fn render(
-    data: &PredictionChart,
-    width: u32,
-    height: u32,
-) -> (String, Option<goodput::charts::PlotSpan>) {
+fn render(data: &PredictionChart, width: u32, height: u32) -> (String, Option<PlotRect>) {
     let mut svg = String::new();
     let span = {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        let span = prediction_chart(&root, data, &ChartStyle::default().for_svg()).expect("draws");
+        let root =
+            ChartBackend::new(SvgSurface::new(&mut svg, (width, height))).into_drawing_area();
+        let span = prediction_chart(&root, data, &ChartStyle::default()).expect("draws");
         root.present().expect("svg is written");
         span
     };
@@ -230,9 +227,13 @@ fn the_prediction_chart_shows_the_marker_then_the_real_curve_over_it() {
     );
     let span = span.expect("room for a plot");
     assert!(span.left > 0.0 && span.right < 900.0 && span.right > span.left + 400.0);
-    assert!((span.load_at(span.left, (0.8, 0.95)) - 0.8).abs() < 1e-9);
-    assert!((span.load_at((span.left + span.right) / 2.0, (0.8, 0.95)) - 0.875).abs() < 1e-9);
-    assert_eq!(span.load_at(-50.0, (0.8, 0.95)), 0.8, "clamped to the axis");
+    assert!((span.x_value_at(span.left, (0.8, 0.95)) - 0.8).abs() < 1e-9);
+    assert!((span.x_value_at((span.left + span.right) / 2.0, (0.8, 0.95)) - 0.875).abs() < 1e-9);
+    assert_eq!(
+        span.x_value_at(-50.0, (0.8, 0.95)),
+        0.8,
+        "clamped to the axis"
+    );
 
     let partial = prediction_chart_data(ChartTarget::SloCrossing, loads, &points[..2], Some(0.9));
     assert!(prediction_summary(&partial).contains("computing the real curve, 2 of 4 loads so far"));

@@ -2,18 +2,16 @@
 //! *who* the tail is: a long right shoulder of requests that waited in the queue.
 
 use plotters::coord::combinators::IntoLogRange;
-use plotters::coord::Shift;
-use plotters::drawing::DrawingArea;
 use plotters::element::Rectangle;
-use plotters::prelude::DrawingBackend;
 
 use super::format::{format_ms, format_percent};
 use super::frame::{
-    build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range, Axes,
-    ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
+    build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range, plot_rect,
+    Axes, LegendEntry, Margins, PlotRect, Rule, Scale, Series, Shade, Tag,
 };
 use super::latency::{LatencyMetric, Slo};
-use super::style::ChartStyle;
+use super::style::{ChartStyle, Pen, Weight};
+use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
 
 /// Upper bound on histogram bins, so a million samples still give bars wide enough to see.
@@ -137,27 +135,27 @@ fn log_bins(valid: &[f64]) -> Vec<LatencyBin> {
 
 /// Draws a histogram of per-request latency (share of requests per bin, log-spaced bins on a log axis) with p50 and
 /// p99 as solid lines and the SLO as a dashed line, each tagged with its value above the plot.
-pub fn latency_distribution<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn latency_distribution(
+    area: &ChartArea<'_>,
     data: &LatencyDistribution,
     style: &ChartStyle,
-) -> ChartResult<DB> {
+) -> ChartResult<Option<PlotRect>> {
     let palette = &style.palette;
     let metric = data.metric.label();
-    let mut legend = vec![
-        LegendEntry::fill("share of requests", palette.histogram),
-        LegendEntry::line("p50", palette.p50, 1.0, false),
-        LegendEntry::line("p99", palette.p99, 1.0, false),
-    ];
+    let bars = Shade::new("share of requests", palette.histogram);
+    let p50 = Series::new("p50", Pen::solid(palette.p50, Weight::Main));
+    let p99 = Series::new("p99", Pen::solid(palette.p99, Weight::Main));
+    let slo = Series::new("SLO", Pen::dashed(palette.slo, Weight::Guide));
+    let mut legend: Vec<LegendEntry> = vec![(&bars).into(), (&p50).into(), (&p99).into()];
     if data.slo.is_some() {
-        legend.push(LegendEntry::line("SLO", palette.slo, 0.6, true));
+        legend.push((&slo).into());
     }
     let title = format!(
         "{metric} distribution at {} load",
         format_percent(data.offered_load)
     );
     let Some(body) = frame(area, style, &title, &legend)? else {
-        return Ok(());
+        return Ok(None);
     };
     let (bins, total) = (&data.bins, data.total());
     let markers = [data.p50_s, data.p99_s, data.slo.map(|slo| slo.threshold_s)];
@@ -180,51 +178,43 @@ pub fn latency_distribution<DB: DrawingBackend>(
         x_labels: 30,
         y_labels: 6,
     };
+    // Each marker is drawn with the pen its legend entry shows, and tagged with its value above the plot.
+    let marks: Vec<(f64, &Series)> = [
+        (data.p50_s, &p50),
+        (data.p99_s, &p99),
+        (data.slo.map(|slo| slo.threshold_s), &slo),
+    ]
+    .into_iter()
+    .filter_map(|(value, line)| Some((value.filter(|v| *v > 0.0)?, line)))
+    .collect();
+    let tags: Vec<Tag> = marks
+        .iter()
+        .map(|(value, line)| Tag {
+            at: *value,
+            text: format!("{} {}", line.label, format_ms(*value)),
+            color: line.pen.colour,
+        })
+        .collect();
     let margins = Margins {
-        top_tag_rows: 2,
-        right_tag_chars: 0,
+        top_tags: &tags,
+        right_tags: &[],
     };
     let mut chart = build_chart(&body, style, x_range.log_scale(), y_range, &axes, margins)?;
 
-    let fill = style.bar(palette.histogram);
+    let fill = style.bar(bars.colour);
     chart.draw_series(
         bins.iter()
             .map(|bin| Rectangle::new([(bin.low_s, 0.0), (bin.high_s, share(bin))], fill)),
     )?;
 
-    let mut tags = Vec::new();
-    let mut mark =
-        |value: Option<f64>, name: &str, color, factor: f64, dashed: bool| -> ChartResult<DB> {
-            if let Some(value) = value.filter(|v| *v > 0.0) {
-                draw_rule(
-                    &mut chart,
-                    style,
-                    Rule::AtX(value),
-                    style.line(color, factor),
-                    dashed,
-                )?;
-                tags.push(Tag {
-                    at: value,
-                    text: format!("{name} {}", format_ms(value)),
-                    color,
-                });
-            }
-            Ok(())
-        };
-    mark(data.p50_s, "p50", palette.p50, 1.0, false)?;
-    mark(data.p99_s, "p99", palette.p99, 1.0, false)?;
-    mark(
-        data.slo.map(|slo| slo.threshold_s),
-        "SLO",
-        palette.slo,
-        0.6,
-        true,
-    )?;
+    for (value, line) in &marks {
+        draw_rule(&mut chart, style, Rule::AtX(*value), line.pen)?;
+    }
     draw_top_tags(&body, &chart, style, &tags)?;
     if bins.is_empty() {
         draw_note(&chart, style, "no requests yet")?;
     }
-    Ok(())
+    Ok(Some(plot_rect(area, &chart)))
 }
 
 /// The chart's `aria-label`, e.g. "At 97% load the median TTFT is 460 ms and p99 is 1.9 s; 3.2% of 10000 requests

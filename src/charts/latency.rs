@@ -1,16 +1,15 @@
 //! Chart 1: latency percentiles against offered load, the picture of the knee.
 
 use plotters::coord::combinators::IntoLogRange;
-use plotters::coord::Shift;
-use plotters::drawing::DrawingArea;
-use plotters::prelude::DrawingBackend;
 
 use super::format::{format_ms, format_percent, format_ratio};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
-    draw_rule, draw_top_tags, frame, Axes, ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
+    draw_rule, draw_top_tags, frame, is_narrow, plot_rect, Axes, LegendEntry, Margins, PlotRect,
+    Rule, Scale, Series, Shade, Tag,
 };
-use super::style::ChartStyle;
+use super::style::{ChartStyle, Pen, Weight};
+use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
 
 /// Which latency a chart shows.
@@ -120,46 +119,64 @@ pub struct LatencyVsLoad {
 /// log axis every curve keeps its shape, and the gap between two lines *is* their ratio (p99/p50 = 4× looks the same
 /// wherever it happens), which is the quantity the lesson talks about. Clipping was the alternative, but it hides the
 /// runaway the chart exists to show.
-pub fn latency_vs_load<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn latency_vs_load(
+    area: &ChartArea<'_>,
     data: &LatencyVsLoad,
     style: &ChartStyle,
-) -> ChartResult<DB> {
+) -> ChartResult<Option<PlotRect>> {
     let palette = &style.palette;
     let metric = data.metric.label();
-    let mut legend = vec![
-        LegendEntry::line("p50", palette.p50, 1.0, false),
-        LegendEntry::line("p95", palette.p95, 1.0, false),
-        LegendEntry::line("p99", palette.p99, 1.5, false),
-        LegendEntry::fill("p99 confidence band", palette.p99),
-        LegendEntry::line("mean", palette.mean, 1.0, false),
-    ];
-    if let Some(exact) = &data.exact {
-        legend.push(LegendEntry::line(
+    let p50 = Series::new("p50", Pen::solid(palette.p50, Weight::Main));
+    let p95 = Series::new("p95", Pen::solid(palette.p95, Weight::Main));
+    let p99 = Series::new("p99", Pen::solid(palette.p99, Weight::Emphasis));
+    let band = Shade::new("p99 confidence band", palette.p99);
+    let mean = Series::new("mean", Pen::solid(palette.mean, Weight::Main));
+    let exact = data.exact.as_ref().map(|exact| {
+        let series = Series::new(
             exact.label.clone(),
-            palette.exact,
-            1.0,
-            true,
-        ));
-    }
-    if let Some(slo) = &data.slo {
-        legend.push(LegendEntry::line(
-            slo_text(slo, data.metric),
-            palette.slo,
-            0.6,
-            true,
-        ));
-    }
+            Pen::dashed(palette.exact, Weight::Main),
+        );
+        (series, exact)
+    });
+    let slo = data.slo.map(|slo| {
+        let series = Series::new(
+            slo_text(&slo, data.metric),
+            Pen::dashed(palette.slo, Weight::Guide),
+        );
+        (series, slo)
+    });
+    let mut legend: Vec<LegendEntry> = vec![
+        (&p50).into(),
+        (&p95).into(),
+        (&p99).into(),
+        (&band).into(),
+        (&mean).into(),
+    ];
+    legend.extend(exact.as_ref().map(|(series, _)| LegendEntry::from(series)));
+    legend.extend(slo.as_ref().map(|(series, _)| LegendEntry::from(series)));
     let Some(body) = frame(area, style, &format!("{metric} vs offered load"), &legend)? else {
-        return Ok(());
+        return Ok(None);
     };
 
     let x_range = load_range(data.points.iter().map(|p| p.offered_load));
     let y_range = decade_range(latency_values(data));
     let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
+    // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone.
+    let narrow = is_narrow(area, style);
+    let right_tags: Vec<Tag> = slo
+        .iter()
+        .filter(|_| !narrow)
+        .map(|(line, slo)| Tag {
+            at: slo.threshold_s,
+            text: format!("SLO {}", format_ms(slo.threshold_s)),
+            color: line.pen.colour,
+        })
+        .collect();
+    let (marker, marker_tag) = current_load_marker(style, data.current_load);
+    let top_tags = [marker_tag];
     let margins = Margins {
-        top_tag_rows: 1,
-        right_tag_chars: if data.slo.is_some() { 10 } else { 0 },
+        top_tags: &top_tags,
+        right_tags: &right_tags,
     };
     let axes = Axes {
         x_desc: "offered load (% of capacity)",
@@ -176,65 +193,52 @@ pub fn latency_vs_load<DB: DrawingBackend>(
 
     // On a log axis a zero or negative latency has no place; treat it as missing like any other gap.
     let positive = |v: Option<f64>| v.filter(|v| *v > 0.0);
-    let band = data.points.iter().map(|p| {
+    let band_points = data.points.iter().map(|p| {
         let ci = p.p99_ci_s.filter(|(lo, hi)| *lo > 0.0 && *hi > 0.0);
         (p.offered_load, ci)
     });
-    draw_gapped_band(&mut chart, band, style.fill(palette.p99))?;
+    draw_gapped_band(&mut chart, style, band_points, &band)?;
     // Bottom to top: the tail last among the simulated series so it is never hidden, then the exact curve, dashed,
     // on top of it — where simulation and theory agree the dashes ride on the p99 line.
-    let series: [(Statistic, _, f64); 4] = [
-        (|p| p.mean_s, palette.mean, 1.0),
-        (|p| p.p50_s, palette.p50, 1.0),
-        (|p| p.p95_s, palette.p95, 1.0),
-        (|p| p.p99_s, palette.p99, 1.5),
+    let series: [(Statistic, &Series); 4] = [
+        (|p| p.mean_s, &mean),
+        (|p| p.p50_s, &p50),
+        (|p| p.p95_s, &p95),
+        (|p| p.p99_s, &p99),
     ];
-    for (value, colour, factor) in series {
+    for (value, line) in series {
         let points = data
             .points
             .iter()
             .map(|p| (p.offered_load, positive(value(p))));
-        draw_gapped_line(&mut chart, style, points, style.line(colour, factor), false)?;
+        draw_gapped_line(&mut chart, style, points, line.pen)?;
     }
-    if let Some(exact) = &data.exact {
+    if let Some((line, exact)) = &exact {
         let points = exact.points.iter().map(|&(x, y)| (x, positive(Some(y))));
-        let stroke = style.line(palette.exact, 1.0);
-        draw_gapped_line(&mut chart, style, points, stroke, true)?;
+        draw_gapped_line(&mut chart, style, points, line.pen)?;
     }
 
-    let mut right_tags = Vec::new();
-    if let Some(slo) = &data.slo {
-        draw_rule(
-            &mut chart,
-            style,
-            Rule::AtY(slo.threshold_s),
-            style.line(palette.slo, 0.6),
-            true,
-        )?;
-        right_tags.push(Tag {
-            at: slo.threshold_s,
-            text: format!("SLO {}", format_ms(slo.threshold_s)),
-            color: palette.slo,
-        });
+    if let Some((line, slo)) = &slo {
+        draw_rule(&mut chart, style, Rule::AtY(slo.threshold_s), line.pen)?;
     }
-    draw_rule(
-        &mut chart,
-        style,
-        Rule::AtX(data.current_load),
-        style.line(palette.marker, 0.5),
-        false,
-    )?;
-    let top_tags = [Tag {
-        at: data.current_load,
-        text: format!("load {}", format_percent(data.current_load)),
-        color: palette.marker,
-    }];
+    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
     draw_top_tags(&body, &chart, style, &top_tags)?;
     draw_right_tags(&body, &chart, style, &right_tags)?;
     if data.points.is_empty() {
         draw_note(&chart, style, "no results yet")?;
     }
-    Ok(())
+    Ok(Some(plot_rect(area, &chart)))
+}
+
+/// The current-load marker of the charts against load: a hairline at the slider's load, and its tag above the plot.
+pub(crate) fn current_load_marker(style: &ChartStyle, load: f64) -> (Pen, Tag) {
+    let marker = style.palette.marker;
+    let tag = Tag {
+        at: load,
+        text: format!("load {}", format_percent(load)),
+        color: marker,
+    };
+    (Pen::solid(marker, Weight::Hairline), tag)
 }
 
 /// Reads one statistic (p50, p95, p99, mean) of a point.

@@ -1,7 +1,7 @@
-//! Charts of the knee lab, as pure drawing functions over a plotters [`DrawingArea`](plotters::drawing::DrawingArea).
+//! Charts of the knee lab, as pure drawing functions over a [`ChartArea`].
 //!
-//! Every chart is generic in the backend, so the page draws it on a canvas and the tests draw it into an SVG string.
-//! A chart takes a plain data struct defined here (the lab maps model results into it; nothing here depends on the
+//! Every chart draws on the one [`ChartBackend`], which hands its drawing to a [`Surface`]: the page's canvas, or an
+//! SVG document ([`SvgSurface`]) for downloads, the static pages and the tests. A chart takes a plain data struct defined here (the lab maps model results into it; nothing here depends on the
 //! model) and a [`ChartStyle`]. Beside each drawing function sit two pure functions for accessibility: a one-sentence
 //! summary for the canvas's `aria-label`, and a [`DataTable`] the page shows as a keyboard-reachable `<table>`.
 //!
@@ -15,22 +15,23 @@ mod latency;
 mod prediction;
 mod queue;
 mod style;
+pub mod surface;
 mod throughput;
 
 pub use distribution::{
     distribution_summary, distribution_table, latency_distribution, LatencyBin, LatencyDistribution,
 };
-pub use frame::ChartResult;
+pub use frame::PlotRect;
 pub use latency::{
     latency_summary, latency_table, latency_vs_load, ExactCurve, LatencyMetric, LatencyPoint,
     LatencyVsLoad, Percentile, Slo,
 };
 pub use prediction::{
-    prediction_chart, prediction_summary, prediction_table, PlotSpan, PredictionChart,
-    PredictionMetric,
+    prediction_chart, prediction_summary, prediction_table, PredictionChart, PredictionMetric,
 };
 pub use queue::{queue_over_time, queue_summary, queue_table, QueueOverTime, QueueSample};
 pub use style::{ChartStyle, ChartTheme, Palette};
+pub use surface::{ChartArea, ChartBackend, ChartResult, Surface, SvgSurface};
 pub use throughput::{
     throughput_summary, throughput_table, throughput_vs_goodput, ThroughputPoint,
     ThroughputVsGoodput,
@@ -48,8 +49,7 @@ pub struct DataTable {
 
 /// Any one of the charts with its data: what a canvas on the page is asked to show.
 ///
-/// The drawing functions are generic over the plotters backend, which a closure cannot be; this enum is how one
-/// value can be drawn on the canvas, re-drawn into an SVG for download, and asked for its summary and table, all
+/// One value is drawn on the canvas, re-drawn into an SVG for download, and asked for its summary and table, all
 /// from the same data so the picture, the `aria-label` and the table cannot drift apart.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChartSpec {
@@ -66,18 +66,14 @@ pub enum ChartSpec {
 }
 
 impl ChartSpec {
-    /// Draws the chart on any backend.
-    pub fn draw<DB: plotters::prelude::DrawingBackend>(
-        &self,
-        area: &plotters::drawing::DrawingArea<DB, plotters::coord::Shift>,
-        style: &ChartStyle,
-    ) -> ChartResult<DB> {
+    /// Draws the chart and returns where its plot lies (`None` when the area is too small for one).
+    pub fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
         match self {
             ChartSpec::LatencyVsLoad(data) => latency_vs_load(area, data, style),
             ChartSpec::ThroughputVsGoodput(data) => throughput_vs_goodput(area, data, style),
             ChartSpec::QueueOverTime(data) => queue_over_time(area, data, style),
             ChartSpec::LatencyDistribution(data) => latency_distribution(area, data, style),
-            ChartSpec::Prediction(data) => prediction_chart(area, data, style).map(|_| ()),
+            ChartSpec::Prediction(data) => prediction_chart(area, data, style),
         }
     }
 
@@ -115,21 +111,20 @@ impl ChartSpec {
     }
 }
 
-/// Draws `chart` into an SVG document of `width`×`height` pixels, for the "Download SVG" button (and for slides).
-/// Fonts are corrected for plotters' SVG sizing (see [`ChartStyle::for_svg`]).
+/// Draws `chart` into an SVG document of `width`×`height` pixels, for the "Download SVG" button, the static pages'
+/// pictures and slides. Text is the size it is on the canvas.
 pub fn chart_svg(
     chart: &ChartSpec,
     style: &ChartStyle,
     width: u32,
     height: u32,
 ) -> Result<String, String> {
-    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    use plotters::prelude::IntoDrawingArea;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        chart
-            .draw(&root, &style.clone().for_svg())
-            .map_err(|e| e.to_string())?;
+        let root =
+            ChartBackend::new(SvgSurface::new(&mut svg, (width, height))).into_drawing_area();
+        chart.draw(&root, style).map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)

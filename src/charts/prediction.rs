@@ -2,20 +2,19 @@
 //! drawn over it with the load where the target really is. Two kinds of curve: p99 TTFT (log axis, as in chart 1)
 //! and goodput as a share of throughput (linear, 0–100%).
 //!
-//! The drawing function returns where the plot sits horizontally, so the page can turn a pointer position on the
-//! canvas into a load with exactly the mapping the picture used.
+//! The drawing function returns where the plot lies, so the page can turn a pointer position on the canvas into a
+//! load with exactly the mapping the picture used ([`PlotRect::x_value_at`]).
 
 use plotters::coord::combinators::IntoLogRange;
-use plotters::coord::Shift;
-use plotters::drawing::DrawingArea;
-use plotters::prelude::DrawingBackend;
 
 use super::format::{format_ms, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_gapped_line, draw_right_tags, draw_rule, draw_top_tags, frame,
-    Axes, Axis, Chart, LegendEntry, Margins, Rule, Scale, Tag,
+    is_narrow, plot_rect, Axes, Axis, Chart, LegendEntry, Margins, PlotRect, Rule, Scale, Series,
+    Tag,
 };
-use super::style::ChartStyle;
+use super::style::{ChartStyle, Pen, Weight};
+use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
 
 /// Which curve the prediction is about.
@@ -66,53 +65,51 @@ pub struct PredictionChart {
     pub actual: Option<f64>,
 }
 
-/// The horizontal pixel span of the plot inside the drawing area: load `from` sits at `left`, `to` at `right`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PlotSpan {
-    /// Pixel of the lightest load, from the area's left edge.
-    pub left: f64,
-    /// Pixel of the heaviest load, from the area's left edge.
-    pub right: f64,
+/// The lines of a prediction chart, each drawn with the pen its legend entry shows.
+struct Lines {
+    marker: Series,
+    curve: Series,
+    actual: Series,
+    /// The level is named by its tag in the right margin, or on a phone by its legend entry.
+    level: Series,
 }
 
-impl PlotSpan {
-    /// The load at pixel `x` (from the area's left edge), clamped to the axis.
-    pub fn load_at(&self, x: f64, (from, to): (f64, f64)) -> f64 {
-        let width = self.right - self.left;
-        if width <= 0.0 || !x.is_finite() {
-            return from;
-        }
-        let fraction = ((x - self.left) / width).clamp(0.0, 1.0);
-        from + fraction * (to - from)
-    }
-}
-
-/// Draws the prediction chart and returns where its plot lies horizontally (`None` when the area is too small to
-/// hold a chart).
-pub fn prediction_chart<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+/// Draws the prediction chart and returns where its plot lies (`None` when the area is too small to hold a chart).
+pub fn prediction_chart(
+    area: &ChartArea<'_>,
     data: &PredictionChart,
     style: &ChartStyle,
-) -> Result<Option<PlotSpan>, plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
+) -> ChartResult<Option<PlotRect>> {
     let palette = &style.palette;
     let curve_colour = match data.metric {
         PredictionMetric::P99Ttft => palette.p99,
         PredictionMetric::GoodputShare => palette.goodput,
     };
-    let mut legend = vec![LegendEntry::line("your marker", palette.marker, 1.0, true)];
-    if !data.points.is_empty() {
-        legend.push(LegendEntry::line(
+    let lines = Lines {
+        marker: Series::new("your marker", Pen::dashed(palette.marker, Weight::Main)),
+        curve: Series::new(
             format!("real {}", data.metric.label()),
-            curve_colour,
-            1.5,
-            false,
-        ));
-        legend.push(LegendEntry::line(
+            Pen::solid(curve_colour, Weight::Emphasis),
+        ),
+        actual: Series::new(
             "where it really is",
-            palette.exact,
-            1.0,
-            false,
-        ));
+            Pen::solid(palette.exact, Weight::Main),
+        ),
+        level: Series::new(
+            data.level.as_ref().map_or("", |(_, tag)| tag.as_str()),
+            Pen::dashed(palette.slo, Weight::Guide),
+        ),
+    };
+    let narrow = is_narrow(area, style);
+    let mut legend: Vec<LegendEntry> = vec![(&lines.marker).into()];
+    if !data.points.is_empty() {
+        legend.extend([
+            LegendEntry::from(&lines.curve),
+            LegendEntry::from(&lines.actual),
+        ]);
+    }
+    if narrow && data.level.is_some() {
+        legend.push((&lines.level).into());
     }
     let title = format!("Where is {}?", data.target);
     let Some(body) = frame(area, style, &title, &legend)? else {
@@ -120,12 +117,37 @@ pub fn prediction_chart<DB: DrawingBackend>(
     };
     let (from, to) = data.load_range;
     let x_range = from..to.max(from + 1e-6);
+    let right_tags: Vec<Tag> = data
+        .level
+        .iter()
+        .filter(|_| !narrow)
+        .map(|(level, _)| Tag {
+            at: *level,
+            text: lines.level.label.clone(),
+            color: lines.level.pen.colour,
+        })
+        .collect();
+    // The real load, then the marker: a tag per line drawn at an x.
+    let top_tags: Vec<Tag> = [
+        (data.actual, &lines.actual, "real"),
+        (data.guess, &lines.marker, "your marker"),
+    ]
+    .into_iter()
+    .filter_map(|(at, line, name)| {
+        let at = at?;
+        Some(Tag {
+            at,
+            text: format!("{name} {}", format_percent(at)),
+            color: line.pen.colour,
+        })
+    })
+    .collect();
     let margins = Margins {
-        top_tag_rows: 2,
-        right_tag_chars: if data.level.is_some() { 10 } else { 0 },
+        top_tags: &top_tags,
+        right_tags: &right_tags,
     };
     let x_format = |x: &f64| format_percent(*x);
-    let span = match data.metric {
+    let plot = match data.metric {
         PredictionMetric::P99Ttft => {
             let values = data
                 .points
@@ -153,7 +175,8 @@ pub fn prediction_chart<DB: DrawingBackend>(
             };
             let mut chart =
                 build_chart(&body, style, x_range, y_range.log_scale(), &axes, margins)?;
-            draw_layers(&body, &mut chart, data, style, curve_colour)?
+            draw_layers(&body, &mut chart, data, style, &lines, margins)?;
+            plot_rect(area, &chart)
         }
         PredictionMetric::GoodputShare => {
             let y_samples = [1.0, 0.5];
@@ -169,80 +192,40 @@ pub fn prediction_chart<DB: DrawingBackend>(
                 y_labels: 6,
             };
             let mut chart = build_chart(&body, style, x_range, 0.0..1.05, &axes, margins)?;
-            draw_layers(&body, &mut chart, data, style, curve_colour)?
+            draw_layers(&body, &mut chart, data, style, &lines, margins)?;
+            plot_rect(area, &chart)
         }
     };
-    let (base_x, _) = area.get_base_pixel();
-    Ok(Some(PlotSpan {
-        left: f64::from(span.0 - base_x),
-        right: f64::from(span.1 - base_x),
-    }))
+    Ok(Some(plot))
 }
 
-/// The curve, the level, the marker and the real load, in that order (the marker last so it is never hidden); returns
-/// the plot's horizontal pixel range in backend coordinates.
-fn draw_layers<DB: DrawingBackend, X: Axis, Y: Axis>(
-    body: &DrawingArea<DB, Shift>,
-    chart: &mut Chart<'_, DB, X, Y>,
+/// The curve, the level, the real load and the marker, in that order (the marker last so it is never hidden), and
+/// their tags.
+fn draw_layers<X: Axis, Y: Axis>(
+    body: &ChartArea<'_>,
+    chart: &mut Chart<'_, '_, X, Y>,
     data: &PredictionChart,
     style: &ChartStyle,
-    curve_colour: plotters::style::RGBColor,
-) -> Result<(i32, i32), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>> {
-    let palette = &style.palette;
+    lines: &Lines,
+    tags: Margins<'_>,
+) -> ChartResult {
     let positive = |v: Option<f64>| match data.metric {
         PredictionMetric::P99Ttft => v.filter(|v| *v > 0.0),
         PredictionMetric::GoodputShare => v,
     };
     let curve = data.points.iter().map(|&(x, y)| (x, positive(y)));
-    draw_gapped_line(chart, style, curve, style.line(curve_colour, 1.5), false)?;
-    let mut right_tags = Vec::new();
-    if let Some((level, tag)) = &data.level {
-        draw_rule(
-            chart,
-            style,
-            Rule::AtY(*level),
-            style.line(palette.slo, 0.6),
-            true,
-        )?;
-        right_tags.push(Tag {
-            at: *level,
-            text: tag.clone(),
-            color: palette.slo,
-        });
+    draw_gapped_line(chart, style, curve, lines.curve.pen)?;
+    if let Some((level, _)) = &data.level {
+        draw_rule(chart, style, Rule::AtY(*level), lines.level.pen)?;
     }
-    let mut top_tags = Vec::new();
     if let Some(actual) = data.actual {
-        draw_rule(
-            chart,
-            style,
-            Rule::AtX(actual),
-            style.line(palette.exact, 1.0),
-            false,
-        )?;
-        top_tags.push(Tag {
-            at: actual,
-            text: format!("real {}", format_percent(actual)),
-            color: palette.exact,
-        });
+        draw_rule(chart, style, Rule::AtX(actual), lines.actual.pen)?;
     }
     if let Some(guess) = data.guess {
-        draw_rule(
-            chart,
-            style,
-            Rule::AtX(guess),
-            style.line(palette.marker, 1.0),
-            true,
-        )?;
-        top_tags.push(Tag {
-            at: guess,
-            text: format!("your marker {}", format_percent(guess)),
-            color: palette.marker,
-        });
+        draw_rule(chart, style, Rule::AtX(guess), lines.marker.pen)?;
     }
-    draw_top_tags(body, chart, style, &top_tags)?;
-    draw_right_tags(body, chart, style, &right_tags)?;
-    let (x_pixels, _) = chart.plotting_area().get_pixel_range();
-    Ok((x_pixels.start, x_pixels.end))
+    draw_top_tags(body, chart, style, tags.top_tags)?;
+    draw_right_tags(body, chart, style, tags.right_tags)
 }
 
 /// The chart's `aria-label`: where the marker is and, once revealed, where the target really is.

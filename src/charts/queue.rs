@@ -2,16 +2,13 @@
 //! `num_requests_waiting` would show it on a dashboard. A waiting count that keeps climbing is the clearest sign the
 //! server is past its knee.
 
-use plotters::coord::Shift;
-use plotters::drawing::DrawingArea;
-use plotters::prelude::DrawingBackend;
-
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_line, draw_note, draw_right_tags, draw_rule, frame, linear_range,
-    Axes, ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
+    build_chart, draw_gapped_line, draw_note, draw_right_tags, draw_rule, frame, is_narrow,
+    linear_range, plot_rect, Axes, LegendEntry, Margins, PlotRect, Rule, Scale, Series, Tag,
 };
-use super::style::ChartStyle;
+use super::style::{ChartStyle, Pen, Weight};
+use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
 
 /// The data table shows at most this many samples, evenly spaced: enough to see the trend, few enough to tab through.
@@ -40,25 +37,35 @@ pub struct QueueOverTime {
 }
 
 /// Draws running and waiting requests over time, with the `max_num_seqs` cap as a dashed line tagged on the right.
-pub fn queue_over_time<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn queue_over_time(
+    area: &ChartArea<'_>,
     data: &QueueOverTime,
     style: &ChartStyle,
-) -> ChartResult<DB> {
+) -> ChartResult<Option<PlotRect>> {
     let palette = &style.palette;
-    let mut legend = vec![
-        LegendEntry::line("running", palette.running, 1.0, false),
-        LegendEntry::line("waiting", palette.waiting, 1.5, false),
-    ];
-    if data.max_num_seqs.is_some() {
-        legend.push(LegendEntry::line("max_num_seqs", palette.slo, 0.6, true));
-    }
+    let running = Series::new("running", Pen::solid(palette.running, Weight::Main));
+    let waiting = Series::new("waiting", Pen::solid(palette.waiting, Weight::Emphasis));
+    // On a phone the cap's value moves from its tag into the legend.
+    let narrow = is_narrow(area, style);
+    let cap = data.max_num_seqs.map(|cap| {
+        let label = if narrow {
+            format!("max_num_seqs = {cap}")
+        } else {
+            "max_num_seqs".to_owned()
+        };
+        (
+            Series::new(label, Pen::dashed(palette.slo, Weight::Guide)),
+            cap,
+        )
+    });
+    let mut legend: Vec<LegendEntry> = vec![(&running).into(), (&waiting).into()];
+    legend.extend(cap.as_ref().map(|(series, _)| LegendEntry::from(series)));
     let title = format!(
         "Requests in the server at {} load",
         format_percent(data.offered_load)
     );
     let Some(body) = frame(area, style, &title, &legend)? else {
-        return Ok(());
+        return Ok(None);
     };
     let x_range = linear_range(data.samples.iter().map(|s| s.time_s), true, 0.0);
     let counts = data
@@ -85,57 +92,36 @@ pub fn queue_over_time<DB: DrawingBackend>(
         x_labels: 8,
         y_labels: 6,
     };
+    let right_tags: Vec<Tag> = cap
+        .iter()
+        .filter(|_| !narrow)
+        .map(|(line, cap)| Tag {
+            at: f64::from(*cap),
+            text: format!("cap {cap}"),
+            color: line.pen.colour,
+        })
+        .collect();
     let margins = Margins {
-        top_tag_rows: 0,
-        right_tag_chars: if data.max_num_seqs.is_some() { 7 } else { 0 },
+        top_tags: &[],
+        right_tags: &right_tags,
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 
-    let running = data
-        .samples
-        .iter()
-        .map(|s| (s.time_s, Some(f64::from(s.running))));
-    draw_gapped_line(
-        &mut chart,
-        style,
-        running,
-        style.line(palette.running, 1.0),
-        false,
-    )?;
-    let waiting = data
-        .samples
-        .iter()
-        .map(|s| (s.time_s, Some(f64::from(s.waiting))));
-    draw_gapped_line(
-        &mut chart,
-        style,
-        waiting,
-        style.line(palette.waiting, 1.5),
-        false,
-    )?;
-    if let Some(cap) = data.max_num_seqs {
-        draw_rule(
-            &mut chart,
-            style,
-            Rule::AtY(f64::from(cap)),
-            style.line(palette.slo, 0.6),
-            true,
-        )?;
-        draw_right_tags(
-            &body,
-            &chart,
-            style,
-            &[Tag {
-                at: f64::from(cap),
-                text: format!("cap {cap}"),
-                color: palette.slo,
-            }],
-        )?;
+    let counts_of = |count: fn(&QueueSample) -> u32| {
+        data.samples
+            .iter()
+            .map(move |s| (s.time_s, Some(f64::from(count(s)))))
+    };
+    draw_gapped_line(&mut chart, style, counts_of(|s| s.running), running.pen)?;
+    draw_gapped_line(&mut chart, style, counts_of(|s| s.waiting), waiting.pen)?;
+    if let Some((line, cap)) = &cap {
+        draw_rule(&mut chart, style, Rule::AtY(f64::from(*cap)), line.pen)?;
     }
+    draw_right_tags(&body, &chart, style, &right_tags)?;
     if data.samples.is_empty() {
         draw_note(&chart, style, "no samples yet")?;
     }
-    Ok(())
+    Ok(Some(plot_rect(area, &chart)))
 }
 
 /// The chart's `aria-label`, e.g. "At 97% load over 60 s, on average 58 requests run (cap 64) and 12 wait, at most

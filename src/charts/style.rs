@@ -3,6 +3,8 @@
 //! Colours come from the Okabe–Ito palette, which stays distinguishable under the common colour-vision deficiencies.
 //! Colour is never the only cue, though: the tail series is drawn thicker, exact curves and thresholds are dashed, so
 //! a chart still reads in greyscale or on a washed-out projector.
+//! Those cues are types, [`Weight`] and [`Stroke`], carried by a [`Pen`]: one value describes a line wherever it is
+//! drawn, in the plot and as its legend swatch.
 
 use plotters::style::{FontDesc, FontFamily, FontStyle, IntoFont, RGBColor, ShapeStyle, TextStyle};
 
@@ -165,10 +167,8 @@ pub struct ChartStyle {
     pub label_px: f64,
     /// Chart titles, CSS px at scale 1.
     pub title_px: f64,
-    /// Width of data lines, CSS px at scale 1. The p99 line is drawn 1.5× as wide.
+    /// Width of data lines, CSS px at scale 1 (a [`Weight`] scales it).
     pub line_px: f64,
-    /// Extra factor on font sizes only. 1 for canvas; see [`ChartStyle::for_svg`].
-    pub font_scale: f64,
 }
 
 impl Default for ChartStyle {
@@ -199,7 +199,6 @@ impl ChartStyle {
             } else {
                 2.5
             },
-            font_scale: 1.0,
         }
     }
 
@@ -236,13 +235,6 @@ impl ChartStyle {
         screen_factor.min(room).max(1.0)
     }
 
-    /// The same style for plotters' SVG backend, which writes `font-size` as the requested size ÷ 1.24 while the
-    /// canvas backend uses it as is; without this an exported SVG would have text a fifth smaller than the screen.
-    pub fn for_svg(mut self) -> Self {
-        self.font_scale = 1.24;
-        self
-    }
-
     /// `css_px` CSS pixels in device pixels, at least 1 so hairlines never vanish.
     pub fn px(&self, css_px: f64) -> u32 {
         (css_px * self.scale).round().max(1.0) as u32
@@ -261,7 +253,7 @@ impl ChartStyle {
         };
         FontFamily::Name(self.font_family)
             .into_font()
-            .resize(css_px * self.scale * self.font_scale)
+            .resize(css_px * self.scale)
             .style(style)
     }
 
@@ -280,9 +272,9 @@ impl ChartStyle {
         self.font(self.title_px, true).color(&self.palette.text)
     }
 
-    /// A data line `factor` times the base line width.
-    pub fn line(&self, color: RGBColor, factor: f64) -> ShapeStyle {
-        ShapeStyle::from(color).stroke_width(self.px(self.line_px * factor))
+    /// The stroke of a line drawn with `pen` (its dashes are drawn by the caller, see `frame::draw_gapped_line`).
+    pub(crate) fn line(&self, pen: Pen) -> ShapeStyle {
+        ShapeStyle::from(pen.colour).stroke_width(self.px(self.line_px * pen.weight.factor()))
     }
 
     /// Histogram bars: twice the area opacity, since bars are the data itself rather than a band behind it.
@@ -297,6 +289,68 @@ impl ChartStyle {
     pub fn fill(&self, color: RGBColor) -> ShapeStyle {
         use plotters::style::Color;
         color.mix(self.palette.fill_opacity).filled()
+    }
+}
+
+/// How heavy a line is, relative to the style's base width: the tail the lesson is about is heavier than the other
+/// series, and the lines that only mark a place (a threshold, the current load) are lighter than any data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Weight {
+    /// The series the chart is about: p99, goodput, the waiting queue, a prediction's real curve.
+    Emphasis,
+    /// Every other series, and the markers a reader compares against them.
+    Main,
+    /// A threshold across the plot: an SLO, the `max_num_seqs` cap, a prediction's level.
+    Guide,
+    /// The current-load marker, drawn under the data it crosses.
+    Hairline,
+}
+
+impl Weight {
+    /// The factor on [`ChartStyle::line_px`].
+    pub(crate) fn factor(self) -> f64 {
+        match self {
+            Weight::Emphasis => 1.5,
+            Weight::Main => 1.0,
+            Weight::Guide => 0.6,
+            Weight::Hairline => 0.5,
+        }
+    }
+}
+
+/// Solid or dashed. Dashed means "not a measurement of this run": an exact curve, a threshold, the learner's marker —
+/// and throughput, so "dashed = all work, solid = goodput" survives greyscale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stroke {
+    Solid,
+    Dashed,
+}
+
+/// How a line looks: colour, weight and dashes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Pen {
+    pub colour: RGBColor,
+    pub weight: Weight,
+    pub stroke: Stroke,
+}
+
+impl Pen {
+    /// A solid line.
+    pub(crate) fn solid(colour: RGBColor, weight: Weight) -> Self {
+        Pen {
+            colour,
+            weight,
+            stroke: Stroke::Solid,
+        }
+    }
+
+    /// A dashed line.
+    pub(crate) fn dashed(colour: RGBColor, weight: Weight) -> Self {
+        Pen {
+            colour,
+            weight,
+            stroke: Stroke::Dashed,
+        }
     }
 }
 

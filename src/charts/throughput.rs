@@ -1,17 +1,14 @@
 //! Chart 2: throughput against goodput. Throughput keeps rising into the knee; goodput (requests that met every SLO)
 //! peels off. The gap between them is capacity spent on answers that arrived too late to count.
 
-use plotters::coord::Shift;
-use plotters::drawing::DrawingArea;
-use plotters::prelude::DrawingBackend;
-
 use super::format::{format_number, format_percent};
 use super::frame::{
     build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_rule, draw_top_tags, frame,
-    linear_range, Axes, ChartResult, LegendEntry, Margins, Rule, Scale, Tag,
+    linear_range, plot_rect, Axes, Margins, PlotRect, Rule, Scale, Series, Shade,
 };
-use super::latency::{load_range, nearest};
-use super::style::ChartStyle;
+use super::latency::{current_load_marker, load_range, nearest};
+use super::style::{ChartStyle, Pen, Weight};
+use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
 
 /// The label of the shaded gap: the lesson's phrase for throughput that is not goodput.
@@ -41,19 +38,21 @@ pub struct ThroughputVsGoodput {
 
 /// Draws throughput (dashed) and goodput (solid) against offered load, shades the gap between them and marks the
 /// current load. Both are read against zero, so the y axis is linear from 0.
-pub fn throughput_vs_goodput<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub fn throughput_vs_goodput(
+    area: &ChartArea<'_>,
     data: &ThroughputVsGoodput,
     style: &ChartStyle,
-) -> ChartResult<DB> {
+) -> ChartResult<Option<PlotRect>> {
     let palette = &style.palette;
-    let legend = [
-        LegendEntry::line("throughput", palette.throughput, 1.0, true),
-        LegendEntry::line("goodput (met both SLOs)", palette.goodput, 1.5, false),
-        LegendEntry::fill(GAP_LABEL, palette.gap),
-    ];
+    let throughput = Series::new("throughput", Pen::dashed(palette.throughput, Weight::Main));
+    let goodput = Series::new(
+        "goodput (met both SLOs)",
+        Pen::solid(palette.goodput, Weight::Emphasis),
+    );
+    let gap = Shade::new(GAP_LABEL, palette.gap);
+    let legend = [(&throughput).into(), (&goodput).into(), (&gap).into()];
     let Some(body) = frame(area, style, "Throughput vs goodput", &legend)? else {
-        return Ok(());
+        return Ok(None);
     };
     let x_range = load_range(data.points.iter().map(|p| p.offered_load));
     let rates = data
@@ -74,52 +73,31 @@ pub fn throughput_vs_goodput<DB: DrawingBackend>(
         x_labels: 8,
         y_labels: 6,
     };
+    let (marker, marker_tag) = current_load_marker(style, data.current_load);
+    let top_tags = [marker_tag];
     let margins = Margins {
-        top_tag_rows: 1,
-        right_tag_chars: 0,
+        top_tags: &top_tags,
+        right_tags: &[],
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 
     // The gap is shaded only where goodput really is below throughput, from goodput up to throughput.
-    let gap = data.points.iter().map(|p| match (p.goodput, p.throughput) {
+    let gap_points = data.points.iter().map(|p| match (p.goodput, p.throughput) {
         (Some(good), Some(all)) => (p.offered_load, Some((good.min(all), all))),
         _ => (p.offered_load, None),
     });
-    draw_gapped_band(&mut chart, gap, style.fill(palette.gap))?;
-    let throughput = data.points.iter().map(|p| (p.offered_load, p.throughput));
-    draw_gapped_line(
-        &mut chart,
-        style,
-        throughput,
-        style.line(palette.throughput, 1.0),
-        true,
-    )?;
-    let goodput = data.points.iter().map(|p| (p.offered_load, p.goodput));
-    draw_gapped_line(
-        &mut chart,
-        style,
-        goodput,
-        style.line(palette.goodput, 1.5),
-        false,
-    )?;
+    draw_gapped_band(&mut chart, style, gap_points, &gap)?;
+    let all = data.points.iter().map(|p| (p.offered_load, p.throughput));
+    draw_gapped_line(&mut chart, style, all, throughput.pen)?;
+    let good = data.points.iter().map(|p| (p.offered_load, p.goodput));
+    draw_gapped_line(&mut chart, style, good, goodput.pen)?;
 
-    draw_rule(
-        &mut chart,
-        style,
-        Rule::AtX(data.current_load),
-        style.line(palette.marker, 0.5),
-        false,
-    )?;
-    let tags = [Tag {
-        at: data.current_load,
-        text: format!("load {}", format_percent(data.current_load)),
-        color: palette.marker,
-    }];
-    draw_top_tags(&body, &chart, style, &tags)?;
+    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
+    draw_top_tags(&body, &chart, style, &top_tags)?;
     if data.points.is_empty() {
         draw_note(&chart, style, "no results yet")?;
     }
-    Ok(())
+    Ok(Some(plot_rect(area, &chart)))
 }
 
 /// The chart's `aria-label`, e.g. "At 97% load goodput is 62% of throughput (3.1 of 5.0 req/s); goodput peaks at 91%

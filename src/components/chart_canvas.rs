@@ -1,16 +1,15 @@
-//! `ChartCanvas`: one chart of the knee lab on a `<canvas>`, crisp at any devicePixelRatio, redrawn on resize and
-//! whenever its data or theme change, with its summary as the canvas's `aria-label`, its data table one keyboard
+//! `ChartCanvas`: one chart of the knee lab on a `<canvas>`, crisp at any devicePixelRatio, redrawn on resize, on a
+//! change of devicePixelRatio (zoom, another screen) and whenever its data or theme change, with its summary as the canvas's `aria-label`, its data table one keyboard
 //! press away in a `<details>`, and PNG/SVG downloads for slides.
 //!
 //! ```ignore
 //! view! { <ChartCanvas chart=Signal::derive(move || ChartSpec::LatencyVsLoad(latency.get())) theme=theme /> }
 //! ```
 
-use crate::components::canvas_backend::{use_css_size, MeasuredCanvas};
+use crate::components::canvas_backend::{draw_chart, use_canvas_geometry};
 use leptos::html;
 use leptos::prelude::*;
 use leptos_use_element_visibility::use_element_visibility;
-use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::JsCast;
 
 use super::perf;
@@ -35,7 +34,7 @@ pub fn ChartCanvas(
     caption: String,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    let css_size = use_css_size(canvas_ref);
+    let geometry = use_canvas_geometry(canvas_ref);
 
     // Charts scrolled out of view are not drawn: a slider move then costs only the charts the learner can see, and
     // an off-screen chart catches up when it scrolls in.
@@ -43,25 +42,22 @@ pub fn ChartCanvas(
     // Larger type and lines on a projected screen (1 on the lesson page).
     let projection = use_chart_projection();
 
-    // Redraw whenever the size, the data, the theme or the projection change.
+    // Redraw whenever the size, the pixel ratio, the data, the theme or the projection change.
     Effect::new(move |_| {
         if !visible.get() {
             return;
         }
-        let (width, height) = css_size.get();
+        let geometry = geometry.get();
         let spec = chart.get();
         let theme = theme.get();
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let Some((backend, ratio)) = MeasuredCanvas::sized(canvas, (width, height)) else {
-            return;
-        };
-        let area = backend.into_drawing_area();
+        let (width, height) = geometry.css_size;
         let projection = ChartStyle::fit_projection(projection.get(), width, height);
-        let style = ChartStyle::new(theme, ratio).with_projection(projection);
+        let style = ChartStyle::new(theme, 1.0).with_projection(projection);
         let started = perf::now();
-        if let Err(error) = spec.draw(&area, &style).and_then(|()| area.present()) {
+        if let Err(error) = draw_chart(canvas, geometry, &spec, style) {
             web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());
         }
         perf::measure(
@@ -95,7 +91,7 @@ pub fn ChartCanvas(
         }
     };
     let download_svg = move |_| {
-        let (width, height) = css_size.get_untracked();
+        let (width, height) = geometry.get_untracked().css_size;
         let spec = chart.get_untracked();
         // The SVG is drawn at CSS size and scale 1: it is a vector, so slides scale it without blur.
         let style = ChartStyle::new(theme.get_untracked(), 1.0);

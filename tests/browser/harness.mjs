@@ -88,9 +88,11 @@ export function launchBrowser() {
 /**
  * A new page that records what must never happen: console errors, uncaught exceptions and requests
  * to any origin but the site's own. Call `problems()` at the end of a test and expect an empty list.
+ * `viewport: null` turns Playwright's viewport emulation off, for a test that sets the window's size and
+ * devicePixelRatio itself over the DevTools protocol: only then does a change fire `resize` and media-query events.
  */
-export async function openPage(browser, origin, { width = 1280, height = 720 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+export async function openPage(browser, origin, viewport = { width: 1280, height: 720 }) {
+  const context = await browser.newContext({ viewport });
   // Every Content-Security-Policy violation is a console error, with what was refused and where.
   await context.addInitScript(() => {
     window.__cspViolations = [];

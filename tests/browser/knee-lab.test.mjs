@@ -143,6 +143,52 @@ test('charts have labels, keyboard-reachable data tables, and crisp backing stor
   assert.deepEqual(problems(), []);
 });
 
+/** Each lab canvas's CSS size and backing store, once the store is the CSS size × `ratio` (or after 5 s); scrolled
+ *  into view first, since charts out of view are not drawn. */
+async function backingStores(page, lab, ratio) {
+  const canvases = lab.locator('canvas[role="img"]');
+  const stores = [];
+  for (let i = 0; i < await canvases.count(); i += 1) {
+    const canvas = canvases.nth(i);
+    await canvas.scrollIntoViewIfNeeded();
+    const follows = ([c, r]) => Math.abs(c.width - c.getBoundingClientRect().width * r) <= 2
+      && Math.abs(c.height - c.getBoundingClientRect().height * r) <= 2;
+    await page.waitForFunction(follows, [await canvas.elementHandle(), ratio], { timeout: 5000 }).catch(() => {});
+    stores.push(await canvas.evaluate((c) => ({
+      css: `${c.clientWidth}×${c.clientHeight}`, w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight,
+    })));
+  }
+  return stores;
+}
+
+test('a change of devicePixelRatio (zoom, another screen) redraws every chart at the new ratio', async () => {
+  // Without Playwright's viewport emulation, so the window's ratio can change as a real one does.
+  const { page, lab, problems } = await openLab('', null);
+  const cdp = await page.context().newCDPSession(page);
+  // Headless Chromium re-evaluates media queries (and so reports a new ratio to the page) only when the window's size
+  // changes too, so each step also narrows the window a little. The lab is at its widest (84rem) on a window this
+  // wide, so its charts keep their CSS size: what redraws them is the new ratio alone, as on a move to another screen.
+  let width = 2000;
+  const emulate = (deviceScaleFactor) => {
+    width -= 40;
+    return cdp.send('Emulation.setDeviceMetricsOverride', { width, height: 1000, deviceScaleFactor, mobile: false });
+  };
+  await emulate(1);
+  const before = await backingStores(page, lab, 1);
+  for (const ratio of [2, 1.5]) {
+    await emulate(ratio);
+    assert.equal(await page.evaluate(() => devicePixelRatio), ratio);
+    const after = await backingStores(page, lab, ratio);
+    assert.deepEqual(after.map((s) => s.css), before.map((s) => s.css), 'the charts keep their CSS size');
+    for (const { w, h, cw, ch } of after) {
+      assert.ok(Math.abs(w - cw * ratio) <= 2 && Math.abs(h - ch * ratio) <= 2,
+        `a ${cw}×${ch} chart at devicePixelRatio ${ratio} has a ${w}×${h} backing store`);
+    }
+  }
+  await screenshot(page, 'knee-lab-dpr-1.5');
+  assert.deepEqual(problems(), []);
+});
+
 test('the lab reads right at 1280×720, on a phone, and in textbook mode with Erlang C', async () => {
   const { page, lab, problems } = await openLab('?preset=textbook&replicas=4&metric=e2e&load=0.95');
   await screenshot(page, 'knee-lab-1280');

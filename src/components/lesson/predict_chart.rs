@@ -2,15 +2,14 @@
 //! (keyboard) or by dragging on the chart (pointer). After Reveal the real curve is drawn over it; the data is in a
 //! table below.
 
-use crate::charts::{prediction_chart, ChartSpec, ChartStyle, PlotSpan};
-use crate::components::canvas_backend::{use_css_size, MeasuredCanvas};
+use crate::charts::{ChartSpec, ChartStyle, PlotRect};
+use crate::components::canvas_backend::{draw_chart, use_canvas_geometry};
 use crate::components::theme::use_chart_theme;
 use crate::lesson::judge::{prediction_chart_data, target_phrase, CurvePoint};
 use crate::lesson::progress::Guess;
 use crate::lesson::{ChartTarget, LoadRange};
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::IntoDrawingArea;
 
 /// The marker's load from a guess.
 fn marker(guess: &Option<Guess>) -> Option<f64> {
@@ -39,37 +38,27 @@ pub fn ChartGuess(
         curve.with(|points| prediction_chart_data(target, loads, points, marker(&guess.get())))
     });
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    let css_size = use_css_size(canvas_ref);
+    let geometry = use_canvas_geometry(canvas_ref);
     // Where the plot lies on the canvas, in CSS pixels, as the last drawing put it.
-    let span = StoredValue::new(None::<PlotSpan>);
+    let plot = StoredValue::new(None::<PlotRect>);
     let theme = use_chart_theme();
     Effect::new(move |_| {
-        let (width, height) = css_size.get();
-        let chart = data.get();
+        let geometry = geometry.get();
+        let spec = ChartSpec::Prediction(data.get());
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        let Some((backend, ratio)) = MeasuredCanvas::sized(canvas, (width, height)) else {
-            return;
-        };
-        let area = backend.into_drawing_area();
-        match prediction_chart(&area, &chart, &ChartStyle::new(theme.get(), ratio)) {
-            Ok(drawn) => {
-                let _ = area.present();
-                span.set_value(drawn.map(|s| PlotSpan {
-                    left: s.left / ratio,
-                    right: s.right / ratio,
-                }));
-            }
+        match draw_chart(canvas, geometry, &spec, ChartStyle::new(theme.get(), 1.0)) {
+            Ok(drawn) => plot.set_value(drawn),
             Err(error) => web_sys::console::error_1(&format!("prediction chart: {error}").into()),
         }
     });
 
     let dragging = RwSignal::new(false);
     let place = move |x_css: f64| {
-        if let Some(span) = span.get_value() {
+        if let Some(plot) = plot.get_value() {
             guess.set(Some(Guess::Load(snap(
-                span.load_at(x_css, (loads.from, loads.to)),
+                plot.x_value_at(x_css, (loads.from, loads.to)),
             ))));
         }
     };
