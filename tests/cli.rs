@@ -160,6 +160,30 @@ fn help_documents_every_flag() {
     }
 }
 
+#[test]
+fn bench_json_has_every_row_with_its_work_and_seconds() {
+    let v = json(&["bench", "--quick", "--json"]);
+    assert!(v["clock"].as_str().is_some_and(|c| !c.is_empty()), "{v}");
+    let lines = v["lines"].as_array().expect("lines");
+    let whats: Vec<&str> = lines.iter().filter_map(|l| l["what"].as_str()).collect();
+    for what in [
+        "M/M/4 open",
+        "LLM course preset, open",
+        "default sweep, course preset",
+        "parse + find_signals",
+    ] {
+        assert!(
+            whats.iter().any(|w| w.starts_with(what)),
+            "{what} in {whats:?}"
+        );
+    }
+    for line in lines {
+        assert!(line["work"].as_u64().is_some_and(|n| n > 0), "{line}");
+        assert!(line["seconds"].as_f64().is_some_and(|s| s > 0.0), "{line}");
+        assert!(line["unit"].as_str().is_some(), "{line}");
+    }
+}
+
 // ---- `goodput-sim metrics` and tools/cluster-probe.sh ----
 
 const HEALTHY_PAGE: &str = "tests/fixtures/metrics/healthy.prom";
