@@ -146,14 +146,12 @@ fn invalid_scenarios_name_the_field_instead_of_panicking() {
     });
     assert_eq!(run(&s, 1).unwrap_err().field, "service.servers");
     let s = Scenario {
-        arrivals: Arrivals::Open {
-            offered_load: f64::NAN,
-        },
+        arrivals: Arrivals::poisson(f64::NAN),
         ..Scenario::textbook_preset()
     };
     assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.offered_load");
     let s = Scenario {
-        arrivals: Arrivals::Open { offered_load: -0.5 },
+        arrivals: Arrivals::poisson(-0.5),
         ..Scenario::course_preset()
     };
     assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.offered_load");

@@ -8,7 +8,7 @@ use crate::charts::{
     ExactCurve, LatencyBin, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad,
     Percentile, QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
 };
-use crate::model::{exact_reference, Estimate, LatencyStats, RunSummary, Stability};
+use crate::model::{exact_reference, Estimate, LatencyStats, RunSummary, ServiceMode, Stability};
 
 /// The lab's picture at one moment: four charts and the readouts at the current load.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,9 +119,9 @@ fn metric_slo(settings: &LabSettings, metric: LatencyMetric) -> Option<Slo> {
 /// Whether the run's confidence interval is of `metric` (intervals are kept for the headline latency only: TTFT in
 /// LLM mode, the sojourn in the textbook queue).
 fn has_interval(summary: &RunSummary, metric: LatencyMetric) -> bool {
-    match summary.service.as_str() {
-        "textbook" => metric == LatencyMetric::EndToEnd,
-        _ => metric == LatencyMetric::Ttft,
+    match summary.service {
+        ServiceMode::Textbook => metric == LatencyMetric::EndToEnd,
+        ServiceMode::Llm => metric == LatencyMetric::Ttft,
     }
 }
 

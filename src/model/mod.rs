@@ -30,12 +30,12 @@ pub mod sweep;
 pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva};
 pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
 pub use scenario::{
-    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ScenarioError, ServiceKind, Slo,
-    TextbookService,
+    Arrivals, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ScenarioError,
+    ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, POISSON_CV,
 };
 pub use sim::{
-    run, run_traced, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, Stability,
-    SteadyState,
+    run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, ServiceMode,
+    Stability, SteadyState,
 };
 pub use stats::{Bin, ConfidenceInterval, LatencyStats, OccupancySample};
 pub use sweep::{default_load_points, load_points, sweep, SweepPoint};

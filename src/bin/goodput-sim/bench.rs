@@ -104,11 +104,11 @@ pub fn measure(size: Size) -> Vec<Line> {
     let mmc = [
         (
             "M/M/1 open, ρ = 0.9",
-            textbook(1, Arrivals::Open { offered_load: 0.9 }, 10_000_000 / scale),
+            textbook(1, Arrivals::poisson(0.9), 10_000_000 / scale),
         ),
         (
             "M/M/4 open, ρ = 0.9",
-            textbook(4, Arrivals::Open { offered_load: 0.9 }, 10_000_000 / scale),
+            textbook(4, Arrivals::poisson(0.9), 10_000_000 / scale),
         ),
         (
             "M/M/4 closed, N = 16, Z = 4",

@@ -233,7 +233,7 @@ fn build(a: &ScenarioArgs) -> (Scenario, u64) {
             s = s.with_offered_load(load);
         }
     } else {
-        s.arrivals = Arrivals::Open { offered_load: load };
+        s.arrivals = Arrivals::poisson(load);
     }
     (s, a.seed)
 }

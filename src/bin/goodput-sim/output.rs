@@ -25,7 +25,7 @@ fn columns(s: &RunSummary) -> Vec<(&'static str, String)> {
     let opt = |v: Option<f64>| v.map_or(String::new(), f);
     c.push(("throughput", opt(st.map(|x| x.throughput))));
     c.push(("arrival_rate", opt(st.map(|x| x.effective_arrival_rate))));
-    let llm = s.service == "llm";
+    let llm = s.is_llm();
     if llm {
         c.push((
             "output_tokens_per_second",
