@@ -101,21 +101,25 @@ struct Request {
 
 impl Request {
     /// Tokens the current prefill covers: the prompt and any tokens generated before a preemption.
+    #[inline(always)]
     fn prefill_total(&self) -> u64 {
         u64::from(self.prompt) + u64::from(self.generated)
     }
 
     /// Tokens of the current prefill already computed (their KV is cached).
+    #[inline(always)]
     fn prefilled(&self) -> u64 {
         self.prefill_total() - u64::from(self.prefill_left)
     }
 
     /// A decoding sequence's KV tokens in replica iteration `n` (> `decode_from`): the prefill plus one per decode.
+    #[inline(always)]
     fn kv_tokens_in(&self, n: u64) -> u64 {
         self.prefill_total() + (n - self.decode_from)
     }
 
     /// Which [`KvBlocks::phase`] group a decoding sequence belongs to.
+    #[inline(always)]
     fn phase(&self) -> usize {
         let blk = KV_BLOCK_TOKENS;
         ((self.prefill_total() % blk + blk - self.decode_from % blk) % blk) as usize
@@ -123,7 +127,7 @@ impl Request {
 }
 
 /// Blocks that hold `tokens` tokens.
-#[inline]
+#[inline(always)]
 fn blocks_for(tokens: u64) -> u64 {
     tokens.div_ceil(KV_BLOCK_TOKENS)
 }
@@ -141,16 +145,19 @@ struct KvBlocks {
 }
 
 impl KvBlocks {
+    #[inline(always)]
     fn free(&self) -> u64 {
         self.total - self.used
     }
 
     /// The group whose sequences start a block in iteration `n`.
+    #[inline(always)]
     fn starting_block_in(n: u64) -> usize {
         ((1 + KV_BLOCK_TOKENS - n % KV_BLOCK_TOKENS) % KV_BLOCK_TOKENS) as usize
     }
 
     /// New blocks the decoding sequences need in iteration `n`.
+    #[inline(always)]
     fn decode_blocks(&self, n: u64) -> u64 {
         u64::from(self.phase[Self::starting_block_in(n)])
     }
@@ -382,22 +389,12 @@ impl LlmSim {
         }
     }
 
-    #[inline]
-    fn allocate(&mut self, r: usize, blocks: u64) {
-        self.replicas[r].kv.used += blocks;
-        self.kv_used += blocks;
-    }
-
-    #[inline]
-    fn release(&mut self, r: usize, blocks: u64) {
-        self.replicas[r].kv.used -= blocks;
-        self.kv_used -= blocks;
-    }
-
     /// Schedules replica `r`'s next iteration starting at `t`, or leaves it idle when it has nothing to do.
     fn start_iteration(&mut self, r: usize, t: f64) {
+        let held = self.replicas[r].kv.used;
         let plan = self.plan_iteration(r, t);
         let rep = &mut self.replicas[r];
+        self.kv_used = self.kv_used - held + rep.kv.used;
         if plan.decoding == 0 && plan.prefill_tokens == 0 {
             debug_assert!(
                 rep.admitted() == 0,
@@ -423,37 +420,56 @@ impl LlmSim {
     /// preempting if short), then the continuing prefills in admission order, then admissions from the head of the
     /// waiting queue while there is a free slot, token budget and room in the KV cache.
     fn plan_iteration(&mut self, r: usize, t: f64) -> Plan {
-        let n = self.replicas[r].iterations + 1;
+        let Self {
+            replicas,
+            requests,
+            queue,
+            fleet,
+            rec,
+            admissions,
+            admitted_total,
+            ..
+        } = self;
+        let rep = &mut replicas[r];
+        let n = rep.iterations + 1;
         let mut plan = Plan::default();
+        let mut preempt =
+            |rep: &mut Replica, requests: &mut [Request], queue: &mut VecDeque<u32>| {
+                let victim = preempt_newest(rep, requests, queue, n);
+                if victim.is_some() {
+                    rec.occupancy.advance(t);
+                    rec.occupancy.preempted();
+                }
+                victim
+            };
         // 1. Every decoding sequence decodes one token; those starting a block need it now.
-        let mut need = self.replicas[r].kv.decode_blocks(n);
-        while need > self.replicas[r].kv.free() {
-            let Some(victim_needed_a_block) = self.preempt_newest(r, n, t) else {
+        let mut need = rep.kv.decode_blocks(n);
+        while need > rep.kv.free() {
+            let Some(needed_a_block) = preempt(rep, requests, queue) else {
                 break;
             };
             plan.preempted += 1;
-            need -= u64::from(victim_needed_a_block);
+            need -= u64::from(needed_a_block);
         }
-        self.allocate(r, need);
-        plan.decoding = self.replicas[r].decoding.len() as u64;
+        rep.kv.used += need;
+        plan.decoding = rep.decoding.len() as u64;
         // 2. The remaining token budget goes to prefills, first come first served.
-        let chunked = self.fleet.chunked_prefill;
-        let cap = self.fleet.max_num_seqs as usize;
-        let mut left = u64::from(self.fleet.max_num_batched_tokens).saturating_sub(plan.decoding);
+        let chunked = fleet.chunked_prefill;
+        let cap = fleet.max_num_seqs as usize;
+        let mut left = u64::from(fleet.max_num_batched_tokens).saturating_sub(plan.decoding);
         let mut i = 0;
         while left > 0 {
-            let rep = &self.replicas[r];
             let (id, continuing) = if i < rep.prefilling.len() {
                 (rep.prefilling[i], true)
             } else if plan.preempted == 0 && rep.admitted() < cap {
-                let Some(&head) = self.queue.front() else {
+                let Some(&head) = queue.front() else {
                     break;
                 };
                 (head, false)
             } else {
                 break;
             };
-            let req = &self.requests[id as usize];
+            let req = &requests[id as usize];
             let need = u64::from(req.prefill_left);
             let take = if chunked {
                 need.min(left)
@@ -463,13 +479,19 @@ impl LlmSim {
             } else {
                 break;
             };
-            let blocks = blocks_for(req.prefilled() + take) - blocks_for(req.prefilled());
-            if continuing {
-                // Preempt newer sequences until the chunk's blocks fit; if this one is the newest, it waits instead.
+            let done = req.prefilled();
+            let blocks = blocks_for(done + take) - blocks_for(done);
+            if blocks > rep.kv.free() {
+                if !continuing {
+                    // A waiting request needs the blocks of its first chunk; without them it and everyone behind it
+                    // keep waiting (first come first served).
+                    break;
+                }
+                // A continuing prefill preempts newer sequences until its chunk fits; if it is the newest, it waits.
                 let mut preempted_itself = false;
-                while blocks > self.replicas[r].kv.free() {
-                    preempted_itself = self.replicas[r].prefilling.back() == Some(&id);
-                    if self.preempt_newest(r, n, t).is_none() {
+                while blocks > rep.kv.free() {
+                    preempted_itself = rep.prefilling.back() == Some(&id);
+                    if preempt(rep, requests, queue).is_none() {
                         break;
                     }
                     plan.preempted += 1;
@@ -480,21 +502,16 @@ impl LlmSim {
                 if preempted_itself {
                     break;
                 }
-            } else {
-                // A waiting request needs the blocks of its first chunk; if they are not free, it and everyone
-                // behind it keep waiting (first come first served).
-                if blocks > self.replicas[r].kv.free() {
-                    break;
-                }
-                self.queue.pop_front();
-                let stamp = self.admissions;
-                self.admissions += 1;
-                self.requests[id as usize].admitted = stamp;
-                self.replicas[r].prefilling.push_back(id);
-                self.admitted_total += 1;
             }
-            self.allocate(r, blocks);
-            let req = &mut self.requests[id as usize];
+            if !continuing {
+                queue.pop_front();
+                requests[id as usize].admitted = *admissions;
+                *admissions += 1;
+                rep.prefilling.push_back(id);
+                *admitted_total += 1;
+            }
+            rep.kv.used += blocks;
+            let req = &mut requests[id as usize];
             req.prefill_left -= take as u32;
             plan.prefill_tokens += take;
             left = left.saturating_sub(take);
@@ -503,48 +520,13 @@ impl LlmSim {
             }
             i += 1;
         }
+        *admitted_total -= plan.preempted;
         plan
-    }
-
-    /// Preempts replica `r`'s most recently admitted sequence at the start of its iteration `n`: frees its blocks and
-    /// puts its request back at the front of the waiting queue, to recompute its prefill (prompt and the tokens it
-    /// generated) when readmitted. Returns whether it was a decoding sequence that needed a new block in `n`, or
-    /// `None` when the replica has no sequence left.
-    fn preempt_newest(&mut self, r: usize, n: u64, t: f64) -> Option<bool> {
-        let rep = &mut self.replicas[r];
-        // Prefilling sequences were all admitted after the decoding ones.
-        let (id, blocks, needed_a_block) = if let Some(id) = rep.prefilling.pop_back() {
-            let req = &mut self.requests[id as usize];
-            let blocks = blocks_for(req.prefilled());
-            req.prefill_left = req.prefill_total() as u32;
-            (id, blocks, false)
-        } else {
-            let requests = &self.requests;
-            let &Reverse((_, id)) = rep
-                .decoding
-                .iter()
-                .max_by_key(|Reverse((_, id))| requests[*id as usize].admitted)?;
-            rep.decoding.retain(|&Reverse((_, other))| other != id);
-            let req = &mut self.requests[id as usize];
-            let phase = req.phase();
-            rep.kv.phase[phase] -= 1;
-            let blocks = blocks_for(req.kv_tokens_in(n) - 1);
-            let generated = req.generated + (n - req.decode_from) as u32;
-            rep.context -= u64::from(req.prompt) + u64::from(generated);
-            req.generated = generated;
-            req.prefill_left = req.prefill_total() as u32;
-            (id, blocks, phase == KvBlocks::starting_block_in(n))
-        };
-        self.release(r, blocks);
-        self.queue.push_front(id);
-        self.admitted_total -= 1;
-        self.rec.occupancy.advance(t);
-        self.rec.occupancy.preempted();
-        Some(needed_a_block)
     }
 
     fn end_iteration(&mut self, r: usize, t: f64) {
         let rep = &mut self.replicas[r];
+        let held = rep.kv.used;
         rep.iterations += 1;
         let k = rep.iterations;
         rep.context += rep.decoding_in_iteration;
@@ -561,7 +543,7 @@ impl LlmSim {
             let req = self.requests[id as usize];
             rep.context -= u64::from(req.prompt) + u64::from(req.output);
             rep.kv.phase[req.phase()] -= 1;
-            self.release(r, blocks_for(req.kv_tokens_in(k)));
+            rep.kv.used -= blocks_for(req.kv_tokens_in(k));
             let tpot = (t - req.first_token) / f64::from(req.output - 1);
             self.finish(id, req, t, Some(tpot));
         }
@@ -580,7 +562,7 @@ impl LlmSim {
             req.decode_from = k;
             if req.generated + 1 >= req.output {
                 let req = *req;
-                self.release(r, blocks_for(req.prefill_total()));
+                rep.kv.used -= blocks_for(req.prefill_total());
                 let tpot =
                     (req.output > 1).then(|| (t - req.first_token) / f64::from(req.output - 1));
                 self.finish(id, req, t, tpot);
@@ -591,6 +573,7 @@ impl LlmSim {
                 rep.kv.phase[req.phase()] += 1;
             }
         }
+        self.kv_used -= held - self.replicas[r].kv.used;
         self.start_iteration(r, t);
         self.set_occupancy(t);
     }
@@ -619,4 +602,40 @@ impl LlmSim {
             self.sends.push(Reverse(super::Time(t + z)));
         }
     }
+}
+
+/// Preempts `rep`'s most recently admitted sequence at the start of its iteration `n`: frees its blocks and puts its
+/// request back at the front of the waiting `queue`, to recompute its prefill (prompt and the tokens it generated)
+/// when readmitted. Returns whether it was a decoding sequence that needed a new block in `n`, or `None` when the
+/// replica has no sequence left.
+fn preempt_newest(
+    rep: &mut Replica,
+    requests: &mut [Request],
+    queue: &mut VecDeque<u32>,
+    n: u64,
+) -> Option<bool> {
+    // Prefilling sequences were all admitted after the decoding ones.
+    let (id, needed_a_block) = if let Some(id) = rep.prefilling.pop_back() {
+        let req = &mut requests[id as usize];
+        rep.kv.used -= blocks_for(req.prefilled());
+        req.prefill_left = req.prefill_total() as u32;
+        (id, false)
+    } else {
+        let &Reverse((_, id)) = rep
+            .decoding
+            .iter()
+            .max_by_key(|Reverse((_, id))| requests[*id as usize].admitted)?;
+        rep.decoding.retain(|&Reverse((_, other))| other != id);
+        let req = &mut requests[id as usize];
+        let phase = req.phase();
+        rep.kv.phase[phase] -= 1;
+        rep.kv.used -= blocks_for(req.kv_tokens_in(n) - 1);
+        let generated = req.generated + (n - req.decode_from) as u32;
+        rep.context -= u64::from(req.prompt) + u64::from(generated);
+        req.generated = generated;
+        req.prefill_left = req.prefill_total() as u32;
+        (id, phase == KvBlocks::starting_block_in(n))
+    };
+    queue.push_front(id);
+    Some(needed_a_block)
 }

@@ -512,7 +512,7 @@ impl Gaps {
     }
 
     /// The gap before the next arrival.
-    #[inline]
+    #[inline(always)]
     pub fn next(&self, rng: &mut Stream) -> f64 {
         let unit = match &self.shape {
             GapShape::Poisson => rng.sample::<f64, _>(Exp1),
