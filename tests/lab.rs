@@ -1,7 +1,7 @@
 //! The knee lab without the page: settings from the lesson and the URL, the sliced sweep, and the figures.
 
 use goodput::charts::LatencyMetric;
-use goodput::lab::settings::{query_pairs, LOAD_PERCENT_RANGE};
+use goodput::lab::settings::{lab_keys, query_pairs, LOAD_PERCENT_RANGE};
 use goodput::lab::{sweep_for, Figures, LabSettings, LoopKind, Preset};
 use goodput::lesson::SettingValue;
 use goodput::model::SlicedSweep;
@@ -34,13 +34,13 @@ fn the_directive_sets_the_defaults_and_names_what_it_cannot_use() {
         ("load", SettingValue::Number(3.0)),
         ("colour", SettingValue::Text("red".into())),
     ]));
-    assert_eq!(lab.load_percent, 100);
+    assert_eq!(lab.load_percent, 85);
     let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
     assert_eq!(
         messages,
         [
             "the lab has no setting called \"colour\"; ignored",
-            "load=3 is above 100%; using 100%"
+            "load=3 is below 85% (read as 3%: a fraction is at most 1); using 85%"
         ]
     );
 }
@@ -57,7 +57,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     );
 
     let (lab, notes) =
-        defaults.with_query("load=1.5&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
+        defaults.with_query("load=150&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
     assert_eq!(lab.load_percent, LOAD_PERCENT_RANGE.1);
     assert_eq!(lab.replicas, 1);
     assert_eq!(lab.preset, Preset::Course);
@@ -68,7 +68,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     assert_eq!(
         messages,
         [
-            "load=1.5 is above 100%; using 100%",
+            "load=150 is above 100%; using 100%",
             "replicas=0 is below 1; using 1",
             "preset=\"gpu\" is not one of course, distserve, textbook; using course",
             "slo_ttft_ms=\"abc\" is not a number; using 500 ms",
@@ -119,8 +119,13 @@ fn query_pairs_decode_escapes_and_keep_bad_ones_literally() {
 
 proptest! {
     #[test]
-    fn any_lab_parameter_value_is_clamped_to_a_scenario_the_model_accepts(key in "(load|loop|preset|replicas|max_num_seqs|chunked_prefill|slo_ttft_ms|slo_tpot_ms|metric|seed)", value in ".{0,40}") {
-        let (lab, _) = LabSettings::default().with_query(&format!("{key}={value}"));
+    fn any_lab_parameter_value_is_clamped_to_a_scenario_the_model_accepts(
+        key in proptest::sample::select(lab_keys().collect::<Vec<_>>()),
+        value in ".{0,40}",
+        preset in proptest::sample::select(Preset::ALL.to_vec()),
+    ) {
+        let start = LabSettings { preset, ..LabSettings::default() };
+        let (lab, _) = start.with_query(&format!("{key}={value}"));
         prop_assert!(sweep_for(&lab, &default_load_points()).is_ok());
     }
 }
@@ -148,7 +153,7 @@ fn the_sliced_sweep_ends_with_exactly_the_full_sweep() {
     assert!(sliced.points().all(|(_, e)| e.is_none()));
     let passes = run_to_end(&mut sliced, 4_000);
     assert_eq!(passes, 3, "a rough pass, a finer one, the full run");
-    let scenario = goodput::lab::scenario_for(&settings, 0.9);
+    let scenario = goodput::lab::scenario_for(&settings, 0.9).unwrap();
     let full = sweep(&scenario, &loads, settings.seed).unwrap();
     for ((load, estimate), point) in sliced.points().zip(&full) {
         assert_eq!(load, point.offered_load);

@@ -66,9 +66,7 @@ fn a_budget_that_fits_k_whole_sequences_never_runs_more_than_k() {
             let s = fleet_scenario(
                 LengthDist::Fixed { tokens: 100 },
                 LengthDist::Fixed { tokens: 12 },
-                KvCache::Tokens {
-                    tokens: k * blocks_per_sequence * KV_BLOCK_TOKENS,
-                },
+                KvCache::Tokens(k * blocks_per_sequence * KV_BLOCK_TOKENS),
                 chunked,
                 0.98,
             );
@@ -91,9 +89,7 @@ fn no_preemption_while_the_budget_does_not_bind() {
         LengthDist::Uniform { min: 50, max: 300 },
         LengthDist::Uniform { min: 1, max: 40 },
     );
-    let roomy = KvCache::Tokens {
-        tokens: 64 * 339u64.div_ceil(KV_BLOCK_TOKENS) * KV_BLOCK_TOKENS,
-    };
+    let roomy = KvCache::Tokens(64 * 339u64.div_ceil(KV_BLOCK_TOKENS) * KV_BLOCK_TOKENS);
     for chunked in [true, false] {
         let limited = fleet_scenario(prompt.clone(), output.clone(), roomy.clone(), chunked, 0.97);
         let unlimited = fleet_scenario(
@@ -129,7 +125,7 @@ fn preemptions_appear_when_the_budget_binds_and_every_request_still_completes_on
         let mut s = fleet_scenario(
             LengthDist::Fixed { tokens: 200 },
             LengthDist::Geometric { mean: 100.0 },
-            KvCache::Tokens { tokens: 12 * 300 },
+            KvCache::Tokens(12 * 300),
             chunked,
             0.95,
         );
@@ -172,7 +168,7 @@ fn a_binding_cache_costs_latency_at_the_same_arrival_rate() {
         fleet_scenario(
             LengthDist::Fixed { tokens: 400 },
             LengthDist::Geometric { mean: 150.0 },
-            KvCache::Tokens { tokens },
+            KvCache::Tokens(tokens),
             false,
             0.8,
         )
@@ -198,7 +194,7 @@ fn kv_usage_stays_within_the_cache_and_fills_it_under_pressure() {
     let s = fleet_scenario(
         LengthDist::Uniform { min: 16, max: 900 },
         LengthDist::Geometric { mean: 60.0 },
-        KvCache::Tokens { tokens: 8_000 },
+        KvCache::Tokens(8_000),
         true,
         0.99,
     );
@@ -218,12 +214,12 @@ fn a_cache_too_small_for_the_longest_sequence_is_refused_naming_the_field() {
     let s = fleet_scenario(
         LengthDist::Fixed { tokens: 1000 },
         LengthDist::Fixed { tokens: 100 },
-        KvCache::Tokens { tokens: 1024 },
+        KvCache::Tokens(1024),
         true,
         0.9,
     );
     let e = run(&s, 1).unwrap_err();
-    assert_eq!(e.field, "service.kv_cache");
+    assert_eq!(e.field, "service.llm.kv_cache");
     assert!(e.problem.contains("1099"), "{e}");
     let mut s = Scenario::distserve_preset();
     if let ServiceKind::Llm(f) = &mut s.service {
@@ -232,7 +228,7 @@ fn a_cache_too_small_for_the_longest_sequence_is_refused_naming_the_field() {
         }
     }
     let e = run(&s, 1).unwrap_err();
-    assert_eq!(e.field, "service.kv_cache");
+    assert_eq!(e.field, "service.llm.kv_cache");
     assert!(e.problem.contains("no memory for the KV cache"), "{e}");
 }
 

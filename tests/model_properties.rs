@@ -32,9 +32,9 @@ fn kv_cache(prompt: &LengthDist, output: &LengthDist) -> impl Strategy<Value = K
     let least = smallest_kv_budget(prompt, output);
     prop_oneof![
         Just(KvCache::Unlimited),
-        (0u64..20_000).prop_map(move |extra| KvCache::Tokens {
-            tokens: least.next_multiple_of(KV_BLOCK_TOKENS) + extra
-        }),
+        (0u64..20_000).prop_map(move |extra| KvCache::Tokens(
+            least.next_multiple_of(KV_BLOCK_TOKENS) + extra
+        )),
     ]
 }
 

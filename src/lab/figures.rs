@@ -215,7 +215,7 @@ fn exact_curve(
         return None;
     }
     let pick = |load: f64| {
-        let reference = exact_reference(&scenario_for(settings, load))?;
+        let reference = exact_reference(&scenario_for(settings, load).ok()?)?;
         match metric {
             LatencyMetric::Ttft => reference.wait_p50_p99.map(|(_, p99)| p99),
             LatencyMetric::EndToEnd => reference.sojourn_p50_p99.map(|(_, p99)| p99),

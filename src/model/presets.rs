@@ -77,12 +77,13 @@ impl Scenario {
         )
     }
 
-    /// The course scenario in closed loop: users thinking 5 s on average, as many as give offered load ρ = 0.9.
+    /// The course scenario in closed loop: users thinking 5 s on average (the default think time of LLM users), as
+    /// many as give offered load ρ = 0.9.
     pub fn course_closed_preset() -> Scenario {
         let mut s = Scenario::course_preset();
         s.arrivals = Arrivals::Closed {
             users: 1,
-            think_time: 5.0,
+            think_time: s.service.default_think_time(),
         };
         s.with_offered_load(0.9)
     }

@@ -4,8 +4,11 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Everything a run needs besides the seed.
+/// Everything a run needs besides the seed. In JSON (a scenario file), each choice is an object named after it —
+/// `{"service": {"llm": {…}}, "arrivals": {"open": {…}}, …}` — and an unknown field is an error, so a typo is
+/// never silently ignored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Who serves the requests.
     pub service: ServiceKind,
@@ -22,7 +25,7 @@ pub struct Scenario {
 
 /// The service stations.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServiceKind {
     /// The textbook M/M/c queue: `servers` identical servers, exponential service, one FCFS queue.
     Textbook(TextbookService),
@@ -32,6 +35,7 @@ pub enum ServiceKind {
 
 /// The textbook M/M/c station, in abstract time units.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TextbookService {
     /// Number of servers `c`.
     pub servers: u32,
@@ -46,6 +50,7 @@ pub struct TextbookService {
 /// of the queue at the start of every iteration while it has a free slot and token budget — so a request goes to the
 /// first replica with room, and it counts as waiting, as in vLLM, until a scheduler admits it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LlmFleet {
     /// Number of replicas (data-parallel copies of the model), each with its own batch.
     pub replicas: u32,
@@ -79,16 +84,13 @@ pub const KV_BLOCK_TOKENS: u64 = 16;
 /// sequence is preempted and later recomputes its prefill — vLLM's V1 scheduler. A sequence never grows past what
 /// the replica holds (vLLM refuses a `max_model_len` its cache cannot hold): a longer output stops there.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum KvCache {
     /// No KV limit: only `max_num_seqs` and the token budget bound the batch.
     #[default]
     Unlimited,
     /// Given directly: the tokens one replica's cache holds (rounded down to whole blocks).
-    Tokens {
-        /// Tokens per replica.
-        tokens: u64,
-    },
+    Tokens(u64),
     /// Derived from GPU memory the way vLLM sizes its cache at start-up.
     Memory(GpuMemory),
 }
@@ -98,6 +100,7 @@ pub enum KvCache {
 /// communication buffers), and fills the rest with KV blocks. A token's KV is `2 × layers × KV heads × head size ×
 /// bytes per value` (keys and values), split across the GPUs by tensor parallelism.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GpuMemory {
     /// GPUs one replica spans (`--tensor-parallel-size`).
     pub gpus: u32,
@@ -158,7 +161,7 @@ impl KvCache {
     pub fn blocks(&self) -> Option<u64> {
         match self {
             KvCache::Unlimited => None,
-            KvCache::Tokens { tokens } => Some(tokens / KV_BLOCK_TOKENS),
+            KvCache::Tokens(tokens) => Some(tokens / KV_BLOCK_TOKENS),
             KvCache::Memory(memory) => Some(memory.tokens() / KV_BLOCK_TOKENS),
         }
     }
@@ -173,6 +176,7 @@ impl KvCache {
 /// `fixed + per_prefill_token · prefill tokens + per_decode_seq · decoding sequences + per_context_token · context
 /// tokens of the decoding sequences`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IterationModel {
     /// Cost of any iteration (weight loading, kernel launches, scheduling), seconds.
     pub fixed: f64,
@@ -202,7 +206,7 @@ impl IterationModel {
 
 /// A distribution of token counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum LengthDist {
     /// Always `tokens`.
     Fixed {
@@ -260,7 +264,7 @@ impl LengthDist {
 
 /// How requests arrive.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "loop", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Arrivals {
     /// Open loop: arrivals at `offered_load` × the fleet's saturation throughput, with gamma-distributed gaps of
     /// coefficient of variation `cv` (1: Poisson). They keep coming whatever the server does, which is what exposes
@@ -310,6 +314,7 @@ impl Arrivals {
 /// In the textbook mode there is no first token: `ttft` is applied to the wait (the time until service starts, the
 /// counterpart of queueing before the first token) and `tpot` does not apply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Slo {
     /// Time-to-first-token threshold.
     pub ttft: f64,
@@ -390,18 +395,18 @@ impl LengthDist {
     fn validate(&self, field: &str) -> Result<(), ScenarioError> {
         match *self {
             LengthDist::Fixed { tokens } => {
-                in_range(&format!("{field}.tokens"), tokens, 1, MAX_TOKENS)
+                in_range(&format!("{field}.fixed.tokens"), tokens, 1, MAX_TOKENS)
             }
             LengthDist::Uniform { min, max } => {
-                in_range(&format!("{field}.min"), min, 1, MAX_TOKENS)?;
-                in_range(&format!("{field}.max"), max, min, MAX_TOKENS)
+                in_range(&format!("{field}.uniform.min"), min, 1, MAX_TOKENS)?;
+                in_range(&format!("{field}.uniform.max"), max, min, MAX_TOKENS)
             }
             LengthDist::Geometric { mean } => {
                 if mean.is_finite() && (1.0..=f64::from(MAX_TOKENS)).contains(&mean) {
                     Ok(())
                 } else {
                     Err(err(
-                        &format!("{field}.mean"),
+                        &format!("{field}.geometric.mean"),
                         "must be a finite number between 1 and 10000000",
                     ))
                 }
@@ -415,46 +420,51 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         match &self.service {
             ServiceKind::Textbook(t) => {
-                in_range("service.servers", t.servers, 1, MAX_SERVERS)?;
-                positive("service.mean_service", t.mean_service)?;
+                in_range("service.textbook.servers", t.servers, 1, MAX_SERVERS)?;
+                positive("service.textbook.mean_service", t.mean_service)?;
             }
             ServiceKind::Llm(f) => {
-                in_range("service.replicas", f.replicas, 1, MAX_SERVERS)?;
-                in_range("service.max_num_seqs", f.max_num_seqs, 1, 65_536)?;
+                in_range("service.llm.replicas", f.replicas, 1, MAX_SERVERS)?;
+                in_range("service.llm.max_num_seqs", f.max_num_seqs, 1, 65_536)?;
                 in_range(
-                    "service.max_num_batched_tokens",
+                    "service.llm.max_num_batched_tokens",
                     f.max_num_batched_tokens,
                     f.max_num_seqs,
                     MAX_TOKENS,
                 )?;
-                positive("service.iteration.fixed", f.iteration.fixed)?;
+                positive("service.llm.iteration.fixed", f.iteration.fixed)?;
                 non_negative(
-                    "service.iteration.per_prefill_token",
+                    "service.llm.iteration.per_prefill_token",
                     f.iteration.per_prefill_token,
                 )?;
                 non_negative(
-                    "service.iteration.per_decode_seq",
+                    "service.llm.iteration.per_decode_seq",
                     f.iteration.per_decode_seq,
                 )?;
                 non_negative(
-                    "service.iteration.per_context_token",
+                    "service.llm.iteration.per_context_token",
                     f.iteration.per_context_token,
                 )?;
-                f.prompt_tokens.validate("service.prompt_tokens")?;
-                f.output_tokens.validate("service.output_tokens")?;
+                f.prompt_tokens.validate("service.llm.prompt_tokens")?;
+                f.output_tokens.validate("service.llm.output_tokens")?;
                 f.validate_kv_cache()?;
             }
         }
         match self.arrivals {
             Arrivals::Open { offered_load, cv } => {
-                positive("arrivals.offered_load", offered_load)?;
-                in_range("arrivals.offered_load", offered_load, 0.0, MAX_OFFERED_LOAD)?;
-                non_negative("arrivals.cv", cv)?;
-                in_range("arrivals.cv", cv, 0.0, MAX_ARRIVAL_CV)?;
+                positive("arrivals.open.offered_load", offered_load)?;
+                in_range(
+                    "arrivals.open.offered_load",
+                    offered_load,
+                    0.0,
+                    MAX_OFFERED_LOAD,
+                )?;
+                non_negative("arrivals.open.cv", cv)?;
+                in_range("arrivals.open.cv", cv, 0.0, MAX_ARRIVAL_CV)?;
             }
             Arrivals::Closed { users, think_time } => {
-                in_range("arrivals.users", users, 1, MAX_USERS)?;
-                non_negative("arrivals.think_time", think_time)?;
+                in_range("arrivals.closed.users", users, 1, MAX_USERS)?;
+                non_negative("arrivals.closed.think_time", think_time)?;
             }
         }
         positive("slo.ttft", self.slo.ttft)?;
@@ -537,16 +547,16 @@ impl LlmFleet {
     fn validate_kv_cache(&self) -> Result<(), ScenarioError> {
         match &self.kv_cache {
             KvCache::Unlimited => return Ok(()),
-            KvCache::Tokens { tokens } => {
+            KvCache::Tokens(tokens) => {
                 in_range(
-                    "service.kv_cache.tokens",
+                    "service.llm.kv_cache.tokens",
                     *tokens,
                     KV_BLOCK_TOKENS,
                     MAX_KV_TOKENS,
                 )?;
             }
             KvCache::Memory(m) => {
-                let field = |name: &str| format!("service.kv_cache.{name}");
+                let field = |name: &str| format!("service.llm.kv_cache.memory.{name}");
                 in_range(&field("gpus"), m.gpus, 1, 1024)?;
                 positive(&field("gpu_memory_gib"), m.gpu_memory_gib)?;
                 positive(&field("gpu_memory_utilization"), m.gpu_memory_utilization)?;
@@ -564,7 +574,7 @@ impl LlmFleet {
                 in_range(&field("kv_value_bytes"), m.kv_value_bytes, 1, 8)?;
                 if m.tokens() == 0 {
                     return Err(ScenarioError {
-                        field: "service.kv_cache".to_owned(),
+                        field: "service.llm.kv_cache".to_owned(),
                         problem: format!(
                             "leaves no memory for the KV cache: of the {:.1} GiB vLLM may use per GPU, the weights \
                              and overhead take {:.1} GiB",
@@ -579,16 +589,15 @@ impl LlmFleet {
         // The longest sequence it must hold at once: its prompt and every output token but the last (whose KV is
         // never written). A geometric length has no longest: its tail is cut at the capacity instead.
         let longest = match (self.prompt_tokens.max(), self.output_tokens.max()) {
-            (Some(p), Some(o)) => Some(u64::from(p) + u64::from(o) - 1),
-            (Some(p), None) => Some(u64::from(p)),
+            (Some(p), Some(o)) => Some((u64::from(p) + u64::from(o) - 1, "sequence")),
+            (Some(p), None) => Some((u64::from(p), "prompt")),
             (None, _) => None,
         };
         match longest {
-            Some(longest) if longest > capacity => Err(ScenarioError {
-                field: "service.kv_cache".to_owned(),
+            Some((longest, what)) if longest > capacity => Err(ScenarioError {
+                field: "service.llm.kv_cache".to_owned(),
                 problem: format!(
-                    "holds {capacity} tokens per replica, fewer than the longest sequence ({longest} tokens of \
-                     prompt and output)"
+                    "holds {capacity} tokens per replica, fewer than the longest {what} ({longest} tokens)"
                 ),
             }),
             _ => Ok(()),

@@ -1,9 +1,10 @@
 //! The flags and the subcommands.
 
 use super::output::{print_run, print_sweep, OutputArgs};
+use super::scenario_args::ScenarioArgs;
 use super::{bench, metrics};
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use goodput::model::{load_points, run, sweep, Arrivals, Scenario, ServiceKind, TextbookService};
+use clap::{Args, Parser, Subcommand};
+use goodput::model::{load_points, run, sweep};
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
@@ -17,10 +18,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Simulate one scenario and report its latencies, throughput, goodput and checks.
+    /// Simulate one scenario and report its latencies, throughput, goodput, KV cache and checks.
     Run {
         #[command(flatten)]
         scenario: ScenarioArgs,
+        #[command(flatten)]
+        seed: SeedArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -38,7 +41,15 @@ enum Command {
         #[arg(long, default_value_t = 0.01)]
         step: f64,
         #[command(flatten)]
+        seed: SeedArgs,
+        #[command(flatten)]
         output: OutputArgs,
+    },
+    /// Print a scenario in the model's JSON format — a preset, or a scenario file, changed by the other flags — to
+    /// edit and hand to `run` or `sweep` with --scenario.
+    Scenario {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
     },
     /// Time the simulator (customers per second for both service kinds, a full default sweep) and print a
     /// markdown table for BENCHMARKS.md, or JSON.
@@ -67,60 +78,9 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Preset {
-    /// ~27B FP8 model on 4×H100 (vLLM, max-num-seqs 64, chunked prefill, 8192-token budget).
-    Course,
-    /// OPT-13B on one A100 with DistServe's fitted iteration times.
-    Distserve,
-    /// The M/M/c queue, mean service 1 time unit.
-    Textbook,
-}
-
+/// The random seed of a run.
 #[derive(Args)]
-struct ScenarioArgs {
-    /// Starting scenario.
-    #[arg(long, value_enum, default_value = "course")]
-    preset: Preset,
-    /// Offered load ρ (arrival rate ÷ saturation throughput); in closed loop it sets the number of users.
-    #[arg(long)]
-    load: Option<f64>,
-    /// Closed loop: users who think, send, wait for the response, and think again.
-    #[arg(long)]
-    closed: bool,
-    /// Closed loop with exactly this many users (implies --closed).
-    #[arg(long)]
-    users: Option<u32>,
-    /// Mean think time of closed-loop users (default 5 s for LLM presets, 4 time units for textbook).
-    #[arg(long)]
-    think: Option<f64>,
-    /// Number of servers (textbook) or replicas (LLM).
-    #[arg(long)]
-    servers: Option<u32>,
-    /// Textbook mean service time.
-    #[arg(long)]
-    mean_service: Option<f64>,
-    /// LLM: vLLM --max-num-seqs.
-    #[arg(long)]
-    max_num_seqs: Option<u32>,
-    /// LLM: vLLM --max-num-batched-tokens.
-    #[arg(long)]
-    max_num_batched_tokens: Option<u32>,
-    /// LLM: chunked prefill on or off.
-    #[arg(long)]
-    chunked_prefill: Option<bool>,
-    /// SLO threshold on TTFT (textbook: on the wait).
-    #[arg(long)]
-    slo_ttft: Option<f64>,
-    /// SLO threshold on TPOT.
-    #[arg(long)]
-    slo_tpot: Option<f64>,
-    /// Measured requests per run.
-    #[arg(long)]
-    requests: Option<u64>,
-    /// Requests discarded before measuring (default: a tenth of --requests, or the preset's).
-    #[arg(long)]
-    warm_up: Option<u64>,
+struct SeedArgs {
     /// Random seed; the same seed gives identical results.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -145,9 +105,16 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        Command::Run { scenario, output } => {
-            let (scenario, seed) = build(&scenario);
-            match run(&scenario, seed) {
+        Command::Run {
+            scenario,
+            seed,
+            output,
+        } => {
+            let scenario = match scenario.scenario() {
+                Ok(s) => s,
+                Err(message) => return error(message),
+            };
+            match run(&scenario, seed.seed) {
                 Ok(summary) => print_run(&scenario, &summary, &output),
                 Err(e) => error(e),
             }
@@ -157,18 +124,32 @@ pub fn main() -> i32 {
             from,
             to,
             step,
+            seed,
             output,
         } => {
-            let (scenario, seed) = build(&scenario);
+            let scenario = match scenario.scenario() {
+                Ok(s) => s,
+                Err(message) => return error(message),
+            };
             let loads = load_points(from, to, step);
             if loads.is_empty() {
                 return error("invalid load range: need finite --from <= --to and --step > 0");
             }
-            match sweep(&scenario, &loads, seed) {
+            match sweep(&scenario, &loads, seed.seed) {
                 Ok(points) => print_sweep(&points, &output),
                 Err(e) => error(e),
             }
         }
+        Command::Scenario { scenario } => match scenario.scenario() {
+            Ok(s) => {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&s).expect("scenarios serialise")
+                );
+                0
+            }
+            Err(message) => error(message),
+        },
         Command::Bench { quick, json } => {
             let size = if quick {
                 bench::Size::Quick
@@ -191,49 +172,4 @@ pub fn main() -> i32 {
             Err(message) => error(message),
         },
     }
-}
-
-fn build(a: &ScenarioArgs) -> (Scenario, u64) {
-    let mut s = match a.preset {
-        Preset::Course => Scenario::course_preset(),
-        Preset::Distserve => Scenario::distserve_preset(),
-        Preset::Textbook => Scenario::textbook_preset(),
-    };
-    let textbook = matches!(s.service, ServiceKind::Textbook(_));
-    match &mut s.service {
-        ServiceKind::Textbook(TextbookService {
-            servers,
-            mean_service,
-        }) => {
-            *servers = a.servers.unwrap_or(*servers);
-            *mean_service = a.mean_service.unwrap_or(*mean_service);
-        }
-        ServiceKind::Llm(f) => {
-            f.replicas = a.servers.unwrap_or(f.replicas);
-            f.max_num_seqs = a.max_num_seqs.unwrap_or(f.max_num_seqs);
-            f.max_num_batched_tokens = a.max_num_batched_tokens.unwrap_or(f.max_num_batched_tokens);
-            f.chunked_prefill = a.chunked_prefill.unwrap_or(f.chunked_prefill);
-        }
-    }
-    s.slo.ttft = a.slo_ttft.unwrap_or(s.slo.ttft);
-    s.slo.tpot = a.slo_tpot.unwrap_or(s.slo.tpot);
-    if let Some(n) = a.requests {
-        s.customers = n;
-        s.warm_up = n / 10;
-    }
-    s.warm_up = a.warm_up.unwrap_or(s.warm_up);
-    let load = a.load.unwrap_or(s.offered_load());
-    if a.closed || a.users.is_some() {
-        let think_time = a.think.unwrap_or(if textbook { 4.0 } else { 5.0 });
-        s.arrivals = Arrivals::Closed {
-            users: a.users.unwrap_or(1),
-            think_time,
-        };
-        if a.users.is_none() {
-            s = s.with_offered_load(load);
-        }
-    } else {
-        s.arrivals = Arrivals::poisson(load);
-    }
-    (s, a.seed)
 }

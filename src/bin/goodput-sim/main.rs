@@ -5,22 +5,29 @@
 //! goodput-sim run --preset textbook --servers 4 --users 16 --think 4 --json
 //! goodput-sim run --preset course --load 0.97 --closed --json
 //! goodput-sim sweep --preset course --from 0.85 --to 1.0 --step 0.01 --csv
+//! goodput-sim run --preset distserve --load 0.95 --arrival-cv 2 --json
+//! goodput-sim scenario --preset distserve > my.json; goodput-sim run --scenario my.json
 //! goodput-sim bench [--json]
 //! goodput-sim metrics tests/fixtures/metrics/healthy.prom
 //! curl -s localhost:8000/metrics | goodput-sim metrics -
 //! ```
 //!
-//! Modules: [`cli`] (the flags and the subcommands), [`output`] (table, CSV and JSON), [`bench`] (the model's
-//! speed, for BENCHMARKS.md), [`metrics`] (a vLLM `/metrics` page's four signals).
+//! Modules: [`cli`] (the subcommands), [`scenario_args`] (the flags that make a scenario), [`input`] (files and
+//! standard input), [`output`] (table, CSV and JSON), [`bench`] (the model's speed, for BENCHMARKS.md), [`metrics`]
+//! (a vLLM `/metrics` page's four signals).
 
 #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
 mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod input;
+#[cfg(not(target_arch = "wasm32"))]
 mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
 mod output;
+#[cfg(not(target_arch = "wasm32"))]
+mod scenario_args;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {

@@ -1,33 +1,9 @@
 //! `goodput-sim metrics`: the four signals of a vLLM `/metrics` page as text, with the same parser as the page.
 
+use super::input::{display_name, read_text};
 use goodput::charts::format::{format_ms, format_number};
 use goodput::cluster::metrics::{parse, MAX_INPUT_BYTES};
 use goodput::cluster::vllm::{assess, find_signals, Percentiles, SloTargets};
-use std::io::Read;
-
-/// Reads `source` (a path, or `-` for standard input), at most [`MAX_INPUT_BYTES`].
-fn read_page(source: &str) -> Result<String, String> {
-    let limit = MAX_INPUT_BYTES as u64 + 1;
-    let mut bytes = Vec::new();
-    let read = if source == "-" {
-        std::io::stdin().take(limit).read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(source).and_then(|file| file.take(limit).read_to_end(&mut bytes))
-    };
-    read.map_err(|e| format!("cannot read {source}: {e}"))?;
-    let source = if source == "-" {
-        "standard input"
-    } else {
-        source
-    };
-    if bytes.len() > MAX_INPUT_BYTES {
-        return Err(format!(
-            "{source} is larger than the {} MB limit (a vLLM /metrics page is usually under 100 kB)",
-            MAX_INPUT_BYTES / (1024 * 1024)
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| format!("{source} is not UTF-8 text"))
-}
 
 fn percentiles(name: &str, found: Option<Percentiles>, metric: &str) -> String {
     match found {
@@ -55,12 +31,12 @@ pub fn run(source: &str, slo_ttft_ms: f64, slo_tpot_ms: f64) -> Result<String, S
         ttft_p99: slo_ttft_ms / 1e3,
         tpot_p95: slo_tpot_ms / 1e3,
     };
-    let text = read_page(source)?;
-    let name = if source == "-" {
-        "standard input"
-    } else {
-        source
-    };
+    let text = read_text(
+        source,
+        MAX_INPUT_BYTES,
+        "a vLLM /metrics page is usually under 100 kB",
+    )?;
+    let name = display_name(source);
     let page = parse(&text).map_err(|e| format!("{name}: {e}"))?;
     let servers = find_signals(&page);
     if servers.is_empty() {

@@ -86,6 +86,12 @@ fn columns(s: &RunSummary) -> Vec<(&'static str, String)> {
         goodput::model::Stability::Stable => String::new(),
     };
     c.push(("queue_growth_rate", growth));
+    if let Some(kv) = &s.kv_cache {
+        c.push(("kv_usage_mean", f(kv.mean_usage)));
+        c.push(("kv_usage_peak", f(kv.peak_usage)));
+        c.push(("preemptions", kv.preemptions.to_string()));
+        c.push(("preemption_rate", f(kv.preemption_rate)));
+    }
     c
 }
 
