@@ -573,3 +573,16 @@ fn the_probe_fails_in_one_line_when_the_server_is_unreachable_or_not_vllm() {
         "{help}"
     );
 }
+
+#[test]
+fn the_readme_s_scenario_file_example_is_the_distserve_preset() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme
+        .find("### Scenario files")
+        .expect("the README documents scenario files")..];
+    let start = section.find("```json\n").expect("an example") + "```json\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let scenario: goodput::model::Scenario =
+        serde_json::from_str(example).expect("the example parses");
+    assert_eq!(scenario, goodput::model::Scenario::distserve_preset());
+}

@@ -1,9 +1,11 @@
 //! Chart 3: the queue over time at the current load, as vLLM's gauges `num_requests_running` and
 //! `num_requests_waiting` would show it on a dashboard. A waiting count that keeps climbing is the clearest sign the
-//! server is past its knee.
+//! server is past its knee. With a KV budget the chart adds `kv_cache_usage_perc` (drawn so that a full cache meets
+//! the `max_num_seqs` line) and a mark at the foot of the plot wherever sequences were preempted.
 
 use plotters::coord::Shift;
 use plotters::drawing::DrawingArea;
+use plotters::element::PathElement;
 use plotters::prelude::DrawingBackend;
 
 use super::format::{format_number, format_percent};
@@ -26,6 +28,31 @@ pub struct QueueSample {
     pub running: u32,
     /// `vllm:num_requests_waiting`: requests queued for admission.
     pub waiting: u32,
+    /// `vllm:kv_cache_usage_perc`: share of the KV cache in use, 0–1 (with a KV budget).
+    pub kv_usage: Option<f64>,
+    /// `vllm:num_preemptions_total` since the start of the run (with a KV budget).
+    pub preemptions: Option<u64>,
+}
+
+impl QueueOverTime {
+    /// Whether the samples carry the KV cache (a KV budget and a cap to draw it against).
+    pub fn has_kv_cache(&self) -> bool {
+        self.max_num_seqs.is_some() && self.samples.iter().any(|s| s.kv_usage.is_some())
+    }
+
+    /// Preemptions over the samples: the counter's rise from the first sample to the last.
+    pub fn preemptions(&self) -> Option<u64> {
+        let first = self.samples.first()?.preemptions?;
+        Some(self.samples.last()?.preemptions?.saturating_sub(first))
+    }
+
+    /// The sample times at which the preemption counter rose since the previous sample.
+    fn preemption_times(&self) -> impl Iterator<Item = f64> + '_ {
+        self.samples
+            .windows(2)
+            .filter(|w| w[1].preemptions > w[0].preemptions)
+            .map(|w| w[1].time_s)
+    }
 }
 
 /// Everything chart 3 shows.
@@ -52,6 +79,23 @@ pub fn queue_over_time<DB: DrawingBackend>(
     ];
     if data.max_num_seqs.is_some() {
         legend.push(LegendEntry::line("max_num_seqs", palette.slo, 0.6, true));
+    }
+    let kv = data.has_kv_cache();
+    if kv {
+        legend.push(LegendEntry::line(
+            "KV cache in use (full at the cap)",
+            palette.kv_cache,
+            1.0,
+            true,
+        ));
+        if data.preemptions().is_some_and(|n| n > 0) {
+            legend.push(LegendEntry::line(
+                "preemption",
+                palette.preemption,
+                1.5,
+                false,
+            ));
+        }
     }
     let title = format!(
         "Requests in the server at {} load",
@@ -87,7 +131,11 @@ pub fn queue_over_time<DB: DrawingBackend>(
     };
     let margins = Margins {
         top_tag_rows: 0,
-        right_tag_chars: if data.max_num_seqs.is_some() { 7 } else { 0 },
+        right_tag_chars: match (data.max_num_seqs, kv) {
+            (Some(_), true) => 15,
+            (Some(_), false) => 7,
+            (None, _) => 0,
+        },
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 
@@ -113,6 +161,27 @@ pub fn queue_over_time<DB: DrawingBackend>(
         style.line(palette.waiting, 1.5),
         false,
     )?;
+    if let (true, Some(cap)) = (kv, data.max_num_seqs) {
+        // The cache's share in use, scaled so that a full cache sits on the cap line.
+        let usage = data
+            .samples
+            .iter()
+            .map(|s| (s.time_s, s.kv_usage.map(|u| u * f64::from(cap))));
+        draw_gapped_line(
+            &mut chart,
+            style,
+            usage,
+            style.line(palette.kv_cache, 1.0),
+            true,
+        )?;
+        let (y0, y1) = (chart.y_range().start, chart.y_range().end);
+        let foot = y0 + (y1 - y0) * 0.06;
+        let stroke = style.line(palette.preemption, 1.5);
+        chart.draw_series(
+            data.preemption_times()
+                .map(|t| PathElement::new(vec![(t, y0), (t, foot)], stroke)),
+        )?;
+    }
     if let Some(cap) = data.max_num_seqs {
         draw_rule(
             &mut chart,
@@ -127,7 +196,11 @@ pub fn queue_over_time<DB: DrawingBackend>(
             style,
             &[Tag {
                 at: f64::from(cap),
-                text: format!("cap {cap}"),
+                text: if kv {
+                    format!("cap {cap}, KV full")
+                } else {
+                    format!("cap {cap}")
+                },
                 color: palette.slo,
             }],
         )?;
@@ -158,9 +231,10 @@ pub fn queue_summary(data: &QueueOverTime) -> String {
     if let Some(cap) = data.max_num_seqs {
         sentence += &format!(" (cap {cap})");
     }
+    let kv = kv_sentence(data);
     let peak = samples.iter().map(|s| s.waiting).max().unwrap_or(0);
     if peak == 0 {
-        return sentence + " and none wait.";
+        return sentence + " and none wait." + &kv;
     }
     sentence += &format!(
         " and {} wait, at most {peak}",
@@ -176,18 +250,45 @@ pub fn queue_summary(data: &QueueOverTime) -> String {
     } else {
         "not growing"
     };
-    sentence + &format!("; the waiting queue is {trend}.")
+    sentence + &format!("; the waiting queue is {trend}.") + &kv
+}
+
+/// " The KV cache is 62% full on average, 100% at peak; 118 sequences were preempted.", or nothing without a KV
+/// budget.
+fn kv_sentence(data: &QueueOverTime) -> String {
+    if !data.has_kv_cache() {
+        return String::new();
+    }
+    let usage: Vec<f64> = data.samples.iter().filter_map(|s| s.kv_usage).collect();
+    let mean = usage.iter().sum::<f64>() / usage.len().max(1) as f64;
+    let peak = usage.iter().copied().fold(0.0, f64::max);
+    let preempted = match data.preemptions().unwrap_or(0) {
+        0 => "none was preempted".to_owned(),
+        1 => "1 sequence was preempted".to_owned(),
+        n => format!("{n} sequences were preempted"),
+    };
+    format!(
+        " The KV cache is {} full on average, {} at peak; {preempted}.",
+        format_percent(mean),
+        format_percent(peak)
+    )
 }
 
 /// The chart's data table: time, running and waiting, thinned to at most [`MAX_TABLE_ROWS`] evenly spaced samples
 /// (always including the last).
 pub fn queue_table(data: &QueueOverTime) -> DataTable {
-    let header = vec![
+    let kv = data.has_kv_cache();
+    let mut header = vec![
         "Time (s)".to_owned(),
         "Running".to_owned(),
         "Waiting".to_owned(),
     ];
+    if kv {
+        header.push("KV cache in use".to_owned());
+        header.push("Preemptions so far".to_owned());
+    }
     let samples = &data.samples;
+    let first_count = samples.first().and_then(|s| s.preemptions);
     let stride = samples.len().div_ceil(MAX_TABLE_ROWS).max(1);
     let mut picked: Vec<&QueueSample> = samples.iter().step_by(stride).collect();
     if let Some(last) = samples.last() {
@@ -201,11 +302,17 @@ pub fn queue_table(data: &QueueOverTime) -> DataTable {
     let rows = picked
         .into_iter()
         .map(|s| {
-            vec![
+            let mut row = vec![
                 format!("{:.1}", s.time_s),
                 s.running.to_string(),
                 s.waiting.to_string(),
-            ]
+            ];
+            if kv {
+                row.push(s.kv_usage.map_or(String::new(), format_percent));
+                let since_start = s.preemptions.zip(first_count).map(|(n, f)| n - f);
+                row.push(since_start.map_or(String::new(), |n| n.to_string()));
+            }
+            row
         })
         .collect();
     DataTable { header, rows }

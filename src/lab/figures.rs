@@ -64,6 +64,14 @@ pub struct Readouts {
     pub queue_growth_rate: Option<f64>,
     /// Open loop at or past saturation: requests still waiting when the run stopped.
     pub waiting_at_end: Option<u32>,
+    /// Time-averaged share of the KV cache in use, fraction (LLM presets).
+    pub kv_usage_mean: Option<f64>,
+    /// Largest share of the KV cache in use, fraction.
+    pub kv_usage_peak: Option<f64>,
+    /// Running sequences preempted because the KV cache was full.
+    pub preemptions: Option<u64>,
+    /// Preemptions per second.
+    pub preemption_rate: Option<f64>,
     /// Simulated time the measurement covered, seconds.
     pub duration_s: f64,
     /// Requests measured at this load so far.
@@ -177,6 +185,8 @@ impl Figures {
                             time_s: o.t,
                             running: o.running,
                             waiting: o.waiting,
+                            kv_usage: o.kv_usage,
+                            preemptions: o.preemptions,
                         })
                         .collect()
                 })
@@ -323,6 +333,10 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
             Stability::Unstable { waiting_at_end, .. } => Some(waiting_at_end),
             Stability::Stable => None,
         },
+        kv_usage_mean: summary.kv_cache.map(|k| k.mean_usage),
+        kv_usage_peak: summary.kv_cache.map(|k| k.peak_usage),
+        preemptions: summary.kv_cache.map(|k| k.preemptions),
+        preemption_rate: summary.kv_cache.map(|k| k.preemption_rate),
         duration_s: summary.duration,
         measured: summary.measured,
         p99_relative_half_width: estimate.p99_relative_half_width,
@@ -439,6 +453,27 @@ impl Readouts {
             },
         );
         push(
+            "kv-cache",
+            "KV cache in use".into(),
+            match (self.kv_usage_mean, self.kv_usage_peak) {
+                (Some(mean), Some(peak)) => Some(format!(
+                    "{} on average, {} at peak",
+                    format_percent(mean),
+                    format_percent(peak)
+                )),
+                _ => None,
+            },
+        );
+        push(
+            "preemptions",
+            "Preemptions (KV cache full)".into(),
+            match (self.preemptions, self.preemption_rate) {
+                (Some(0), _) => Some("none".to_owned()),
+                (Some(n), Some(rate)) => Some(format!("{n} ({} per second)", format_number(rate))),
+                _ => None,
+            },
+        );
+        push(
             "users",
             "Users (closed loop)".into(),
             self.users.map(|n| n.to_string()),
@@ -474,8 +509,20 @@ impl Readouts {
         lines
     }
 
-    /// One sentence on why the numbers look the way they do, in the lesson's terms.
+    /// Why the numbers look the way they do, in the lesson's terms: one sentence, and one more when the KV cache
+    /// ran out.
     pub fn explanation(&self) -> String {
+        let mut text = self.queue_explanation();
+        if let Some(n) = self.preemptions.filter(|&n| n > 0) {
+            text += &format!(
+                " The KV cache filled up too: {n} running sequences were preempted, sent back to the front of the \
+                 queue, and recomputed their prefill when readmitted — work the server does twice."
+            );
+        }
+        text
+    }
+
+    fn queue_explanation(&self) -> String {
         use crate::charts::format::{format_number, format_percent};
         if let Some(growth) = self.queue_growth_rate {
             let waiting = self.waiting_at_end.unwrap_or(0);
