@@ -179,13 +179,18 @@ enum Kind {
     /// The offered load: a fraction (at most 1, e.g. `0.97`) or a percentage (above 1, or ending in `%`, e.g.
     /// `97`), as a whole percentage within [`LOAD_PERCENT_RANGE`].
     Load,
-    /// A number within `range`, with `unit` in notes; `whole` numbers are rounded (with a note).
+    /// A number within `range`, with `unit` in notes.
     Number {
         range: (f64, f64),
         unit: &'static str,
-        whole: bool,
         get: fn(&LabSettings) -> f64,
         set: fn(&mut LabSettings, f64),
+    },
+    /// A whole number within `range` (a fraction is rounded, with a note).
+    Whole {
+        range: (u32, u32),
+        get: fn(&LabSettings) -> u32,
+        set: fn(&mut LabSettings, u32),
     },
     /// On or off.
     Flag {
@@ -203,6 +208,61 @@ enum Kind {
     Seed,
 }
 
+impl Field {
+    /// A setting read as a number within `range` (`unit` after it in notes).
+    const fn number(
+        key: &'static str,
+        range: (f64, f64),
+        unit: &'static str,
+        get: fn(&LabSettings) -> f64,
+        set: fn(&mut LabSettings, f64),
+    ) -> Field {
+        Field {
+            key,
+            aliases: &[],
+            kind: Kind::Number {
+                range,
+                unit,
+                get,
+                set,
+            },
+        }
+    }
+
+    /// A setting read as a whole number within `range`.
+    const fn whole(
+        key: &'static str,
+        aliases: &'static [&'static str],
+        range: (u32, u32),
+        get: fn(&LabSettings) -> u32,
+        set: fn(&mut LabSettings, u32),
+    ) -> Field {
+        Field {
+            key,
+            aliases,
+            kind: Kind::Whole { range, get, set },
+        }
+    }
+
+    /// A setting read as one of a [`Choice`]'s keys.
+    const fn choice<T: Choice>(
+        key: &'static str,
+        aliases: &'static [&'static str],
+        get: fn(&LabSettings) -> &'static str,
+        set: fn(&mut LabSettings, &str) -> bool,
+    ) -> Field {
+        Field {
+            key,
+            aliases,
+            kind: Kind::Choice {
+                allowed: choice_keys::<T>,
+                get,
+                set,
+            },
+        }
+    }
+}
+
 /// Every lab setting, in the order the URL writes them.
 pub static FIELDS: [Field; 12] = [
     Field {
@@ -210,57 +270,39 @@ pub static FIELDS: [Field; 12] = [
         aliases: &[],
         kind: Kind::Load,
     },
-    Field {
-        key: "loop",
-        aliases: &["arrivals"],
-        kind: Kind::Choice {
-            allowed: choice_keys::<LoopKind>,
-            get: |s| s.loop_kind.key(),
-            set: |s, key| choice_from_key(key).map(|v| s.loop_kind = v).is_some(),
-        },
-    },
-    Field {
-        key: "arrival_cv",
-        aliases: &[],
-        kind: Kind::Number {
-            range: ARRIVAL_CV_RANGE,
-            unit: "",
-            whole: false,
-            get: |s| s.arrival_cv,
-            set: |s, v| s.arrival_cv = v,
-        },
-    },
-    Field {
-        key: "preset",
-        aliases: &[],
-        kind: Kind::Choice {
-            allowed: choice_keys::<Preset>,
-            get: |s| s.preset.key(),
-            set: |s, key| choice_from_key(key).map(|v| s.preset = v).is_some(),
-        },
-    },
-    Field {
-        key: "replicas",
-        aliases: &["servers"],
-        kind: Kind::Number {
-            range: (REPLICAS_RANGE.0 as f64, REPLICAS_RANGE.1 as f64),
-            unit: "",
-            whole: true,
-            get: |s| f64::from(s.replicas),
-            set: |s, v| s.replicas = v as u32,
-        },
-    },
-    Field {
-        key: "max_num_seqs",
-        aliases: &[],
-        kind: Kind::Number {
-            range: (MAX_NUM_SEQS_RANGE.0 as f64, MAX_NUM_SEQS_RANGE.1 as f64),
-            unit: "",
-            whole: true,
-            get: |s| f64::from(s.max_num_seqs),
-            set: |s, v| s.max_num_seqs = v as u32,
-        },
-    },
+    Field::choice::<LoopKind>(
+        "loop",
+        &["arrivals"],
+        |s| s.loop_kind.key(),
+        |s, key| choice_from_key(key).map(|v| s.loop_kind = v).is_some(),
+    ),
+    Field::number(
+        "arrival_cv",
+        ARRIVAL_CV_RANGE,
+        "",
+        |s| s.arrival_cv,
+        |s, v| s.arrival_cv = v,
+    ),
+    Field::choice::<Preset>(
+        "preset",
+        &[],
+        |s| s.preset.key(),
+        |s, key| choice_from_key(key).map(|v| s.preset = v).is_some(),
+    ),
+    Field::whole(
+        "replicas",
+        &["servers"],
+        REPLICAS_RANGE,
+        |s| s.replicas,
+        |s, v| s.replicas = v,
+    ),
+    Field::whole(
+        "max_num_seqs",
+        &[],
+        MAX_NUM_SEQS_RANGE,
+        |s| s.max_num_seqs,
+        |s, v| s.max_num_seqs = v,
+    ),
     Field {
         key: "chunked_prefill",
         aliases: &[],
@@ -269,48 +311,33 @@ pub static FIELDS: [Field; 12] = [
             set: |s, v| s.chunked_prefill = v,
         },
     },
-    Field {
-        key: "gpu_memory_utilization",
-        aliases: &[],
-        kind: Kind::Number {
-            range: GPU_MEMORY_UTILIZATION_RANGE,
-            unit: "",
-            whole: false,
-            get: |s| s.gpu_memory_utilization,
-            set: |s, v| s.gpu_memory_utilization = v,
-        },
-    },
-    Field {
-        key: "slo_ttft_ms",
-        aliases: &[],
-        kind: Kind::Number {
-            range: SLO_TTFT_MS_RANGE,
-            unit: " ms",
-            whole: false,
-            get: |s| s.slo_ttft_ms,
-            set: |s, v| s.slo_ttft_ms = v,
-        },
-    },
-    Field {
-        key: "slo_tpot_ms",
-        aliases: &[],
-        kind: Kind::Number {
-            range: SLO_TPOT_MS_RANGE,
-            unit: " ms",
-            whole: false,
-            get: |s| s.slo_tpot_ms,
-            set: |s, v| s.slo_tpot_ms = v,
-        },
-    },
-    Field {
-        key: "metric",
-        aliases: &[],
-        kind: Kind::Choice {
-            allowed: choice_keys::<LatencyMetric>,
-            get: |s| s.metric.key(),
-            set: |s, key| choice_from_key(key).map(|v| s.metric = v).is_some(),
-        },
-    },
+    Field::number(
+        "gpu_memory_utilization",
+        GPU_MEMORY_UTILIZATION_RANGE,
+        "",
+        |s| s.gpu_memory_utilization,
+        |s, v| s.gpu_memory_utilization = v,
+    ),
+    Field::number(
+        "slo_ttft_ms",
+        SLO_TTFT_MS_RANGE,
+        " ms",
+        |s| s.slo_ttft_ms,
+        |s, v| s.slo_ttft_ms = v,
+    ),
+    Field::number(
+        "slo_tpot_ms",
+        SLO_TPOT_MS_RANGE,
+        " ms",
+        |s| s.slo_tpot_ms,
+        |s, v| s.slo_tpot_ms = v,
+    ),
+    Field::choice::<LatencyMetric>(
+        "metric",
+        &[],
+        |s| s.metric.key(),
+        |s, key| choice_from_key(key).map(|v| s.metric = v).is_some(),
+    ),
     Field {
         key: "seed",
         aliases: &[],
@@ -459,12 +486,16 @@ impl Field {
             Kind::Number {
                 range,
                 unit,
-                whole,
                 get,
                 set,
             } => {
-                let value = clamp.number(key, raw, (*range, unit, *whole), get(lab));
+                let value = clamp.number(key, raw, (*range, unit, false), get(lab));
                 set(lab, value);
+            }
+            Kind::Whole { range, get, set } => {
+                let range = (f64::from(range.0), f64::from(range.1));
+                let value = clamp.number(key, raw, (range, "", true), f64::from(get(lab)));
+                set(lab, value as u32);
             }
             Kind::Flag { get, set } => {
                 let value = clamp.flag(key, raw, get(lab));
@@ -497,6 +528,7 @@ impl Field {
         match &self.kind {
             Kind::Load => format!("{:.2}", lab.load()),
             Kind::Number { get, .. } => trim_number(get(lab)),
+            Kind::Whole { get, .. } => get(lab).to_string(),
             Kind::Flag { get, .. } => if get(lab) { "on" } else { "off" }.to_owned(),
             Kind::Choice { get, .. } => get(lab).to_owned(),
             Kind::Seed => lab.seed.to_string(),

@@ -104,20 +104,23 @@ pub fn main() -> i32 {
             return error(first.trim_start_matches("error: "));
         }
     };
-    match cli.command {
+    match execute(cli.command) {
+        Ok(()) => 0,
+        Err(message) => error(message),
+    }
+}
+
+/// Runs one subcommand; an error is the one line to print.
+fn execute(command: Command) -> Result<(), String> {
+    match command {
         Command::Run {
             scenario,
             seed,
             output,
         } => {
-            let scenario = match scenario.scenario() {
-                Ok(s) => s,
-                Err(message) => return error(message),
-            };
-            match run(&scenario, seed.seed) {
-                Ok(summary) => print_run(&scenario, &summary, &output),
-                Err(e) => error(e),
-            }
+            let scenario = scenario.scenario()?;
+            let summary = run(&scenario, seed.seed).map_err(|e| e.to_string())?;
+            print_run(&scenario, &summary, &output);
         }
         Command::Sweep {
             scenario,
@@ -127,29 +130,23 @@ pub fn main() -> i32 {
             seed,
             output,
         } => {
-            let scenario = match scenario.scenario() {
-                Ok(s) => s,
-                Err(message) => return error(message),
-            };
+            let scenario = scenario.scenario()?;
             let loads = load_points(from, to, step);
             if loads.is_empty() {
-                return error("invalid load range: need finite --from <= --to and --step > 0");
-            }
-            match sweep(&scenario, &loads, seed.seed) {
-                Ok(points) => print_sweep(&points, &output),
-                Err(e) => error(e),
-            }
-        }
-        Command::Scenario { scenario } => match scenario.scenario() {
-            Ok(s) => {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&s).expect("scenarios serialise")
+                return Err(
+                    "invalid load range: need finite --from <= --to and --step > 0".to_owned(),
                 );
-                0
             }
-            Err(message) => error(message),
-        },
+            let points = sweep(&scenario, &loads, seed.seed).map_err(|e| e.to_string())?;
+            print_sweep(&points, &output);
+        }
+        Command::Scenario { scenario } => {
+            let scenario = scenario.scenario()?;
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&scenario).expect("scenarios serialise")
+            );
+        }
         Command::Bench { quick, json } => {
             let size = if quick {
                 bench::Size::Quick
@@ -158,18 +155,12 @@ pub fn main() -> i32 {
             };
             let target = format!("native {}", std::env::consts::ARCH);
             print!("{}", bench::render(&bench::measure(size), &target, json));
-            0
         }
         Command::Metrics {
             page,
             slo_ttft_ms,
             slo_tpot_ms,
-        } => match metrics::run(&page, slo_ttft_ms, slo_tpot_ms) {
-            Ok(report) => {
-                print!("{report}");
-                0
-            }
-            Err(message) => error(message),
-        },
+        } => print!("{}", metrics::run(&page, slo_ttft_ms, slo_tpot_ms)?),
     }
+    Ok(())
 }

@@ -139,7 +139,7 @@ fn render(rows: &[Vec<(&'static str, String)>], csv: bool) -> String {
     out
 }
 
-pub fn print_run(scenario: &Scenario, summary: &RunSummary, output: &OutputArgs) -> i32 {
+pub fn print_run(scenario: &Scenario, summary: &RunSummary, output: &OutputArgs) {
     if output.json {
         let mut v = serde_json::to_value(summary).expect("summaries serialise");
         if let (Some(e), Some(map)) = (exact_reference(scenario), v.as_object_mut()) {
@@ -156,10 +156,9 @@ pub fn print_run(scenario: &Scenario, summary: &RunSummary, output: &OutputArgs)
             println!("{k:>26}  {v}");
         }
     }
-    0
 }
 
-pub fn print_sweep(points: &[SweepPoint], output: &OutputArgs) -> i32 {
+pub fn print_sweep(points: &[SweepPoint], output: &OutputArgs) {
     if output.json {
         println!(
             "{}",
@@ -169,5 +168,4 @@ pub fn print_sweep(points: &[SweepPoint], output: &OutputArgs) -> i32 {
         let rows: Vec<_> = points.iter().map(|p| columns(&p.summary)).collect();
         print!("{}", render(&rows, output.csv));
     }
-    0
 }
