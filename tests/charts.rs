@@ -530,7 +530,7 @@ fn with_a_kv_budget_the_queue_chart_draws_the_cache_and_marks_preemptions() {
     assert_eq!(data.preemptions(), Some(10));
     let svg = render(1200, 600, |area| queue_over_time(area, &data, &style()));
     assert!(has_text(&svg, "KV cache in use (full at the cap)"));
-    assert!(has_text(&svg, "preemption"));
+    assert!(has_text(&svg, "preemptions per interval"));
     assert!(has_text(&svg, "cap 64, KV full"));
     let summary = queue_summary(&data);
     assert!(

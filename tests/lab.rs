@@ -385,6 +385,12 @@ fn the_kv_bound_preset_shows_preemptions_near_the_knee_and_the_course_box_none()
         .unwrap()
         .ends_with("100% at peak"));
     assert!(r.explanation().contains("preempted"));
+    assert!(
+        r.explanation()
+            .starts_with("Open loop, well past the knee: even the median request queues"),
+        "{}",
+        r.explanation()
+    );
     assert!(distserve.queue.has_kv_cache());
     assert!(distserve.queue.preemptions().unwrap() > 0);
     // Less memory for the cache, more preemptions; a textbook queue has no KV cache at all.

@@ -46,12 +46,15 @@ impl QueueOverTime {
         Some(self.samples.last()?.preemptions?.saturating_sub(first))
     }
 
-    /// The sample times at which the preemption counter rose since the previous sample.
-    fn preemption_times(&self) -> impl Iterator<Item = f64> + '_ {
+    /// Each sample time at which the preemption counter rose, with the rise since the previous sample.
+    fn preemption_steps(&self) -> Vec<(f64, u64)> {
         self.samples
             .windows(2)
-            .filter(|w| w[1].preemptions > w[0].preemptions)
-            .map(|w| w[1].time_s)
+            .filter_map(|w| {
+                let rise = w[1].preemptions?.checked_sub(w[0].preemptions?)?;
+                (rise > 0).then_some((w[1].time_s, rise))
+            })
+            .collect()
     }
 }
 
@@ -85,14 +88,14 @@ pub fn queue_over_time<DB: DrawingBackend>(
         legend.push(LegendEntry::line(
             "KV cache in use (full at the cap)",
             palette.kv_cache,
-            1.0,
+            1.5,
             true,
         ));
         if data.preemptions().is_some_and(|n| n > 0) {
             legend.push(LegendEntry::line(
-                "preemption",
+                "preemptions per interval",
                 palette.preemption,
-                1.5,
+                0.8,
                 false,
             ));
         }
@@ -171,16 +174,19 @@ pub fn queue_over_time<DB: DrawingBackend>(
             &mut chart,
             style,
             usage,
-            style.line(palette.kv_cache, 1.0),
+            style.line(palette.kv_cache, 1.5),
             true,
         )?;
+        // Preemptions as a strip of spikes along the foot of the plot, each as tall as its share of the busiest
+        // interval's, so a steady stream and a burst look different.
+        let steps = data.preemption_steps();
+        let most = steps.iter().map(|&(_, n)| n).max().unwrap_or(1) as f64;
         let (y0, y1) = (chart.y_range().start, chart.y_range().end);
-        let foot = y0 + (y1 - y0) * 0.06;
-        let stroke = style.line(palette.preemption, 1.5);
-        chart.draw_series(
-            data.preemption_times()
-                .map(|t| PathElement::new(vec![(t, y0), (t, foot)], stroke)),
-        )?;
+        let strip = (y1 - y0) * 0.12;
+        let stroke = style.line(palette.preemption, 0.8);
+        chart.draw_series(steps.into_iter().map(|(t, n)| {
+            PathElement::new(vec![(t, y0), (t, y0 + strip * n as f64 / most)], stroke)
+        }))?;
     }
     if let Some(cap) = data.max_num_seqs {
         draw_rule(

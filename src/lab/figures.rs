@@ -523,7 +523,7 @@ impl Readouts {
     }
 
     fn queue_explanation(&self) -> String {
-        use crate::charts::format::{format_number, format_percent};
+        use crate::charts::format::{format_ms, format_number, format_percent};
         if let Some(growth) = self.queue_growth_rate {
             let waiting = self.waiting_at_end.unwrap_or(0);
             return format!(
@@ -545,7 +545,14 @@ impl Readouts {
                 format_number(unqueued)
             );
         }
+        let attainment = self.slo_attainment.unwrap_or(1.0);
         match self.tail_ratio() {
+            Some(ratio) if ratio < 4.0 && attainment < 0.5 => format!(
+                "Open loop, well past the knee: even the median request queues (p50 {}), so p99 is only {ratio:.1}× \
+                 the median — the whole distribution has moved up, and {} of requests meet both SLOs.",
+                self.p50_s.map_or_else(String::new, format_ms),
+                format_percent(attainment)
+            ),
             Some(ratio) if ratio >= 4.0 => format!(
                 "Open loop: arrivals keep coming whatever the server does, so bursts queue behind full batches. p99 \
                  is {ratio:.1}× the median: the tail has torn away from the typical request."

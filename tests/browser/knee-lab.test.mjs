@@ -122,20 +122,21 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
 
 test('on the KV-bound DistServe preset the lab shows the KV cache filling and sequences preempted', async () => {
   const { page, lab, problems } = await openLab('?preset=distserve&load=0.97');
-  assert.match(await readout(lab, 'kv-cache'), /^\d+% on average, 100% at peak$/);
+  assert.match(await readout(lab, 'kv-cache'), /^[\d.]+% on average, 100% at peak$/);
   const preempted = (text) => Number(/^(\d+) \(/.exec(text)?.[1] ?? 'NaN');
   const atDefault = preempted(await readout(lab, 'preemptions'));
   assert.ok(atDefault > 0, `preemptions at 97%: ${atDefault}`);
   assert.match(await lab.locator('.lab-explanation').textContent(), /KV cache filled up too: \d+ running sequences were preempted/);
   // Chart 3 says it in words and in its data table.
   const queue = lab.locator('canvas[role="img"]').nth(2);
-  assert.match(await queue.getAttribute('aria-label'), /The KV cache is \d+% full on average, 100% at peak; \d+ sequences were preempted\./);
+  assert.match(await queue.getAttribute('aria-label'), /The KV cache is [\d.]+% full on average, 100% at peak; \d+ sequences were preempted\./);
   const table = lab.locator('details.chart-data').nth(2);
   await table.locator('summary').click();
+  await table.locator('thead th').first().waitFor();
   assert.match(await table.locator('thead').textContent(), /KV cache in use.*Preemptions so far/);
   await screenshot(page, 'knee-lab-distserve-kv');
   // Less memory for the cache: more preemptions, and the setting goes into the URL.
-  const memory = lab.getByLabel('--gpu-memory-utilization (sizes the KV cache)');
+  const memory = lab.getByLabel('--gpu-memory-utilization');
   await memory.fill('0.8');
   await memory.press('Enter');
   await lab.locator('.lab-status[data-state="running"]').waitFor({ timeout: 5000 }).catch(() => {});

@@ -94,7 +94,7 @@ pub fn ScenarioControls(
                 </label>
                 <NumberField
                     id=field("gpu-memory-utilization")
-                    label="--gpu-memory-utilization (sizes the KV cache)"
+                    label="--gpu-memory-utilization"
                     range=GPU_MEMORY_UTILIZATION_RANGE
                     step="0.01"
                     disabled=Signal::derive(textbook)
@@ -103,7 +103,7 @@ pub fn ScenarioControls(
                 />
                 <NumberField
                     id=field("arrival-cv")
-                    label="Burstiness: arrival gaps' CV (1 = Poisson)"
+                    label="Arrival gaps' CV (1 = Poisson)"
                     range=ARRIVAL_CV_RANGE
                     step="0.1"
                     disabled=Signal::derive(move || settings.with(|s| s.loop_kind == LoopKind::Closed))
