@@ -1,5 +1,6 @@
-//! What to simulate: the service (textbook M/M/c or LLM replicas), the arrivals (open or closed loop), the SLO and
-//! the run length. A [`Scenario`] is a plain serialisable value: the page keeps it in the URL and sends it to a worker.
+//! What to simulate: the service (textbook M/M/c or LLM replicas, with their KV cache), the arrivals (open or closed
+//! loop, Poisson or burstier), the SLO and the run length. A [`Scenario`] is a plain serialisable value: the JSON of a
+//! `goodput-sim --scenario` file.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
