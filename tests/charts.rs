@@ -146,6 +146,7 @@ fn growing_queue() -> QueueOverTime {
                 time_s: t,
                 running: 60 + jitter % 5,
                 waiting: (2.0 * t) as u32 + jitter,
+                ..Default::default()
             }
         })
         .collect();
@@ -533,6 +534,7 @@ fn a_quiet_queue_reads_as_none_waiting() {
                 time_s: f64::from(i),
                 running: 3,
                 waiting: 0,
+                ..Default::default()
             })
             .collect(),
         max_num_seqs: None,
@@ -562,6 +564,45 @@ fn the_queue_table_is_thinned_to_a_readable_length_and_keeps_the_last_sample() {
 }
 
 #[test]
+fn with_a_kv_budget_the_queue_chart_draws_the_cache_and_marks_preemptions() {
+    let mut data = growing_queue();
+    for (i, s) in data.samples.iter_mut().enumerate() {
+        s.kv_usage = Some((0.5 + i as f64 / 1200.0).min(1.0));
+        // Ten preemptions in the second half, one every thirty samples.
+        s.preemptions = Some((i.saturating_sub(300) / 30) as u64);
+    }
+    assert!(data.has_kv_cache());
+    assert_eq!(data.preemptions(), Some(10));
+    let svg = render(1200, 600, |area| queue_over_time(area, &data, &style()));
+    assert!(has_text(&svg, "KV cache in use (full at the cap)"));
+    assert!(has_text(&svg, "preemptions per interval"));
+    assert!(has_text(&svg, "cap 64, KV full"));
+    let summary = queue_summary(&data);
+    assert!(
+        summary.ends_with(
+            " The KV cache is 75% full on average, 100% at peak; 10 sequences were preempted."
+        ),
+        "{summary}"
+    );
+    let table = queue_table(&data);
+    assert_eq!(
+        table.header,
+        [
+            "Time (s)",
+            "Running",
+            "Waiting",
+            "KV cache in use",
+            "Preemptions so far"
+        ]
+    );
+    assert_eq!(table.rows[0][3..], ["50%", "0"]);
+    assert_eq!(table.rows.last().unwrap()[4], "10");
+    // Without a budget nothing changes.
+    assert_eq!(queue_table(&growing_queue()).header.len(), 3);
+    assert!(!queue_summary(&growing_queue()).contains("KV"));
+}
+
+#[test]
 fn the_queue_chart_survives_empty_single_sample_and_extreme_inputs() {
     let empty = QueueOverTime::default();
     assert!(has_text(
@@ -573,6 +614,7 @@ fn the_queue_chart_survives_empty_single_sample_and_extreme_inputs() {
             time_s: 5.0,
             running: 8,
             waiting: 2,
+            ..Default::default()
         }],
         max_num_seqs: Some(8),
         offered_load: 0.9,
@@ -588,11 +630,13 @@ fn the_queue_chart_survives_empty_single_sample_and_extreme_inputs() {
                 time_s: 0.0,
                 running: 64,
                 waiting: 0,
+                ..Default::default()
             },
             QueueSample {
                 time_s: 1e6,
                 running: 64,
                 waiting: u32::MAX,
+                ..Default::default()
             },
         ],
         max_num_seqs: Some(64),

@@ -1,7 +1,7 @@
 //! The knee lab without the page: settings from the lesson and the URL, the sliced sweep, and the figures.
 
 use goodput::charts::LatencyMetric;
-use goodput::lab::settings::{query_pairs, LOAD_PERCENT_RANGE};
+use goodput::lab::settings::{lab_keys, query_pairs, LOAD_PERCENT_RANGE};
 use goodput::lab::{sweep_for, Figures, LabSettings, LoopKind, Preset};
 use goodput::lesson::SettingValue;
 use goodput::model::SlicedSweep;
@@ -34,13 +34,13 @@ fn the_directive_sets_the_defaults_and_names_what_it_cannot_use() {
         ("load", SettingValue::Number(3.0)),
         ("colour", SettingValue::Text("red".into())),
     ]));
-    assert_eq!(lab.load_percent, 100);
+    assert_eq!(lab.load_percent, 85);
     let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
     assert_eq!(
         messages,
         [
             "the lab has no setting called \"colour\"; ignored",
-            "load=3 is above 100%; using 100%"
+            "load=3 is below 85% (read as 3%: a fraction is at most 1); using 85%"
         ]
     );
 }
@@ -57,7 +57,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     );
 
     let (lab, notes) =
-        defaults.with_query("load=1.5&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
+        defaults.with_query("load=150&replicas=0&preset=gpu&slo_ttft_ms=abc&metric=p99&seed=-3");
     assert_eq!(lab.load_percent, LOAD_PERCENT_RANGE.1);
     assert_eq!(lab.replicas, 1);
     assert_eq!(lab.preset, Preset::Course);
@@ -68,7 +68,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     assert_eq!(
         messages,
         [
-            "load=1.5 is above 100%; using 100%",
+            "load=150 is above 100%; using 100%",
             "replicas=0 is below 1; using 1",
             "preset=\"gpu\" is not one of course, distserve, textbook; using course",
             "slo_ttft_ms=\"abc\" is not a number; using 500 ms",
@@ -119,8 +119,13 @@ fn query_pairs_decode_escapes_and_keep_bad_ones_literally() {
 
 proptest! {
     #[test]
-    fn any_lab_parameter_value_is_clamped_to_a_scenario_the_model_accepts(key in "(load|loop|preset|replicas|max_num_seqs|chunked_prefill|slo_ttft_ms|slo_tpot_ms|metric|seed)", value in ".{0,40}") {
-        let (lab, _) = LabSettings::default().with_query(&format!("{key}={value}"));
+    fn any_lab_parameter_value_is_clamped_to_a_scenario_the_model_accepts(
+        key in proptest::sample::select(lab_keys().collect::<Vec<_>>()),
+        value in ".{0,40}",
+        preset in proptest::sample::select(Preset::ALL.to_vec()),
+    ) {
+        let start = LabSettings { preset, ..LabSettings::default() };
+        let (lab, _) = start.with_query(&format!("{key}={value}"));
         prop_assert!(sweep_for(&lab, &default_load_points()).is_ok());
     }
 }
@@ -148,7 +153,7 @@ fn the_sliced_sweep_ends_with_exactly_the_full_sweep() {
     assert!(sliced.points().all(|(_, e)| e.is_none()));
     let passes = run_to_end(&mut sliced, 4_000);
     assert_eq!(passes, 3, "a rough pass, a finer one, the full run");
-    let scenario = goodput::lab::scenario_for(&settings, 0.9);
+    let scenario = goodput::lab::scenario_for(&settings, 0.9).unwrap();
     let full = sweep(&scenario, &loads, settings.seed).unwrap();
     for ((load, estimate), point) in sliced.points().zip(&full) {
         assert_eq!(load, point.offered_load);
@@ -348,4 +353,117 @@ fn before_the_first_estimate_the_headline_readouts_hold_their_places() {
     assert_eq!(pending[0].value, "85%");
     assert!(pending[1..].iter().all(|l| l.value == "…"), "{pending:?}");
     assert!(done.iter().all(|l| l.value != "…"), "{done:?}");
+}
+
+#[test]
+fn the_kv_bound_preset_shows_preemptions_near_the_knee_and_the_course_box_none() {
+    let readout = |preset: Preset, load_percent: u32| {
+        let settings = LabSettings {
+            preset,
+            load_percent,
+            ..LabSettings::default()
+        };
+        figures_at(&settings, &[settings.load()]).remove(0)
+    };
+    let line = |f: &Figures, key: &str| {
+        f.readouts
+            .lines()
+            .into_iter()
+            .find(|l| l.key == key)
+            .map(|l| l.value)
+    };
+    let course = readout(Preset::Course, 97);
+    assert_eq!(course.readouts.preemptions, Some(0));
+    assert_eq!(line(&course, "preemptions").as_deref(), Some("none"));
+    assert!(course.readouts.kv_usage_peak.unwrap() < 0.2);
+    // DistServe's OPT-13B fills its A100's cache near saturation: the lab shows it in the readouts and the chart.
+    let distserve = readout(Preset::DistServe, 97);
+    let r = &distserve.readouts;
+    assert!(r.preemptions.unwrap() > 0, "{r:?}");
+    assert_eq!(r.kv_usage_peak, Some(1.0));
+    assert!(line(&distserve, "kv-cache")
+        .unwrap()
+        .ends_with("100% at peak"));
+    assert!(r.explanation().contains("preempted"));
+    assert!(
+        r.explanation()
+            .starts_with("Open loop, well past the knee: even the median request queues"),
+        "{}",
+        r.explanation()
+    );
+    assert!(distserve.queue.has_kv_cache());
+    assert!(distserve.queue.preemptions().unwrap() > 0);
+    // Less memory for the cache, more preemptions; a textbook queue has no KV cache at all.
+    let tight = LabSettings {
+        preset: Preset::DistServe,
+        load_percent: 97,
+        gpu_memory_utilization: 0.8,
+        ..LabSettings::default()
+    };
+    let tight = figures_at(&tight, &[0.97]).remove(0);
+    assert!(tight.readouts.preemption_rate > r.preemption_rate);
+    let textbook = LabSettings {
+        preset: Preset::Textbook,
+        ..LabSettings::default()
+    };
+    let textbook = figures_at(&textbook, &[0.9]).remove(0);
+    assert_eq!(textbook.readouts.preemptions, None);
+    assert!(!textbook.queue.has_kv_cache());
+}
+
+#[test]
+fn every_lab_setting_round_trips_through_the_url() {
+    let defaults = LabSettings::default();
+    let changed = LabSettings {
+        load_percent: 93,
+        loop_kind: LoopKind::Open,
+        arrival_cv: 2.5,
+        preset: Preset::DistServe,
+        replicas: 3,
+        max_num_seqs: 128,
+        chunked_prefill: false,
+        gpu_memory_utilization: 0.85,
+        slo_ttft_ms: 250.0,
+        slo_tpot_ms: 37.5,
+        metric: LatencyMetric::EndToEnd,
+        seed: 99,
+    };
+    let query = changed.merge_into_query("", &defaults);
+    assert_eq!(
+        query,
+        "load=0.93&arrival_cv=2.5&preset=distserve&replicas=3&max_num_seqs=128&chunked_prefill=off\
+         &gpu_memory_utilization=0.85&slo_ttft_ms=250&slo_tpot_ms=37.5&metric=e2e&seed=99"
+    );
+    let (back, notes) = defaults.with_query(&query);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(back, changed);
+    // Percent or fraction, never a guess: at most 1 is a fraction, above 1 (or with %) a percentage.
+    for (raw, percent) in [
+        ("0.97", 97),
+        ("97", 97),
+        ("97%", 97),
+        ("1", 100),
+        ("100", 100),
+    ] {
+        let (lab, notes) = defaults.with_query(&format!("load={raw}"));
+        assert_eq!((lab.load_percent, notes.len()), (percent, 0), "load={raw}");
+    }
+    let (lab, notes) = defaults.with_query("load=10");
+    assert_eq!(lab.load_percent, 85);
+    assert_eq!(
+        notes[0].message,
+        "load=10 is below 85% (read as 10%: a fraction is at most 1); using 85%"
+    );
+    let (lab, notes) = defaults.with_query("load=11&arrival_cv=9&gpu_memory_utilization=0.2");
+    assert_eq!(lab.load_percent, 85);
+    assert_eq!((lab.arrival_cv, lab.gpu_memory_utilization), (4.0, 0.4));
+    let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "load=11 is below 85% (read as 11%: a fraction is at most 1); using 85%",
+            "arrival_cv=9 is above 4; using 4",
+            "gpu_memory_utilization=0.2 is below 0.4; using 0.4",
+        ]
+    );
 }

@@ -1,8 +1,8 @@
 //! Properties that hold for every valid scenario, checked on random ones.
 
 use goodput::model::{
-    run, run_traced, Arrivals, IterationModel, LatencyStats, LengthDist, LlmFleet, Scenario,
-    ServiceKind, Slo, TextbookService,
+    run, run_traced, Arrivals, IterationModel, KvCache, LatencyStats, LengthDist, LlmFleet,
+    Scenario, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS,
 };
 use proptest::prelude::*;
 
@@ -17,6 +17,27 @@ fn length() -> impl Strategy<Value = LengthDist> {
     ]
 }
 
+/// The smallest KV budget a replica may have for these lengths: the longest sequence (or a block, when its length
+/// has no bound).
+fn smallest_kv_budget(prompt: &LengthDist, output: &LengthDist) -> u64 {
+    match (prompt.max(), output.max()) {
+        (Some(p), Some(o)) => u64::from(p) + u64::from(o) - 1,
+        (Some(p), None) => u64::from(p),
+        (None, _) => KV_BLOCK_TOKENS,
+    }
+}
+
+/// No KV limit, or a budget from the smallest allowed to a few times it: small budgets preempt all the time.
+fn kv_cache(prompt: &LengthDist, output: &LengthDist) -> impl Strategy<Value = KvCache> {
+    let least = smallest_kv_budget(prompt, output);
+    prop_oneof![
+        Just(KvCache::Unlimited),
+        (0u64..20_000).prop_map(move |extra| KvCache::Tokens(
+            least.next_multiple_of(KV_BLOCK_TOKENS) + extra
+        )),
+    ]
+}
+
 fn llm_service() -> impl Strategy<Value = ServiceKind> {
     (
         1u32..4,
@@ -27,22 +48,28 @@ fn llm_service() -> impl Strategy<Value = ServiceKind> {
     )
         .prop_flat_map(
             |(replicas, seqs, extra_budget, chunked, (fixed, pre, dec, ctx))| {
-                (length(), length()).prop_map(move |(prompt_tokens, output_tokens)| {
-                    ServiceKind::Llm(LlmFleet {
-                        replicas,
-                        max_num_seqs: seqs,
-                        max_num_batched_tokens: seqs + extra_budget,
-                        chunked_prefill: chunked,
-                        iteration: IterationModel {
-                            fixed,
-                            per_prefill_token: pre,
-                            per_decode_seq: dec,
-                            per_context_token: ctx,
-                        },
-                        prompt_tokens,
-                        output_tokens,
+                (length(), length())
+                    .prop_flat_map(|(p, o)| {
+                        let kv = kv_cache(&p, &o);
+                        (Just(p), Just(o), kv)
                     })
-                })
+                    .prop_map(move |(prompt_tokens, output_tokens, kv_cache)| {
+                        ServiceKind::Llm(LlmFleet {
+                            replicas,
+                            max_num_seqs: seqs,
+                            max_num_batched_tokens: seqs + extra_budget,
+                            chunked_prefill: chunked,
+                            iteration: IterationModel {
+                                fixed,
+                                per_prefill_token: pre,
+                                per_decode_seq: dec,
+                                per_context_token: ctx,
+                            },
+                            prompt_tokens,
+                            output_tokens,
+                            kv_cache,
+                        })
+                    })
             },
         )
 }
@@ -58,7 +85,9 @@ fn textbook_service() -> impl Strategy<Value = ServiceKind> {
 
 fn arrivals() -> impl Strategy<Value = Arrivals> {
     prop_oneof![
-        (0.05f64..1.5).prop_map(|offered_load| Arrivals::Open { offered_load }),
+        (0.05f64..1.5).prop_map(Arrivals::poisson),
+        (0.05f64..1.5, 0.0f64..4.0)
+            .prop_map(|(offered_load, cv)| Arrivals::Open { offered_load, cv }),
         (1u32..200, 0.0f64..20.0)
             .prop_map(|(users, think_time)| Arrivals::Closed { users, think_time }),
     ]
@@ -132,7 +161,14 @@ proptest! {
                 "only open loop at ρ ≥ 1 (or an empty window) may lack a steady state"
             );
         }
+        if let Some(kv) = &summary.kv_cache {
+            prop_assert!(kv.peak_usage <= 1.0 && kv.mean_usage <= kv.peak_usage * (1.0 + 1e-9), "{kv:?}");
+            for o in &summary.occupancy {
+                prop_assert!(o.kv_usage.is_some_and(|u| (0.0..=1.0).contains(&u)), "{o:?}");
+            }
+        }
         if let ServiceKind::Llm(fleet) = &s.service {
+            prop_assert_eq!(summary.kv_cache.is_some(), fleet.kv_cache != KvCache::Unlimited);
             if let Some(peak) = summary.steady.as_ref().and_then(|st| st.peak_batch) {
                 prop_assert!(peak <= fleet.max_num_seqs, "batch {peak} > max_num_seqs {}", fleet.max_num_seqs);
             }
@@ -163,7 +199,7 @@ proptest! {
         let at = |rho: f64| {
             let mut s = Scenario::textbook_preset();
             s.service = ServiceKind::Textbook(TextbookService { servers, mean_service: 1.0 });
-            s.arrivals = Arrivals::Open { offered_load: rho };
+            s.arrivals = Arrivals::poisson(rho);
             s.customers = customers;
             s.warm_up = 0;
             let summary = run(&s, seed).unwrap();

@@ -144,19 +144,17 @@ fn invalid_scenarios_name_the_field_instead_of_panicking() {
         servers: 0,
         mean_service: 1.0,
     });
-    assert_eq!(run(&s, 1).unwrap_err().field, "service.servers");
+    assert_eq!(run(&s, 1).unwrap_err().field, "service.textbook.servers");
     let s = Scenario {
-        arrivals: Arrivals::Open {
-            offered_load: f64::NAN,
-        },
+        arrivals: Arrivals::poisson(f64::NAN),
         ..Scenario::textbook_preset()
     };
-    assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.offered_load");
+    assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.open.offered_load");
     let s = Scenario {
-        arrivals: Arrivals::Open { offered_load: -0.5 },
+        arrivals: Arrivals::poisson(-0.5),
         ..Scenario::course_preset()
     };
-    assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.offered_load");
+    assert_eq!(run(&s, 1).unwrap_err().field, "arrivals.open.offered_load");
     let mut s = Scenario::course_preset();
     s.slo.ttft = 0.0;
     assert_eq!(run(&s, 1).unwrap_err().field, "slo.ttft");
@@ -166,7 +164,7 @@ fn invalid_scenarios_name_the_field_instead_of_panicking() {
     }
     assert_eq!(
         run(&s, 1).unwrap_err().field,
-        "service.max_num_batched_tokens"
+        "service.llm.max_num_batched_tokens"
     );
     assert!(run(&s, 1)
         .unwrap_err()

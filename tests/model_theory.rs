@@ -3,8 +3,8 @@
 //! several others (errors stayed well inside the tolerances), so the tests do not pass by luck.
 
 use goodput::model::{
-    erlang_c, mva, run, Arrivals, IterationModel, LengthDist, LlmFleet, RunSummary, Scenario,
-    ServiceKind, Slo, SteadyState, TextbookService,
+    erlang_c, mva, run, Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, RunSummary,
+    Scenario, ServiceKind, Slo, SteadyState, TextbookService,
 };
 
 const SEED: u64 = 2026;
@@ -45,12 +45,7 @@ fn customers_for(rho: f64) -> u64 {
 fn check_against_erlang_c(rho: f64) {
     for c in [1, 4, 8] {
         let exact = erlang_c(c, rho * f64::from(c), 1.0).unwrap();
-        let s = textbook(
-            c,
-            Arrivals::Open { offered_load: rho },
-            customers_for(rho),
-            0,
-        );
+        let s = textbook(c, Arrivals::poisson(rho), customers_for(rho), 0);
         let summary = run(&s, SEED).unwrap();
         let st = steady(&summary);
         let wait = st.wait.unwrap().mean;
@@ -144,7 +139,7 @@ fn littles_law_holds_in_every_mode() {
     let scenarios = [
         (
             "textbook open",
-            textbook(4, Arrivals::Open { offered_load: 0.9 }, 1_000_000, 0),
+            textbook(4, Arrivals::poisson(0.9), 1_000_000, 0),
         ),
         (
             "textbook closed",
@@ -222,8 +217,9 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             },
             prompt_tokens: LengthDist::Fixed { tokens: 100 },
             output_tokens: LengthDist::Geometric { mean: m },
+            kv_cache: KvCache::Unlimited,
         }),
-        arrivals: Arrivals::Open { offered_load: rho },
+        arrivals: Arrivals::poisson(rho),
         slo: Slo {
             ttft: 1.0,
             tpot: 1.0,

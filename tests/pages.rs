@@ -71,7 +71,9 @@ fn the_site_has_a_home_page_a_page_per_lesson_and_a_not_found_page() {
     assert!(paths.contains(&"lessons/latency-throughput-slos/index.html"));
     assert!(paths.contains(&"404.html"));
     let home = page("index.html");
-    assert!(home.body.contains("href=\"lessons/latency-throughput-slos/\""));
+    assert!(home
+        .body
+        .contains("href=\"lessons/latency-throughput-slos/\""));
     assert!(home.body.contains("Latency, Throughput &amp; SLOs"));
     // Pages below the root find their assets through a base back to it.
     assert_eq!(lesson_page().base, Some("../../"));
@@ -85,11 +87,13 @@ fn every_piece_of_prose_is_in_the_lesson_page_once() {
         if let Block::Html(html) = block {
             for range in top_level_fragments(html.as_str()) {
                 // In-page links are rewritten to name the page (see below); compare without them.
-                let fragment = html.as_str()[range].replace(
-                    " href=\"#",
-                    " href=\"lessons/latency-throughput-slos/#",
+                let fragment = html.as_str()[range]
+                    .replace(" href=\"#", " href=\"lessons/latency-throughput-slos/#");
+                assert_eq!(
+                    body.matches(&fragment).count(),
+                    1,
+                    "not once: {fragment:.80}"
                 );
-                assert_eq!(body.matches(&fragment).count(), 1, "not once: {fragment:.80}");
             }
         }
     }
@@ -98,14 +102,21 @@ fn every_piece_of_prose_is_in_the_lesson_page_once() {
 #[test]
 fn in_page_links_name_the_lesson_page_so_the_base_does_not_send_them_home() {
     let body = &lesson_page().body;
-    assert!(!body.contains(" href=\"#"), "an in-page link would resolve against the site root");
+    assert!(
+        !body.contains(" href=\"#"),
+        "an in-page link would resolve against the site root"
+    );
     assert!(body.contains(" href=\"lessons/latency-throughput-slos/#the-knee\""));
 }
 
 #[test]
 fn nothing_is_styled_inline_so_the_strict_policy_holds() {
     for page in &site().pages {
-        assert!(!page.body.contains(" style=\""), "{} has an inline style", page.path);
+        assert!(
+            !page.body.contains(" style=\""),
+            "{} has an inline style",
+            page.path
+        );
         assert!(!page.body.contains("<script"), "{} has a script", page.path);
     }
 }
@@ -142,9 +153,17 @@ fn every_predict_answer_is_folded_in_a_closed_details() {
             .find("<details class=\"predict-answer\">")
             .unwrap_or_else(|| panic!("{} has no folded answer", step.id));
         let explanation = section.find("class=\"predict-explanation\"").unwrap();
-        assert!(explanation > fold, "{}: the explanation is outside the fold", step.id);
+        assert!(
+            explanation > fold,
+            "{}: the explanation is outside the fold",
+            step.id
+        );
         if section.contains("predict-correct") {
-            assert!(section.find("predict-correct").unwrap() > fold, "{}", step.id);
+            assert!(
+                section.find("predict-correct").unwrap() > fold,
+                "{}",
+                step.id
+            );
         }
     }
 }
@@ -158,7 +177,11 @@ fn every_block_is_marked_with_its_screen_and_every_screen_with_its_title() {
         .iter()
         .map(|tag| tag[markup::SCREEN].parse().unwrap())
         .collect();
-    assert_eq!(shown, (0..screens.len()).collect(), "every screen has an element");
+    assert_eq!(
+        shown,
+        (0..screens.len()).collect(),
+        "every screen has an element"
+    );
     let titled = tags_with(body, &format!("{}=\"", markup::SCREEN_TITLE));
     let titles: Vec<&str> = titled
         .iter()
@@ -170,7 +193,9 @@ fn every_block_is_marked_with_its_screen_and_every_screen_with_its_title() {
     let notes = tags_with(body, &format!("{}=\"", markup::NOTES_FOR));
     assert!(!notes.is_empty());
     for tag in notes {
-        assert!(!markup::decode_indices(&tag[markup::NOTES_FOR]).unwrap().is_empty());
+        assert!(!markup::decode_indices(&tag[markup::NOTES_FOR])
+            .unwrap()
+            .is_empty());
     }
 }
 
@@ -207,6 +232,10 @@ fn the_widgets_carry_their_settings_and_the_lab_draws_its_curves_as_pictures() {
     }
     for asset in &site().assets {
         assert!(asset.contents.starts_with("<svg"), "{}", asset.path);
-        assert!(asset.contents.contains("offered load"), "{} has no load axis", asset.path);
+        assert!(
+            asset.contents.contains("offered load"),
+            "{} has no load axis",
+            asset.path
+        );
     }
 }

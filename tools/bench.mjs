@@ -72,15 +72,11 @@ function lighthouseVersion() {
 
 // ── Model speed: goodput-sim bench, natively and as wasm under Node's WASI (V8, as in Chromium) ─────────────────────
 
-/** Parses the rows of `goodput-sim bench`'s table: what, work count, unit (and the work as written), seconds. */
+/** The rows of `goodput-sim bench --json`: what, work count, unit, the work as written, seconds; and its clock. */
 function parseBench(text) {
-  const rows = [];
-  for (const line of text.split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((cell) => cell.trim());
-    const work = cells[1]?.match(/^(\d+) (\w+)/);
-    if (cells.length === 4 && work) rows.push({ what: cells[0], work: Number(work[1]), unit: work[2], workText: cells[1], seconds: Number(cells[2]) });
-  }
-  return rows;
+  const report = JSON.parse(text);
+  const rows = report.lines.map((line) => ({ what: line.what, work: line.work, unit: line.unit, workText: line.work_text, seconds: line.seconds }));
+  return { rows, basis: report.clock };
 }
 
 /** Runs `command` `MODEL_RUNS` times and gathers each bench row's seconds; returns null with the reason on failure. */
@@ -91,8 +87,10 @@ function repeatBench(label, command, args, env = {}) {
     log(`model speed, ${label}: run ${i + 1} of ${MODEL_RUNS}`);
     const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 24 });
     if (result.status !== 0) return { error: `${command} exited with ${result.status}: ${(result.stderr ?? '').trim().split('\n').pop()}` };
-    basis = result.stdout.match(/timed by ([^;]+);/)?.[1] ?? basis;
-    runs.push(parseBench(result.stdout));
+    let parsed;
+    try { parsed = parseBench(result.stdout); } catch (e) { return { error: `${command} printed no bench JSON (${e.message})` }; }
+    basis = parsed.basis;
+    runs.push(parsed.rows);
   }
   const rows = runs[0].map((row, index) => ({ ...row, runs: runs.map((r) => r[index]?.seconds) }));
   return { rows, basis };
@@ -101,13 +99,13 @@ function repeatBench(label, command, args, env = {}) {
 function modelSpeed() {
   // The page's release profile optimises for size; the model is measured at opt-level 3, as in BENCHMARKS.md since issue 3.
   const env = { CARGO_PROFILE_RELEASE_OPT_LEVEL: '3' };
-  const native = repeatBench('native', 'cargo', ['run', '--quiet', '--release', '--bin', 'goodput-sim', '--', 'bench'], env);
+  const native = repeatBench('native', 'cargo', ['run', '--quiet', '--release', '--bin', 'goodput-sim', '--', 'bench', '--json'], env);
   log('model speed: building goodput-sim for wasm32-wasip1');
   const build = spawnSync('cargo', ['build', '--quiet', '--release', '--bin', 'goodput-sim', '--target', 'wasm32-wasip1'],
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
   const wasmFile = join(TARGET_DIR, 'wasm32-wasip1/release/goodput-sim.wasm');
   const wasm = build.status === 0
-    ? repeatBench('wasm', process.execPath, ['--no-warnings', 'tools/run-wasi.mjs', wasmFile, 'bench'])
+    ? repeatBench('wasm', process.execPath, ['--no-warnings', 'tools/run-wasi.mjs', wasmFile, 'bench', '--json'])
     : { error: `the wasm32-wasip1 build failed (is the target installed? tools/ensure-tools.sh --bench): ${(build.stderr ?? '').trim().split('\n').pop()}` };
   return { native, wasm };
 }

@@ -72,6 +72,10 @@ pub struct Palette {
     pub running: RGBColor,
     /// `num_requests_waiting`.
     pub waiting: RGBColor,
+    /// `kv_cache_usage_perc`.
+    pub kv_cache: RGBColor,
+    /// Preemption marks.
+    pub preemption: RGBColor,
     /// Histogram bars of the latency distribution.
     pub histogram: RGBColor,
     /// Opacity of shaded areas (confidence band, goodput gap, histogram bars).
@@ -99,6 +103,8 @@ impl Palette {
                 gap: VERMILLION,
                 running: BLUE,
                 waiting: VERMILLION,
+                kv_cache: PURPLE,
+                preemption: ORANGE,
                 histogram: SKY,
                 fill_opacity: 0.22,
             },
@@ -119,6 +125,8 @@ impl Palette {
                 gap: VERMILLION,
                 running: SKY,
                 waiting: VERMILLION,
+                kv_cache: PURPLE,
+                preemption: ORANGE,
                 histogram: BLUE,
                 fill_opacity: 0.30,
             },
@@ -139,6 +147,8 @@ impl Palette {
                 gap: VERMILLION,
                 running: BLUE,
                 waiting: VERMILLION,
+                kv_cache: RGBColor(0xA8, 0x45, 0x7F),
+                preemption: RGBColor(0x9E, 0x6D, 0x00),
                 histogram: RGBColor(0x2A, 0x7F, 0xB0),
                 fill_opacity: 0.35,
             },

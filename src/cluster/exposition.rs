@@ -153,11 +153,10 @@ pub struct SimulatedScrape<'a> {
     pub running: f64,
     /// Requests waiting now.
     pub waiting: f64,
-    /// KV-cache usage now, 0–1. The queue model has no KV-cache memory, so a run has no such figure: `None` leaves
-    /// `vllm:kv_cache_usage_perc` off the page rather than inventing one. Pass the model's figure once it has one.
+    /// KV-cache usage now, 0–1, exported as `vllm:kv_cache_usage_perc`. `None` (a scenario without a KV budget, or
+    /// the textbook queue) leaves the gauge off the page rather than inventing a figure.
     pub kv_cache_usage: Option<f64>,
-    /// Preemptions so far, exported as `vllm:num_preemptions_total`. The queue model never preempts (nothing limits
-    /// its KV memory), so 0 is what a run honestly gives; pass the model's count once it preempts.
+    /// Preemptions so far, exported as `vllm:num_preemptions_total`.
     pub preemptions: u64,
     /// Also export the older `vllm:time_per_output_token_seconds`, as a vLLM 0.12 server does when started with
     /// `--show-hidden-metrics-for-version=0.11` (vLLM 0.13 removed it).
@@ -169,28 +168,28 @@ pub struct SimulatedScrape<'a> {
 impl<'a> SimulatedScrape<'a> {
     /// The scrape at the end of a run: every request in `traces` (the measured requests, as
     /// [`crate::model::run_traced`] returns them), and the running and waiting gauges of the run's last occupancy
-    /// sample (the state a scrape would see now). This is the one place that turns a [`RunSummary`] into server
-    /// state: when the summary carries KV-cache usage and preemptions, read them here instead of `None` and 0.
+    /// sample (the state a scrape would see now), with its KV-cache usage, and the run's preemptions (those of the
+    /// measured window: the run's warm-up is not part of the server's history here either). This is the one place
+    /// that turns a [`RunSummary`] into server state.
     pub fn end_of_run(
         summary: &RunSummary,
         traces: &'a [RequestTrace],
         model_name: &'a str,
     ) -> Self {
-        let (running, waiting) = summary
-            .occupancy
-            .last()
-            .map_or((0.0, 0.0), |s| (f64::from(s.running), f64::from(s.waiting)));
+        let last = summary.occupancy.last();
+        let (running, waiting) =
+            last.map_or((0.0, 0.0), |s| (f64::from(s.running), f64::from(s.waiting)));
+        let preemptions = summary.kv_cache.as_ref().map_or(0, |kv| kv.preemptions);
         Self {
             model_name,
             traces,
             running,
             waiting,
-            kv_cache_usage: None,
-            preemptions: 0,
+            kv_cache_usage: last.and_then(|s| s.kv_usage),
+            preemptions,
             show_hidden_metrics: false,
             comment: Some(format!(
-                "Simulated by goodput: offered load {:.2}, {} measured requests over {:.0} s.\n\
-                 The model has no KV-cache memory: no kv_cache_usage_perc gauge, and it never preempts.",
+                "Simulated by goodput: offered load {:.2}, {} measured requests over {:.0} s, {preemptions} preemptions.",
                 summary.offered_load, summary.measured, summary.duration
             )),
         }

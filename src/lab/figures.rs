@@ -8,7 +8,7 @@ use crate::charts::{
     ExactCurve, LatencyBin, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad,
     Percentile, QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
 };
-use crate::model::{exact_reference, Estimate, LatencyStats, RunSummary, Stability};
+use crate::model::{exact_reference, Estimate, LatencyStats, RunSummary, ServiceMode, Stability};
 
 /// The lab's picture at one moment: four charts and the readouts at the current load.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,6 +64,14 @@ pub struct Readouts {
     pub queue_growth_rate: Option<f64>,
     /// Open loop at or past saturation: requests still waiting when the run stopped.
     pub waiting_at_end: Option<u32>,
+    /// Time-averaged share of the KV cache in use, fraction (LLM presets).
+    pub kv_usage_mean: Option<f64>,
+    /// Largest share of the KV cache in use, fraction.
+    pub kv_usage_peak: Option<f64>,
+    /// Running sequences preempted because the KV cache was full.
+    pub preemptions: Option<u64>,
+    /// Preemptions per second.
+    pub preemption_rate: Option<f64>,
     /// Simulated time the measurement covered, seconds.
     pub duration_s: f64,
     /// Requests measured at this load so far.
@@ -119,9 +127,9 @@ fn metric_slo(settings: &LabSettings, metric: LatencyMetric) -> Option<Slo> {
 /// Whether the run's confidence interval is of `metric` (intervals are kept for the headline latency only: TTFT in
 /// LLM mode, the sojourn in the textbook queue).
 fn has_interval(summary: &RunSummary, metric: LatencyMetric) -> bool {
-    match summary.service.as_str() {
-        "textbook" => metric == LatencyMetric::EndToEnd,
-        _ => metric == LatencyMetric::Ttft,
+    match summary.service {
+        ServiceMode::Textbook => metric == LatencyMetric::EndToEnd,
+        ServiceMode::Llm => metric == LatencyMetric::Ttft,
     }
 }
 
@@ -177,6 +185,8 @@ impl Figures {
                             time_s: o.t,
                             running: o.running,
                             waiting: o.waiting,
+                            kv_usage: o.kv_usage,
+                            preemptions: o.preemptions,
                         })
                         .collect()
                 })
@@ -215,7 +225,7 @@ fn exact_curve(
         return None;
     }
     let pick = |load: f64| {
-        let reference = exact_reference(&scenario_for(settings, load))?;
+        let reference = exact_reference(&scenario_for(settings, load).ok()?)?;
         match metric {
             LatencyMetric::Ttft => reference.wait_p50_p99.map(|(_, p99)| p99),
             LatencyMetric::EndToEnd => reference.sojourn_p50_p99.map(|(_, p99)| p99),
@@ -323,6 +333,10 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
             Stability::Unstable { waiting_at_end, .. } => Some(waiting_at_end),
             Stability::Stable => None,
         },
+        kv_usage_mean: summary.kv_cache.map(|k| k.mean_usage),
+        kv_usage_peak: summary.kv_cache.map(|k| k.peak_usage),
+        preemptions: summary.kv_cache.map(|k| k.preemptions),
+        preemption_rate: summary.kv_cache.map(|k| k.preemption_rate),
         duration_s: summary.duration,
         measured: summary.measured,
         p99_relative_half_width: estimate.p99_relative_half_width,
@@ -439,6 +453,27 @@ impl Readouts {
             },
         );
         push(
+            "kv-cache",
+            "KV cache in use".into(),
+            match (self.kv_usage_mean, self.kv_usage_peak) {
+                (Some(mean), Some(peak)) => Some(format!(
+                    "{} on average, {} at peak",
+                    format_percent(mean),
+                    format_percent(peak)
+                )),
+                _ => None,
+            },
+        );
+        push(
+            "preemptions",
+            "Preemptions (KV cache full)".into(),
+            match (self.preemptions, self.preemption_rate) {
+                (Some(0), _) => Some("none".to_owned()),
+                (Some(n), Some(rate)) => Some(format!("{n} ({} per second)", format_number(rate))),
+                _ => None,
+            },
+        );
+        push(
             "users",
             "Users (closed loop)".into(),
             self.users.map(|n| n.to_string()),
@@ -474,9 +509,21 @@ impl Readouts {
         lines
     }
 
-    /// One sentence on why the numbers look the way they do, in the lesson's terms.
+    /// Why the numbers look the way they do, in the lesson's terms: one sentence, and one more when the KV cache
+    /// ran out.
     pub fn explanation(&self) -> String {
-        use crate::charts::format::{format_number, format_percent};
+        let mut text = self.queue_explanation();
+        if let Some(n) = self.preemptions.filter(|&n| n > 0) {
+            text += &format!(
+                " The KV cache filled up too: {n} running sequences were preempted, sent back to the front of the \
+                 queue, and recomputed their prefill when readmitted — work the server does twice."
+            );
+        }
+        text
+    }
+
+    fn queue_explanation(&self) -> String {
+        use crate::charts::format::{format_ms, format_number, format_percent};
         if let Some(growth) = self.queue_growth_rate {
             let waiting = self.waiting_at_end.unwrap_or(0);
             return format!(
@@ -498,7 +545,14 @@ impl Readouts {
                 format_number(unqueued)
             );
         }
+        let attainment = self.slo_attainment.unwrap_or(1.0);
         match self.tail_ratio() {
+            Some(ratio) if ratio < 4.0 && attainment < 0.5 => format!(
+                "Open loop, well past the knee: even the median request queues (p50 {}), so p99 is only {ratio:.1}× \
+                 the median — the whole distribution has moved up, and {} of requests meet both SLOs.",
+                self.p50_s.map_or_else(String::new, format_ms),
+                format_percent(attainment)
+            ),
             Some(ratio) if ratio >= 4.0 => format!(
                 "Open loop: arrivals keep coming whatever the server does, so bursts queue behind full batches. p99 \
                  is {ratio:.1}× the median: the tail has torn away from the typical request."

@@ -1,6 +1,7 @@
 //! The knee lab without the page: its settings and their URL form ([`settings`]), the scenario they describe and the
 //! sweep that runs it in slices ([`sweep`]), and what the page shows from the results — charts, readouts and the
-//! learner's tasks ([`figures`]). Pure Rust, tested natively; `src/components/widgets/knee_lab.rs` only drives it.
+//! learner's tasks ([`figures`], [`tasks`]). Pure Rust, tested natively; `src/components/widgets/knee_lab/` only
+//! drives it.
 
 pub mod figures;
 pub mod settings;

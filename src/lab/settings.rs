@@ -1,10 +1,13 @@
 //! The knee lab's settings: what the learner can change, the lesson's defaults, and the URL form an instructor shares.
 //!
-//! Every way in (lesson directive, URL) goes through [`Clamp`], so a bad value never reaches the model: it is clamped
-//! or replaced by the default, and a [`SettingNote`] says so in plain words for the page to show.
+//! Every setting is declared once, in [`FIELDS`]: its name (the same in a lesson directive and in the URL), how its
+//! value is read and written, its range or choices. Every way in goes through it and [`Clamp`], so a bad value never
+//! reaches the model: it is clamped or replaced by the default, and a [`SettingNote`] says so in plain words for the
+//! page to show.
 
 use crate::charts::LatencyMetric;
 use crate::lesson::SettingValue;
+pub use crate::model::{LoopKind, Preset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -14,114 +17,93 @@ pub const LOAD_PERCENT_RANGE: (u32, u32) = (85, 100);
 pub const REPLICAS_RANGE: (u32, u32) = (1, 16);
 /// `--max-num-seqs` values the lab accepts.
 pub const MAX_NUM_SEQS_RANGE: (u32, u32) = (1, 1024);
+/// `--gpu-memory-utilization` values the lab accepts: every preset's KV cache still holds its longest sequence.
+pub const GPU_MEMORY_UTILIZATION_RANGE: (f64, f64) = (0.4, 0.95);
+/// Coefficients of variation of the gaps between open-loop arrivals the lab accepts (1 is Poisson).
+pub const ARRIVAL_CV_RANGE: (f64, f64) = (0.0, 4.0);
 /// TTFT SLO thresholds accepted, milliseconds.
 pub const SLO_TTFT_MS_RANGE: (f64, f64) = (10.0, 60_000.0);
 /// TPOT SLO thresholds accepted, milliseconds.
 pub const SLO_TPOT_MS_RANGE: (f64, f64) = (1.0, 10_000.0);
 
-/// The lab's setting names, the same in a lesson directive and in the URL (`arrivals` and `servers` are accepted
-/// spellings of `loop` and `replicas`).
-pub const LAB_KEYS: [&str; 12] = [
-    "load",
-    "loop",
-    "arrivals",
-    "preset",
-    "replicas",
-    "servers",
-    "max_num_seqs",
-    "chunked_prefill",
-    "slo_ttft_ms",
-    "slo_tpot_ms",
-    "metric",
-    "seed",
-];
-
-/// Which scenario the lab simulates.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Preset {
-    /// The course's 4×H100 box serving a ~27B model (see `Scenario::course_preset`).
-    #[default]
-    Course,
-    /// DistServe's OPT-13B on one A100.
-    DistServe,
-    /// The textbook M/M/c queue, with the exact Erlang C curve beside the simulation.
-    Textbook,
-}
-
-impl Preset {
-    /// Every preset, in the order the picker lists them.
-    pub const ALL: [Preset; 3] = [Preset::Course, Preset::DistServe, Preset::Textbook];
-
+/// A setting with a fixed list of values (a `<select>` or radio group in the page, a word in the URL).
+pub trait Choice: Copy + PartialEq + 'static {
+    /// Every value, in the order the page lists them.
+    const ALL: &'static [Self];
     /// The URL and form value, e.g. `course`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Preset::Course => "course",
-            Preset::DistServe => "distserve",
-            Preset::Textbook => "textbook",
-        }
-    }
-
-    /// What the picker shows.
-    pub fn label(self) -> &'static str {
-        match self {
-            Preset::Course => "Course box: ~27B FP8 on 4×H100",
-            Preset::DistServe => "DistServe: OPT-13B on one A100",
-            Preset::Textbook => "Textbook M/M/c queue",
-        }
-    }
-
-    /// The preset whose [`key`](Self::key) is `key`.
-    pub fn from_key(key: &str) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|p| p.key() == key)
+    fn key(self) -> &'static str;
+    /// What the page shows.
+    fn label(self) -> &'static str;
+    /// Other spellings accepted in a URL or directive.
+    fn aliases(self) -> &'static [&'static str] {
+        &[]
     }
 }
 
-/// Open loop (arrivals keep coming) or closed loop (a fixed number of users, each waiting for its answer).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum LoopKind {
-    /// Poisson arrivals at a fixed rate.
-    #[default]
-    Open,
-    /// A fixed population of users who think between requests.
-    Closed,
+impl Choice for Preset {
+    const ALL: &'static [Self] = &Preset::ALL;
+    fn key(self) -> &'static str {
+        Preset::key(self)
+    }
+    fn label(self) -> &'static str {
+        Preset::label(self)
+    }
 }
 
-impl LoopKind {
-    /// The URL value.
-    pub fn key(self) -> &'static str {
+impl Choice for LoopKind {
+    const ALL: &'static [Self] = &[LoopKind::Open, LoopKind::Closed];
+    fn key(self) -> &'static str {
         match self {
             LoopKind::Open => "open",
             LoopKind::Closed => "closed",
         }
     }
-
-    fn from_key(key: &str) -> Option<LoopKind> {
-        match key {
-            "open" | "open-loop" => Some(LoopKind::Open),
-            "closed" | "closed-loop" => Some(LoopKind::Closed),
-            _ => None,
+    fn label(self) -> &'static str {
+        match self {
+            LoopKind::Open => "Open loop",
+            LoopKind::Closed => "Closed loop",
+        }
+    }
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            LoopKind::Open => &["open-loop"],
+            LoopKind::Closed => &["closed-loop"],
         }
     }
 }
 
-/// The URL value of a latency metric.
-pub fn metric_key(metric: LatencyMetric) -> &'static str {
-    match metric {
-        LatencyMetric::Ttft => "ttft",
-        LatencyMetric::Tpot => "tpot",
-        LatencyMetric::EndToEnd => "e2e",
-    }
-}
-
-/// The latency metric whose [`metric_key`] is `key`.
-pub fn metric_from_key(key: &str) -> Option<LatencyMetric> {
-    [
+impl Choice for LatencyMetric {
+    const ALL: &'static [Self] = &[
         LatencyMetric::Ttft,
         LatencyMetric::Tpot,
         LatencyMetric::EndToEnd,
-    ]
-    .into_iter()
-    .find(|m| metric_key(*m) == key)
+    ];
+    fn key(self) -> &'static str {
+        match self {
+            LatencyMetric::Ttft => "ttft",
+            LatencyMetric::Tpot => "tpot",
+            LatencyMetric::EndToEnd => "e2e",
+        }
+    }
+    fn label(self) -> &'static str {
+        LatencyMetric::label(self)
+    }
+}
+
+/// The value of `T` whose key (or an alias) is `key`.
+pub fn choice_from_key<T: Choice>(key: &str) -> Option<T> {
+    T::ALL
+        .iter()
+        .copied()
+        .find(|c| c.key() == key || c.aliases().contains(&key))
+}
+
+fn choice_keys<T: Choice>() -> String {
+    T::ALL
+        .iter()
+        .map(|c| c.key())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Everything the learner can set in the lab.
@@ -131,6 +113,8 @@ pub struct LabSettings {
     pub load_percent: u32,
     /// Open or closed loop.
     pub loop_kind: LoopKind,
+    /// Open loop: coefficient of variation of the gaps between arrivals (1 is Poisson).
+    pub arrival_cv: f64,
     /// The scenario.
     pub preset: Preset,
     /// Replicas (servers, in the textbook queue).
@@ -139,6 +123,8 @@ pub struct LabSettings {
     pub max_num_seqs: u32,
     /// `--enable-chunked-prefill` (LLM presets only).
     pub chunked_prefill: bool,
+    /// `--gpu-memory-utilization`, which sizes the KV cache (LLM presets only).
+    pub gpu_memory_utilization: f64,
     /// p99 TTFT objective, milliseconds (in the textbook queue: the wait before service).
     pub slo_ttft_ms: f64,
     /// p95 TPOT objective, milliseconds.
@@ -150,15 +136,18 @@ pub struct LabSettings {
 }
 
 impl Default for LabSettings {
-    /// The course box at 85% load, open loop, SLOs p99 TTFT 500 ms and p95 TPOT 40 ms.
+    /// The course box at 85% load, open loop with Poisson arrivals, vLLM's default memory utilisation, SLOs p99 TTFT
+    /// 500 ms and p95 TPOT 40 ms.
     fn default() -> Self {
         LabSettings {
             load_percent: 85,
             loop_kind: LoopKind::Open,
+            arrival_cv: 1.0,
             preset: Preset::Course,
             replicas: 1,
             max_num_seqs: 64,
             chunked_prefill: true,
+            gpu_memory_utilization: 0.9,
             slo_ttft_ms: 500.0,
             slo_tpot_ms: 40.0,
             metric: LatencyMetric::Ttft,
@@ -176,6 +165,200 @@ pub struct SettingNote {
     pub message: String,
 }
 
+/// One lab setting: its name, other accepted spellings, and how its value is read and written.
+pub struct Field {
+    /// The name in a lesson directive and in the URL.
+    pub key: &'static str,
+    /// Other names accepted (never written).
+    pub aliases: &'static [&'static str],
+    kind: Kind,
+}
+
+/// How a setting's value is read from text, clamped, and written back.
+enum Kind {
+    /// The offered load: a fraction (at most 1, e.g. `0.97`) or a percentage (above 1, or ending in `%`, e.g.
+    /// `97`), as a whole percentage within [`LOAD_PERCENT_RANGE`].
+    Load,
+    /// A number within `range`, with `unit` in notes.
+    Number {
+        range: (f64, f64),
+        unit: &'static str,
+        get: fn(&LabSettings) -> f64,
+        set: fn(&mut LabSettings, f64),
+    },
+    /// A whole number within `range` (a fraction is rounded, with a note).
+    Whole {
+        range: (u32, u32),
+        get: fn(&LabSettings) -> u32,
+        set: fn(&mut LabSettings, u32),
+    },
+    /// On or off.
+    Flag {
+        get: fn(&LabSettings) -> bool,
+        set: fn(&mut LabSettings, bool),
+    },
+    /// One of a [`Choice`]'s keys.
+    Choice {
+        allowed: fn() -> String,
+        get: fn(&LabSettings) -> &'static str,
+        /// Sets the value whose key is given; false when there is none.
+        set: fn(&mut LabSettings, &str) -> bool,
+    },
+    /// The random seed, any whole number.
+    Seed,
+}
+
+impl Field {
+    /// A setting read as a number within `range` (`unit` after it in notes).
+    const fn number(
+        key: &'static str,
+        range: (f64, f64),
+        unit: &'static str,
+        get: fn(&LabSettings) -> f64,
+        set: fn(&mut LabSettings, f64),
+    ) -> Field {
+        Field {
+            key,
+            aliases: &[],
+            kind: Kind::Number {
+                range,
+                unit,
+                get,
+                set,
+            },
+        }
+    }
+
+    /// A setting read as a whole number within `range`.
+    const fn whole(
+        key: &'static str,
+        aliases: &'static [&'static str],
+        range: (u32, u32),
+        get: fn(&LabSettings) -> u32,
+        set: fn(&mut LabSettings, u32),
+    ) -> Field {
+        Field {
+            key,
+            aliases,
+            kind: Kind::Whole { range, get, set },
+        }
+    }
+
+    /// A setting read as one of a [`Choice`]'s keys.
+    const fn choice<T: Choice>(
+        key: &'static str,
+        aliases: &'static [&'static str],
+        get: fn(&LabSettings) -> &'static str,
+        set: fn(&mut LabSettings, &str) -> bool,
+    ) -> Field {
+        Field {
+            key,
+            aliases,
+            kind: Kind::Choice {
+                allowed: choice_keys::<T>,
+                get,
+                set,
+            },
+        }
+    }
+}
+
+/// Every lab setting, in the order the URL writes them.
+pub static FIELDS: [Field; 12] = [
+    Field {
+        key: "load",
+        aliases: &[],
+        kind: Kind::Load,
+    },
+    Field::choice::<LoopKind>(
+        "loop",
+        &["arrivals"],
+        |s| s.loop_kind.key(),
+        |s, key| choice_from_key(key).map(|v| s.loop_kind = v).is_some(),
+    ),
+    Field::number(
+        "arrival_cv",
+        ARRIVAL_CV_RANGE,
+        "",
+        |s| s.arrival_cv,
+        |s, v| s.arrival_cv = v,
+    ),
+    Field::choice::<Preset>(
+        "preset",
+        &[],
+        |s| s.preset.key(),
+        |s, key| choice_from_key(key).map(|v| s.preset = v).is_some(),
+    ),
+    Field::whole(
+        "replicas",
+        &["servers"],
+        REPLICAS_RANGE,
+        |s| s.replicas,
+        |s, v| s.replicas = v,
+    ),
+    Field::whole(
+        "max_num_seqs",
+        &[],
+        MAX_NUM_SEQS_RANGE,
+        |s| s.max_num_seqs,
+        |s, v| s.max_num_seqs = v,
+    ),
+    Field {
+        key: "chunked_prefill",
+        aliases: &[],
+        kind: Kind::Flag {
+            get: |s| s.chunked_prefill,
+            set: |s, v| s.chunked_prefill = v,
+        },
+    },
+    Field::number(
+        "gpu_memory_utilization",
+        GPU_MEMORY_UTILIZATION_RANGE,
+        "",
+        |s| s.gpu_memory_utilization,
+        |s, v| s.gpu_memory_utilization = v,
+    ),
+    Field::number(
+        "slo_ttft_ms",
+        SLO_TTFT_MS_RANGE,
+        " ms",
+        |s| s.slo_ttft_ms,
+        |s, v| s.slo_ttft_ms = v,
+    ),
+    Field::number(
+        "slo_tpot_ms",
+        SLO_TPOT_MS_RANGE,
+        " ms",
+        |s| s.slo_tpot_ms,
+        |s, v| s.slo_tpot_ms = v,
+    ),
+    Field::choice::<LatencyMetric>(
+        "metric",
+        &[],
+        |s| s.metric.key(),
+        |s, key| choice_from_key(key).map(|v| s.metric = v).is_some(),
+    ),
+    Field {
+        key: "seed",
+        aliases: &[],
+        kind: Kind::Seed,
+    },
+];
+
+/// Every name a lab setting answers to (keys and aliases), e.g. for telling the lab's URL parameters from the page's.
+pub fn lab_keys() -> impl Iterator<Item = &'static str> {
+    FIELDS
+        .iter()
+        .flat_map(|f| std::iter::once(f.key).chain(f.aliases.iter().copied()))
+}
+
+/// The field answering to `key`.
+fn field(key: &str) -> Option<&'static Field> {
+    FIELDS
+        .iter()
+        .find(|f| f.key == key || f.aliases.contains(&key))
+}
+
 /// Collects notes while values are read and clamped.
 #[derive(Default)]
 struct Clamp {
@@ -190,73 +373,89 @@ impl Clamp {
         });
     }
 
-    /// A number within `range`; out-of-range values are clamped, unreadable ones keep `current`.
-    fn number(&mut self, key: &str, raw: &str, range: (f64, f64), current: f64, unit: &str) -> f64 {
-        match raw.trim().parse::<f64>() {
-            Ok(value) if value.is_finite() => {
-                let clamped = value.clamp(range.0, range.1);
-                if clamped != value {
-                    let side = if value < range.0 { "below" } else { "above" };
-                    let bound = if value < range.0 { range.0 } else { range.1 };
-                    self.note(
-                        key,
-                        format!("{key}={raw} is {side} {bound}{unit}; using {clamped}{unit}"),
-                    );
-                }
-                clamped
-            }
-            _ => {
-                self.note(
-                    key,
-                    format!("{key}={raw:?} is not a number; using {current}{unit}"),
-                );
-                current
-            }
+    /// A number within `range`; out-of-range values are clamped, unreadable ones keep `current`; a `whole` number
+    /// is rounded (with a note).
+    fn number(
+        &mut self,
+        key: &str,
+        raw: &str,
+        (range, unit, whole): ((f64, f64), &str, bool),
+        current: f64,
+    ) -> f64 {
+        let Some(value) = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite()) else {
+            self.note(
+                key,
+                format!("{key}={raw:?} is not a number; using {current}{unit}"),
+            );
+            return current;
+        };
+        let clamped = value.clamp(range.0, range.1);
+        if clamped != value {
+            let (side, bound) = if value < range.0 {
+                ("below", range.0)
+            } else {
+                ("above", range.1)
+            };
+            self.note(
+                key,
+                format!("{key}={raw} is {side} {bound}{unit}; using {clamped}{unit}"),
+            );
         }
-    }
-
-    /// A whole number within `range` (fractions are rounded, with a note).
-    fn whole(&mut self, key: &str, raw: &str, range: (u32, u32), current: u32, unit: &str) -> u32 {
-        let value = self.number(
-            key,
-            raw,
-            (f64::from(range.0), f64::from(range.1)),
-            f64::from(current),
-            unit,
-        );
-        if value.fract() != 0.0 {
+        if whole && clamped.fract() != 0.0 {
             self.note(
                 key,
                 format!(
                     "{key}={raw} is not a whole number; using {}{unit}",
-                    value.round()
+                    clamped.round()
                 ),
             );
         }
-        value.round() as u32
+        if whole {
+            clamped.round()
+        } else {
+            clamped
+        }
     }
 
-    /// An offered load written as a fraction (0.97) or a percentage (97; anything above 10 is read as one), as a
-    /// whole percentage within [`LOAD_PERCENT_RANGE`].
+    /// An offered load written as a fraction (at most 1: `0.97`) or a percentage (above 1, or ending in `%`: `97`,
+    /// `97%`), as a whole percentage within [`LOAD_PERCENT_RANGE`].
     fn load(&mut self, raw: &str, current: u32) -> u32 {
         let key = "load";
-        let (lo, hi) = (
-            f64::from(LOAD_PERCENT_RANGE.0),
-            f64::from(LOAD_PERCENT_RANGE.1),
-        );
-        let Some(value) = raw.trim().parse::<f64>().ok().filter(|v| v.is_finite()) else {
+        let text = raw.trim();
+        let (number, percent_sign) = match text.strip_suffix('%') {
+            Some(number) => (number.trim(), true),
+            None => (text, false),
+        };
+        let Some(value) = number.parse::<f64>().ok().filter(|v| v.is_finite()) else {
             self.note(
                 key,
                 format!("{key}={raw:?} is not a number; using {current}%"),
             );
             return current;
         };
-        let percent = if value <= 10.0 { value * 100.0 } else { value };
+        let percent = if percent_sign || value > 1.0 {
+            value
+        } else {
+            value * 100.0
+        };
+        let (lo, hi) = (
+            f64::from(LOAD_PERCENT_RANGE.0),
+            f64::from(LOAD_PERCENT_RANGE.1),
+        );
         let used = percent.round().clamp(lo, hi);
+        // Name the reading when it may surprise: a number above 1 is a percentage, so 1.5 is 1.5%, not 150%.
+        let read_as = if !percent_sign && value > 1.0 && percent < lo {
+            format!(" (read as {percent}%: a fraction is at most 1)")
+        } else {
+            String::new()
+        };
         if percent > hi + 1e-9 {
-            self.note(key, format!("{key}={raw} is above 100%; using {used}%"));
+            self.note(key, format!("{key}={raw} is above {hi}%; using {used}%"));
         } else if percent < lo - 1e-9 {
-            self.note(key, format!("{key}={raw} is below {lo}%; using {used}%"));
+            self.note(
+                key,
+                format!("{key}={raw} is below {lo}%{read_as}; using {used}%"),
+            );
         } else if (percent - used).abs() > 1e-9 {
             self.note(
                 key,
@@ -277,23 +476,63 @@ impl Clamp {
             }
         }
     }
+}
 
-    fn choice<T: Copy>(
-        &mut self,
-        key: &str,
-        raw: &str,
-        parse: impl Fn(&str) -> Option<T>,
-        allowed: &str,
-        current: T,
-        current_key: &str,
-    ) -> T {
-        parse(raw.trim()).unwrap_or_else(|| {
-            self.note(
-                key,
-                format!("{key}={raw:?} is not one of {allowed}; using {current_key}"),
-            );
-            current
-        })
+impl Field {
+    /// Reads `raw` into `lab`, noting any value not used as given.
+    fn apply(&self, key: &str, raw: &str, lab: &mut LabSettings, clamp: &mut Clamp) {
+        match &self.kind {
+            Kind::Load => lab.load_percent = clamp.load(raw, lab.load_percent),
+            Kind::Number {
+                range,
+                unit,
+                get,
+                set,
+            } => {
+                let value = clamp.number(key, raw, (*range, unit, false), get(lab));
+                set(lab, value);
+            }
+            Kind::Whole { range, get, set } => {
+                let range = (f64::from(range.0), f64::from(range.1));
+                let value = clamp.number(key, raw, (range, "", true), f64::from(get(lab)));
+                set(lab, value as u32);
+            }
+            Kind::Flag { get, set } => {
+                let value = clamp.flag(key, raw, get(lab));
+                set(lab, value);
+            }
+            Kind::Choice { allowed, get, set } => {
+                if !set(lab, raw.trim()) {
+                    clamp.note(
+                        key,
+                        format!(
+                            "{key}={raw:?} is not one of {}; using {}",
+                            allowed(),
+                            get(lab)
+                        ),
+                    );
+                }
+            }
+            Kind::Seed => match raw.trim().parse::<u64>() {
+                Ok(seed) => lab.seed = seed,
+                Err(_) => clamp.note(
+                    key,
+                    format!("{key}={raw:?} is not a whole number; using {}", lab.seed),
+                ),
+            },
+        }
+    }
+
+    /// The value as the URL writes it.
+    fn encode(&self, lab: &LabSettings) -> String {
+        match &self.kind {
+            Kind::Load => format!("{:.2}", lab.load()),
+            Kind::Number { get, .. } => trim_number(get(lab)),
+            Kind::Whole { get, .. } => get(lab).to_string(),
+            Kind::Flag { get, .. } => if get(lab) { "on" } else { "off" }.to_owned(),
+            Kind::Choice { get, .. } => get(lab).to_owned(),
+            Kind::Seed => lab.seed.to_string(),
+        }
     }
 }
 
@@ -303,64 +542,10 @@ impl LabSettings {
         f64::from(self.load_percent) / 100.0
     }
 
-    /// Applies one `key=value` pair (URL parameter or directive setting); keys not in [`LAB_KEYS`] are ignored.
+    /// Applies one `key=value` pair (URL parameter or directive setting); keys of no lab setting are ignored.
     fn apply(&mut self, key: &str, raw: &str, clamp: &mut Clamp) {
-        match key {
-            "load" => self.load_percent = clamp.load(raw, self.load_percent),
-            "loop" | "arrivals" => {
-                self.loop_kind = clamp.choice(
-                    key,
-                    raw,
-                    LoopKind::from_key,
-                    "open, closed",
-                    self.loop_kind,
-                    self.loop_kind.key(),
-                );
-            }
-            "preset" => {
-                self.preset = clamp.choice(
-                    key,
-                    raw,
-                    Preset::from_key,
-                    "course, distserve, textbook",
-                    self.preset,
-                    self.preset.key(),
-                );
-            }
-            "replicas" | "servers" => {
-                self.replicas = clamp.whole(key, raw, REPLICAS_RANGE, self.replicas, "");
-            }
-            "max_num_seqs" => {
-                self.max_num_seqs =
-                    clamp.whole(key, raw, MAX_NUM_SEQS_RANGE, self.max_num_seqs, "");
-            }
-            "chunked_prefill" => self.chunked_prefill = clamp.flag(key, raw, self.chunked_prefill),
-            "slo_ttft_ms" => {
-                self.slo_ttft_ms =
-                    clamp.number(key, raw, SLO_TTFT_MS_RANGE, self.slo_ttft_ms, " ms");
-            }
-            "slo_tpot_ms" => {
-                self.slo_tpot_ms =
-                    clamp.number(key, raw, SLO_TPOT_MS_RANGE, self.slo_tpot_ms, " ms");
-            }
-            "metric" => {
-                self.metric = clamp.choice(
-                    key,
-                    raw,
-                    metric_from_key,
-                    "ttft, tpot, e2e",
-                    self.metric,
-                    metric_key(self.metric),
-                );
-            }
-            "seed" => match raw.trim().parse::<u64>() {
-                Ok(seed) => self.seed = seed,
-                Err(_) => clamp.note(
-                    key,
-                    format!("seed={raw:?} is not a whole number; using {}", self.seed),
-                ),
-            },
-            _ => {}
+        if let Some(field) = field(key) {
+            field.apply(key, raw, self, clamp);
         }
     }
 
@@ -377,7 +562,7 @@ impl LabSettings {
                 SettingValue::Bool(false) => "off".to_owned(),
                 other => other.to_string(),
             };
-            if !LabSettings::is_lab_key(key) {
+            if field(key).is_none() {
                 clamp.note(
                     key,
                     format!("the lab has no setting called {key:?}; ignored"),
@@ -387,11 +572,6 @@ impl LabSettings {
             }
         }
         (lab, clamp.notes)
-    }
-
-    /// Whether `key` is one of the lab's settings (directive keys and URL parameters are the same names).
-    fn is_lab_key(key: &str) -> bool {
-        LAB_KEYS.contains(&key)
     }
 
     /// These settings overridden by the lab's parameters in a URL query (`load=0.97&loop=closed`, with or without the
@@ -405,61 +585,15 @@ impl LabSettings {
         (lab, clamp.notes)
     }
 
-    /// The URL query parameters that differ from `defaults`, in a fixed order, e.g. `[("load", "0.97")]`.
+    /// The URL query parameters whose written value differs from `defaults`', in [`FIELDS`] order, e.g.
+    /// `[("load", "0.97")]`.
     pub fn to_query_pairs(&self, defaults: &LabSettings) -> Vec<(&'static str, String)> {
-        let onoff = |b: bool| if b { "on" } else { "off" }.to_owned();
-        let candidates = [
-            (
-                "load",
-                self.load_percent != defaults.load_percent,
-                format!("{:.2}", self.load()),
-            ),
-            (
-                "loop",
-                self.loop_kind != defaults.loop_kind,
-                self.loop_kind.key().to_owned(),
-            ),
-            (
-                "preset",
-                self.preset != defaults.preset,
-                self.preset.key().to_owned(),
-            ),
-            (
-                "replicas",
-                self.replicas != defaults.replicas,
-                self.replicas.to_string(),
-            ),
-            (
-                "max_num_seqs",
-                self.max_num_seqs != defaults.max_num_seqs,
-                self.max_num_seqs.to_string(),
-            ),
-            (
-                "chunked_prefill",
-                self.chunked_prefill != defaults.chunked_prefill,
-                onoff(self.chunked_prefill),
-            ),
-            (
-                "slo_ttft_ms",
-                self.slo_ttft_ms != defaults.slo_ttft_ms,
-                trim_number(self.slo_ttft_ms),
-            ),
-            (
-                "slo_tpot_ms",
-                self.slo_tpot_ms != defaults.slo_tpot_ms,
-                trim_number(self.slo_tpot_ms),
-            ),
-            (
-                "metric",
-                self.metric != defaults.metric,
-                metric_key(self.metric).to_owned(),
-            ),
-            ("seed", self.seed != defaults.seed, self.seed.to_string()),
-        ];
-        candidates
-            .into_iter()
-            .filter(|(_, differs, _)| *differs)
-            .map(|(key, _, value)| (key, value))
+        FIELDS
+            .iter()
+            .filter_map(|f| {
+                let value = f.encode(self);
+                (value != f.encode(defaults)).then_some((f.key, value))
+            })
             .collect()
     }
 
@@ -468,7 +602,7 @@ impl LabSettings {
     pub fn merge_into_query(&self, query: &str, defaults: &LabSettings) -> String {
         let mut pairs: Vec<(String, String)> = query_pairs(query)
             .into_iter()
-            .filter(|(key, _)| !LabSettings::is_lab_key(key))
+            .filter(|(key, _)| field(key).is_none())
             .collect();
         pairs.extend(
             self.to_query_pairs(defaults)
@@ -483,9 +617,9 @@ impl LabSettings {
     }
 }
 
+/// A number as the URL writes it: the shortest text that reads back as the same number (`37.5`, `4`).
 fn trim_number(value: f64) -> String {
-    let text = format!("{value:.3}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    value.to_string()
 }
 
 /// Splits a query string into decoded `(key, value)` pairs (`+` is a space; bad `%` escapes are kept literally).

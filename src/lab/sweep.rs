@@ -2,48 +2,39 @@
 //! point first (the learner sees curves within a frame or two), then passes that refine each point to the full run.
 
 use super::settings::{LabSettings, LoopKind, Preset};
-use crate::model::{Arrivals, Scenario, ScenarioError, ServiceKind, SlicedSweep, Slo};
+use crate::model::{Scenario, ScenarioError, ScenarioSettings, SlicedSweep};
 
 /// Measured requests per load point after each pass. The last pass is the scenario's full run.
 const PASSES: [u64; 2] = [1_500, 6_000];
 
-/// The scenario the settings describe, at offered load `load` (a fraction).
-pub fn scenario_for(settings: &LabSettings, load: f64) -> Scenario {
-    let mut scenario = match settings.preset {
-        Preset::Course => Scenario::course_preset(),
-        Preset::DistServe => Scenario::distserve_preset(),
-        // Time unit: one second of mean service, so the SLO inputs in milliseconds mean the same everywhere. The
-        // preset's long run (200 000 customers) is cheap in this mode and needed: near ρ = 1 the M/M/c queue forgets
-        // its past slowly, and a short run would sit visibly off the Erlang C curve.
-        Preset::Textbook => Scenario::textbook_preset(),
-    };
-    match &mut scenario.service {
-        ServiceKind::Textbook(station) => station.servers = settings.replicas,
-        ServiceKind::Llm(fleet) => {
-            fleet.replicas = settings.replicas;
-            fleet.max_num_seqs = settings.max_num_seqs;
-            // The token budget must hold a full batch of decodes.
-            fleet.max_num_batched_tokens = fleet.max_num_batched_tokens.max(settings.max_num_seqs);
-            fleet.chunked_prefill = settings.chunked_prefill;
+impl LabSettings {
+    /// The changes these settings make to their preset at offered load `load` (a fraction): what
+    /// `goodput-sim --preset … --load … --servers …` would give for the same choices.
+    pub fn scenario_settings(&self, load: f64) -> ScenarioSettings {
+        let llm = self.preset != Preset::Textbook;
+        let open = self.loop_kind == LoopKind::Open;
+        ScenarioSettings {
+            load: Some(load),
+            loop_kind: Some(self.loop_kind),
+            arrival_cv: open.then_some(self.arrival_cv),
+            servers: Some(self.replicas),
+            max_num_seqs: llm.then_some(self.max_num_seqs),
+            chunked_prefill: llm.then_some(self.chunked_prefill),
+            gpu_memory_utilization: llm.then_some(self.gpu_memory_utilization),
+            slo_ttft: Some(self.slo_ttft_ms / 1000.0),
+            slo_tpot: Some(self.slo_tpot_ms / 1000.0),
+            ..ScenarioSettings::default()
         }
     }
-    scenario.slo = Slo {
-        ttft: settings.slo_ttft_ms / 1000.0,
-        tpot: settings.slo_tpot_ms / 1000.0,
-    };
-    if settings.loop_kind == LoopKind::Closed {
-        // Users think between requests: 5 s for the LLM presets (a chat user reading), 4 service times in the
-        // textbook queue.
-        let think_time = match settings.preset {
-            Preset::Textbook => 4.0,
-            _ => 5.0,
-        };
-        scenario.arrivals = Arrivals::Closed {
-            users: 1,
-            think_time,
-        };
-    }
-    scenario.with_offered_load(load)
+}
+
+/// The scenario the settings describe, at offered load `load` (a fraction), or why there is none. The textbook
+/// preset keeps its long run (200 000 customers): cheap in that mode and needed, since near ρ = 1 the M/M/c queue
+/// forgets its past slowly and a short run would sit visibly off the Erlang C curve.
+pub fn scenario_for(settings: &LabSettings, load: f64) -> Result<Scenario, ScenarioError> {
+    settings
+        .scenario_settings(load)
+        .apply(&settings.preset.scenario())
 }
 
 /// The lab's sweep of `settings` over `loads` (fractions), to be advanced a slice at a time: a rough pass over every
@@ -51,7 +42,8 @@ pub fn scenario_for(settings: &LabSettings, load: f64) -> Scenario {
 pub fn sweep_for(settings: &LabSettings, loads: &[f64]) -> Result<SlicedSweep, ScenarioError> {
     let points = loads
         .iter()
-        .map(|&load| (load, scenario_for(settings, load)));
+        .map(|&load| Ok((load, scenario_for(settings, load)?)))
+        .collect::<Result<Vec<_>, ScenarioError>>()?;
     SlicedSweep::new(points, settings.seed, &PASSES)
 }
 
@@ -62,16 +54,13 @@ const METRICS_REQUESTS: u64 = 4_000;
 /// The lab's current setting as the `/metrics` page a vLLM server would serve after a short run at the current load:
 /// vLLM's metric names and histogram buckets, `model_name` naming the preset.
 pub fn simulated_metrics(settings: &LabSettings) -> Result<String, ScenarioError> {
-    let mut scenario = scenario_for(settings, settings.load());
+    let mut scenario = scenario_for(settings, settings.load())?;
     scenario.customers = METRICS_REQUESTS;
     scenario.warm_up = scenario.warm_up.min(METRICS_REQUESTS / 4);
     let (summary, traces) = crate::model::run_traced(&scenario, settings.seed, usize::MAX)?;
-    let model_name = match settings.preset {
-        Preset::Course => "course-27b-fp8",
-        Preset::DistServe => "opt-13b",
-        Preset::Textbook => "textbook-mmc",
-    };
     Ok(crate::cluster::exposition::render_vllm_metrics(
-        &summary, &traces, model_name,
+        &summary,
+        &traces,
+        settings.preset.model_name(),
     ))
 }

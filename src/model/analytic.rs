@@ -1,7 +1,7 @@
 //! Exact results to draw beside the simulation: Erlang C for the open M/M/c queue and exact Mean Value Analysis
 //! for the closed loop (N users with exponential think time in front of a c-server station).
 
-use super::scenario::{Arrivals, Scenario, ServiceKind};
+use super::scenario::{Arrivals, Scenario, ServiceKind, POISSON_CV};
 use serde::{Deserialize, Serialize};
 
 /// The open M/M/c queue in steady state (`ρ < 1`).
@@ -209,14 +209,17 @@ pub struct ExactReference {
 }
 
 /// Exact figures for a textbook scenario: Erlang C in open loop (`None` at ρ ≥ 1), MVA in closed loop. `None` for
-/// the LLM mode, which has no closed form.
+/// the LLM mode, and for open-loop gaps that are not Poisson (CV ≠ 1), which have no closed form here.
 pub fn exact_reference(scenario: &Scenario) -> Option<ExactReference> {
     let ServiceKind::Textbook(t) = &scenario.service else {
         return None;
     };
     let mu = 1.0 / t.mean_service;
     match scenario.arrivals {
-        Arrivals::Open { offered_load } => {
+        Arrivals::Open { offered_load, cv } => {
+            if cv != POISSON_CV {
+                return None;
+            }
             let e = erlang_c(t.servers, offered_load * f64::from(t.servers) * mu, mu)?;
             Some(ExactReference {
                 throughput: e.arrival_rate,

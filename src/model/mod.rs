@@ -5,6 +5,10 @@
 //! - **LLM replicas with continuous batching** (vLLM-like: `max_num_seqs`, `max_num_batched_tokens`, chunked
 //!   prefill), reporting `ttft`, `tpot`, end-to-end latency, throughput and `goodput`.
 //!
+//! Each LLM replica may have a KV-cache budget, with vLLM's admission and preemption; open-loop arrivals may be
+//! burstier or smoother than Poisson (gamma gaps). [`settings`] turns a preset and the changes a person asks for
+//! into a [`Scenario`], the same way for the command line and the page.
+//!
 //! Pure Rust, no web types, deterministic given a seed; every input and output is `serde` serialisable.
 //!
 //! ```
@@ -23,6 +27,7 @@ pub mod analytic;
 pub mod presets;
 pub mod progressive;
 pub mod scenario;
+pub mod settings;
 pub mod sim;
 pub mod stats;
 pub mod sweep;
@@ -30,12 +35,13 @@ pub mod sweep;
 pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva};
 pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
 pub use scenario::{
-    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ScenarioError, ServiceKind, Slo,
-    TextbookService,
+    Arrivals, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ScenarioError,
+    ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV, POISSON_CV,
 };
+pub use settings::{LoopKind, Preset, ScenarioSettings};
 pub use sim::{
-    run, run_traced, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, Stability,
-    SteadyState,
+    run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, ServiceMode,
+    Stability, SteadyState,
 };
 pub use stats::{Bin, ConfidenceInterval, LatencyStats, OccupancySample};
 pub use sweep::{default_load_points, load_points, sweep, SweepPoint};

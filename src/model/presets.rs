@@ -1,7 +1,8 @@
 //! Ready-made scenarios: the course's 4×H100 box, the published DistServe OPT-13B/A100 fit, and the textbook M/M/c.
 
 use super::scenario::{
-    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, Slo, TextbookService,
+    Arrivals, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind, Slo,
+    TextbookService,
 };
 
 impl Scenario {
@@ -27,6 +28,14 @@ impl Scenario {
     ///   tensor parallelism, read at ≈ 65% of 3.35 TB/s (DistServe's 0.63 µs per context token for OPT-13B's
     ///   800 KB per token on one A100 implies the same ≈ 65% of its 2 TB/s).
     ///
+    /// KV cache, as vLLM sizes it at start-up (`--gpu-memory-utilization 0.9`): an H100's 79.6 GiB × 0.9 = 71.6 GiB per
+    /// GPU, minus a quarter of the 25.1 GiB of FP8 weights (6.3 GiB), minus ≈ 3 GiB of activations at the 8192-token
+    /// budget, CUDA graphs and buffers, leaves ≈ 62.4 GiB per GPU. A token's KV is 2 × 60 layers × 8 KV heads × 128 ×
+    /// 2 bytes (BF16) = 240 KiB, 60 KiB per GPU, so the cache holds ≈ 1.09 M tokens (68 100 blocks of 16). A full
+    /// batch needs far less: a busy slot holds on average its prompt (2112 tokens), the tokens generated so far (63)
+    /// and half a block of rounding, ≈ 2180 tokens, so 64 sequences fill ≈ 13% of the cache. **Not KV-bound**: the
+    /// cache would hold ≈ 500 such sequences before `--max-num-seqs` had to stop at it.
+    ///
     /// This gives a saturation of ≈ 27 requests/s (≈ 1 750 output tokens/s, ≈ 57 000 prompt tokens/s); at full
     /// batch an iteration takes ≈ 37 ms, two thirds of it prefill. Below saturation the batch is not full, a request
     /// finds a free slot and its TTFT is about its own prefill; near saturation the 64 slots fill and requests queue
@@ -38,6 +47,17 @@ impl Scenario {
     pub fn course_preset() -> Scenario {
         llm_preset(
             (64, 8192, true),
+            KvCache::Memory(GpuMemory {
+                gpus: 4,
+                gpu_memory_gib: 79.6,
+                gpu_memory_utilization: 0.9,
+                weights_gib: 25.1,
+                overhead_gib: 3.0,
+                layers: 60,
+                kv_heads: 8,
+                head_dim: 128,
+                kv_value_bytes: 2,
+            }),
             IterationModel {
                 fixed: 5.5e-3,
                 per_prefill_token: 12.0e-6,
@@ -57,12 +77,13 @@ impl Scenario {
         )
     }
 
-    /// The course scenario in closed loop: users thinking 5 s on average, as many as give offered load ρ = 0.9.
+    /// The course scenario in closed loop: users thinking 5 s on average (the default think time of LLM users), as
+    /// many as give offered load ρ = 0.9.
     pub fn course_closed_preset() -> Scenario {
         let mut s = Scenario::course_preset();
         s.arrivals = Arrivals::Closed {
             users: 1,
-            think_time: 5.0,
+            think_time: s.service.default_think_time(),
         };
         s.with_offered_load(0.9)
     }
@@ -73,9 +94,29 @@ impl Scenario {
     /// the quadratic prefill term at the mean prompt: 0.093 + 6.5e-6 × 755 ≈ 0.0979 ms per token. Traffic is
     /// ShareGPT-like (prompts uniform 128..=1382, mean 755; outputs geometric, mean 200), no chunked prefill, a batch
     /// cap of 64 (inside the fit's range of batches under 95), and DistServe's example SLOs TTFT 200 ms, TPOT 100 ms.
+    ///
+    /// KV cache (`--gpu-memory-utilization 0.9`): an A100's 80 GiB × 0.9 = 72 GiB, minus 23.9 GiB of FP16 weights
+    /// (12.85 B parameters), minus ≈ 2 GiB of activations at the 4096-token budget and CUDA graphs, leaves ≈ 46.1 GiB.
+    /// OPT-13B has no grouped-query attention: a token's KV is 2 × 40 layers × 40 heads × 128 × 2 bytes = 800 KiB, so
+    /// the cache holds ≈ 60 400 tokens (3776 blocks). A busy slot holds on average its prompt (755 tokens), the tokens
+    /// generated so far (199) and half a block, ≈ 960 tokens: 64 sequences would need ≈ 61 500 tokens, 102% of the
+    /// cache. **KV-bound, just**: the cache holds ≈ 63 average sequences, so a full batch of 64 runs out of blocks
+    /// whenever its sequences are longer than average — near saturation vLLM preempts, and the saturation
+    /// throughput is set by the cache, not by `--max-num-seqs`. A larger cap buys nothing here.
     pub fn distserve_preset() -> Scenario {
         llm_preset(
             (64, 4096, false),
+            KvCache::Memory(GpuMemory {
+                gpus: 1,
+                gpu_memory_gib: 80.0,
+                gpu_memory_utilization: 0.9,
+                weights_gib: 23.9,
+                overhead_gib: 2.0,
+                layers: 40,
+                kv_heads: 40,
+                head_dim: 128,
+                kv_value_bytes: 2,
+            }),
             IterationModel {
                 fixed: 19.9e-3,
                 per_prefill_token: 0.0979e-3,
@@ -102,7 +143,7 @@ impl Scenario {
                 servers: 4,
                 mean_service: 1.0,
             }),
-            arrivals: Arrivals::Open { offered_load: 0.9 },
+            arrivals: Arrivals::poisson(0.9),
             slo: Slo {
                 ttft: 5.0,
                 tpot: 1.0,
@@ -113,10 +154,11 @@ impl Scenario {
     }
 }
 
-/// One replica with `(max_num_seqs, max_num_batched_tokens, chunked_prefill)`, open loop at 90% load, 20 000
-/// measured requests after 2 000 of warm-up.
+/// One replica with `(max_num_seqs, max_num_batched_tokens, chunked_prefill)` and its KV cache, Poisson arrivals at
+/// 90% load, 20 000 measured requests after 2 000 of warm-up.
 fn llm_preset(
     (max_num_seqs, max_num_batched_tokens, chunked_prefill): (u32, u32, bool),
+    kv_cache: KvCache,
     iteration: IterationModel,
     prompt_tokens: LengthDist,
     output_tokens: LengthDist,
@@ -131,8 +173,9 @@ fn llm_preset(
             iteration,
             prompt_tokens,
             output_tokens,
+            kv_cache,
         }),
-        arrivals: Arrivals::Open { offered_load: 0.9 },
+        arrivals: Arrivals::poisson(0.9),
         slo,
         customers: 20_000,
         warm_up: 2_000,

@@ -1,11 +1,15 @@
-//! What to simulate: the service (textbook M/M/c or LLM replicas), the arrivals (open or closed loop), the SLO and
-//! the run length. A [`Scenario`] is a plain serialisable value: the page keeps it in the URL and sends it to a worker.
+//! What to simulate: the service (textbook M/M/c or LLM replicas, with their KV cache), the arrivals (open or closed
+//! loop, Poisson or burstier), the SLO and the run length. A [`Scenario`] is a plain serialisable value: the JSON of a
+//! `goodput-sim --scenario` file.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Everything a run needs besides the seed.
+/// Everything a run needs besides the seed. In JSON (a scenario file), each choice is an object named after it —
+/// `{"service": {"llm": {…}}, "arrivals": {"open": {…}}, …}` — and an unknown field is an error, so a typo is
+/// never silently ignored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Who serves the requests.
     pub service: ServiceKind,
@@ -22,7 +26,7 @@ pub struct Scenario {
 
 /// The service stations.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServiceKind {
     /// The textbook M/M/c queue: `servers` identical servers, exponential service, one FCFS queue.
     Textbook(TextbookService),
@@ -32,6 +36,7 @@ pub enum ServiceKind {
 
 /// The textbook M/M/c station, in abstract time units.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TextbookService {
     /// Number of servers `c`.
     pub servers: u32,
@@ -46,6 +51,7 @@ pub struct TextbookService {
 /// of the queue at the start of every iteration while it has a free slot and token budget — so a request goes to the
 /// first replica with room, and it counts as waiting, as in vLLM, until a scheduler admits it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LlmFleet {
     /// Number of replicas (data-parallel copies of the model), each with its own batch.
     pub replicas: u32,
@@ -64,12 +70,114 @@ pub struct LlmFleet {
     pub prompt_tokens: LengthDist,
     /// Output length distribution (tokens, at least 1; geometric keeps the service memoryless).
     pub output_tokens: LengthDist,
+    /// The KV-cache budget of one replica. A scenario file without it has no KV limit.
+    #[serde(default)]
+    pub kv_cache: KvCache,
+}
+
+/// Tokens per KV-cache block (vLLM's default `--block-size`): a sequence holds whole blocks.
+pub const KV_BLOCK_TOKENS: u64 = 16;
+
+/// How much KV cache one replica has, in tokens (allocated in blocks of [`KV_BLOCK_TOKENS`]).
+///
+/// A waiting request is admitted only when the blocks of its prompt (or of its first chunk) are free; every decode
+/// step may need one more block; when a running sequence needs one and none is free, the most recently admitted
+/// sequence is preempted and later recomputes its prefill — vLLM's V1 scheduler. A sequence never grows past what
+/// the replica holds (vLLM refuses a `max_model_len` its cache cannot hold): a longer output stops there.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum KvCache {
+    /// No KV limit: only `max_num_seqs` and the token budget bound the batch.
+    #[default]
+    Unlimited,
+    /// Given directly: the tokens one replica's cache holds (rounded down to whole blocks).
+    Tokens(u64),
+    /// Derived from GPU memory the way vLLM sizes its cache at start-up.
+    Memory(GpuMemory),
+}
+
+/// What sizes the KV cache of one replica: vLLM takes `--gpu-memory-utilization` of each GPU's memory, subtracts
+/// the weights and what its profiling run needs besides (activations at the token budget, CUDA graphs,
+/// communication buffers), and fills the rest with KV blocks. A token's KV is `2 × layers × KV heads × head size ×
+/// bytes per value` (keys and values), split across the GPUs by tensor parallelism.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuMemory {
+    /// GPUs one replica spans (`--tensor-parallel-size`).
+    pub gpus: u32,
+    /// Memory of one GPU, GiB.
+    pub gpu_memory_gib: f64,
+    /// vLLM `--gpu-memory-utilization` (default 0.9): the share of each GPU's memory vLLM may use.
+    pub gpu_memory_utilization: f64,
+    /// The model's weights, GiB, all GPUs together (tensor parallelism splits them evenly).
+    pub weights_gib: f64,
+    /// Per GPU, besides weights and KV: activations, CUDA graphs, buffers, GiB (vLLM's start-up log reports the
+    /// KV memory left, the figure to copy from a real server).
+    pub overhead_gib: f64,
+    /// Transformer layers.
+    pub layers: u32,
+    /// Key/value heads (fewer than attention heads under grouped-query attention).
+    pub kv_heads: u32,
+    /// Size of one head.
+    pub head_dim: u32,
+    /// Bytes per cached value: 2 for FP16/BF16, 1 for an FP8 cache.
+    pub kv_value_bytes: u32,
+}
+
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+impl GpuMemory {
+    /// KV bytes of one token, over all GPUs: `2 × layers × KV heads × head size × bytes per value`.
+    pub fn kv_bytes_per_token(&self) -> f64 {
+        2.0 * f64::from(self.layers)
+            * f64::from(self.kv_heads)
+            * f64::from(self.head_dim)
+            * f64::from(self.kv_value_bytes)
+    }
+
+    /// KV-cache memory left on each GPU, GiB: utilisation × memory − weights ÷ GPUs − overhead.
+    pub fn kv_gib_per_gpu(&self) -> f64 {
+        self.gpu_memory_gib * self.gpu_memory_utilization
+            - self.weights_gib / f64::from(self.gpus)
+            - self.overhead_gib
+    }
+
+    /// Tokens the replica's cache holds, in whole blocks (0 when nothing is left for it).
+    pub fn tokens(&self) -> u64 {
+        // Tensor parallelism splits the KV heads; with fewer heads than GPUs each GPU keeps a copy of one.
+        let heads_per_gpu = (f64::from(self.kv_heads) / f64::from(self.gpus.max(1))).max(1.0);
+        let per_gpu_token =
+            self.kv_bytes_per_token() / f64::from(self.kv_heads.max(1)) * heads_per_gpu;
+        let tokens = (self.kv_gib_per_gpu() * GIB / per_gpu_token).floor();
+        if tokens.is_finite() && tokens > 0.0 {
+            (tokens as u64) / KV_BLOCK_TOKENS * KV_BLOCK_TOKENS
+        } else {
+            0
+        }
+    }
+}
+
+impl KvCache {
+    /// The blocks of one replica's cache; `None` when unlimited.
+    pub fn blocks(&self) -> Option<u64> {
+        match self {
+            KvCache::Unlimited => None,
+            KvCache::Tokens(tokens) => Some(tokens / KV_BLOCK_TOKENS),
+            KvCache::Memory(memory) => Some(memory.tokens() / KV_BLOCK_TOKENS),
+        }
+    }
+
+    /// The tokens one replica's cache holds, in whole blocks; `None` when unlimited.
+    pub fn tokens(&self) -> Option<u64> {
+        self.blocks().map(|b| b * KV_BLOCK_TOKENS)
+    }
 }
 
 /// Linear iteration-time model, in seconds:
 /// `fixed + per_prefill_token · prefill tokens + per_decode_seq · decoding sequences + per_context_token · context
 /// tokens of the decoding sequences`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IterationModel {
     /// Cost of any iteration (weight loading, kernel launches, scheduling), seconds.
     pub fixed: f64,
@@ -99,7 +207,7 @@ impl IterationModel {
 
 /// A distribution of token counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum LengthDist {
     /// Always `tokens`.
     Fixed {
@@ -121,6 +229,15 @@ pub enum LengthDist {
 }
 
 impl LengthDist {
+    /// The longest length it draws; `None` for the geometric, which has no bound.
+    pub fn max(&self) -> Option<u32> {
+        match *self {
+            LengthDist::Fixed { tokens } => Some(tokens),
+            LengthDist::Uniform { max, .. } => Some(max),
+            LengthDist::Geometric { .. } => None,
+        }
+    }
+
     /// Mean length.
     pub fn mean(&self) -> f64 {
         match *self {
@@ -148,13 +265,18 @@ impl LengthDist {
 
 /// How requests arrive.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "loop", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Arrivals {
-    /// Open loop: Poisson arrivals at `offered_load` × the fleet's saturation throughput. They keep coming whatever
-    /// the server does, which is what exposes the knee. At `offered_load ≥ 1` the queue grows without bound.
+    /// Open loop: arrivals at `offered_load` × the fleet's saturation throughput, with gamma-distributed gaps of
+    /// coefficient of variation `cv` (1: Poisson). They keep coming whatever the server does, which is what exposes
+    /// the knee. At `offered_load ≥ 1` the queue grows without bound.
     Open {
         /// Offered load ρ = arrival rate ÷ saturation throughput.
         offered_load: f64,
+        /// Coefficient of variation of the gaps between arrivals (standard deviation ÷ mean): 1 is Poisson, below 1
+        /// smoother (0: evenly spaced), above 1 burstier. vLLM's `bench serve --burstiness B` is `cv = 1/√B`.
+        #[serde(default = "poisson_cv")]
+        cv: f64,
     },
     /// Closed loop: `users` each send a request, wait for the response, think for an exponential `think_time`, and
     /// send the next. Like a fixed-concurrency load generator, they slow down when the server does.
@@ -166,11 +288,34 @@ pub enum Arrivals {
     },
 }
 
+/// The gaps' coefficient of variation of Poisson arrivals.
+pub const POISSON_CV: f64 = 1.0;
+
+fn poisson_cv() -> f64 {
+    POISSON_CV
+}
+
+impl Arrivals {
+    /// Open-loop Poisson arrivals at offered load `offered_load`.
+    pub fn poisson(offered_load: f64) -> Arrivals {
+        Arrivals::Open {
+            offered_load,
+            cv: POISSON_CV,
+        }
+    }
+
+    /// vLLM's burstiness factor `B = 1/CV²` (gamma shape) as a coefficient of variation.
+    pub fn cv_from_burstiness(burstiness: f64) -> f64 {
+        1.0 / burstiness.sqrt()
+    }
+}
+
 /// Per-request latency thresholds. A request is *good* when it meets both; goodput is the rate of good requests.
 ///
 /// In the textbook mode there is no first token: `ttft` is applied to the wait (the time until service starts, the
 /// counterpart of queueing before the first token) and `tpot` does not apply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Slo {
     /// Time-to-first-token threshold.
     pub ttft: f64,
@@ -205,6 +350,8 @@ pub const MAX_CUSTOMERS: u64 = 1_000_000_000;
 pub const MAX_TOKENS: u32 = 10_000_000;
 /// Largest accepted open-loop offered load (beyond 1 the run only shows the queue growing).
 pub const MAX_OFFERED_LOAD: f64 = 10.0;
+/// Largest accepted coefficient of variation of open-loop gaps (burstiness 0.01).
+pub const MAX_ARRIVAL_CV: f64 = 10.0;
 
 fn err(field: &str, problem: &str) -> ScenarioError {
     ScenarioError {
@@ -249,18 +396,18 @@ impl LengthDist {
     fn validate(&self, field: &str) -> Result<(), ScenarioError> {
         match *self {
             LengthDist::Fixed { tokens } => {
-                in_range(&format!("{field}.tokens"), tokens, 1, MAX_TOKENS)
+                in_range(&format!("{field}.fixed.tokens"), tokens, 1, MAX_TOKENS)
             }
             LengthDist::Uniform { min, max } => {
-                in_range(&format!("{field}.min"), min, 1, MAX_TOKENS)?;
-                in_range(&format!("{field}.max"), max, min, MAX_TOKENS)
+                in_range(&format!("{field}.uniform.min"), min, 1, MAX_TOKENS)?;
+                in_range(&format!("{field}.uniform.max"), max, min, MAX_TOKENS)
             }
             LengthDist::Geometric { mean } => {
                 if mean.is_finite() && (1.0..=f64::from(MAX_TOKENS)).contains(&mean) {
                     Ok(())
                 } else {
                     Err(err(
-                        &format!("{field}.mean"),
+                        &format!("{field}.geometric.mean"),
                         "must be a finite number between 1 and 10000000",
                     ))
                 }
@@ -274,43 +421,51 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         match &self.service {
             ServiceKind::Textbook(t) => {
-                in_range("service.servers", t.servers, 1, MAX_SERVERS)?;
-                positive("service.mean_service", t.mean_service)?;
+                in_range("service.textbook.servers", t.servers, 1, MAX_SERVERS)?;
+                positive("service.textbook.mean_service", t.mean_service)?;
             }
             ServiceKind::Llm(f) => {
-                in_range("service.replicas", f.replicas, 1, MAX_SERVERS)?;
-                in_range("service.max_num_seqs", f.max_num_seqs, 1, 65_536)?;
+                in_range("service.llm.replicas", f.replicas, 1, MAX_SERVERS)?;
+                in_range("service.llm.max_num_seqs", f.max_num_seqs, 1, 65_536)?;
                 in_range(
-                    "service.max_num_batched_tokens",
+                    "service.llm.max_num_batched_tokens",
                     f.max_num_batched_tokens,
                     f.max_num_seqs,
                     MAX_TOKENS,
                 )?;
-                positive("service.iteration.fixed", f.iteration.fixed)?;
+                positive("service.llm.iteration.fixed", f.iteration.fixed)?;
                 non_negative(
-                    "service.iteration.per_prefill_token",
+                    "service.llm.iteration.per_prefill_token",
                     f.iteration.per_prefill_token,
                 )?;
                 non_negative(
-                    "service.iteration.per_decode_seq",
+                    "service.llm.iteration.per_decode_seq",
                     f.iteration.per_decode_seq,
                 )?;
                 non_negative(
-                    "service.iteration.per_context_token",
+                    "service.llm.iteration.per_context_token",
                     f.iteration.per_context_token,
                 )?;
-                f.prompt_tokens.validate("service.prompt_tokens")?;
-                f.output_tokens.validate("service.output_tokens")?;
+                f.prompt_tokens.validate("service.llm.prompt_tokens")?;
+                f.output_tokens.validate("service.llm.output_tokens")?;
+                f.validate_kv_cache()?;
             }
         }
         match self.arrivals {
-            Arrivals::Open { offered_load } => {
-                positive("arrivals.offered_load", offered_load)?;
-                in_range("arrivals.offered_load", offered_load, 0.0, MAX_OFFERED_LOAD)?;
+            Arrivals::Open { offered_load, cv } => {
+                positive("arrivals.open.offered_load", offered_load)?;
+                in_range(
+                    "arrivals.open.offered_load",
+                    offered_load,
+                    0.0,
+                    MAX_OFFERED_LOAD,
+                )?;
+                non_negative("arrivals.open.cv", cv)?;
+                in_range("arrivals.open.cv", cv, 0.0, MAX_ARRIVAL_CV)?;
             }
             Arrivals::Closed { users, think_time } => {
-                in_range("arrivals.users", users, 1, MAX_USERS)?;
-                non_negative("arrivals.think_time", think_time)?;
+                in_range("arrivals.closed.users", users, 1, MAX_USERS)?;
+                non_negative("arrivals.closed.think_time", think_time)?;
             }
         }
         positive("slo.ttft", self.slo.ttft)?;
@@ -340,7 +495,9 @@ impl Scenario {
     /// Open-loop arrival rate λ = ρ × saturation throughput; `None` in closed loop.
     pub fn arrival_rate(&self) -> Option<f64> {
         match self.arrivals {
-            Arrivals::Open { offered_load } => Some(offered_load * self.saturation_throughput()),
+            Arrivals::Open { offered_load, .. } => {
+                Some(offered_load * self.saturation_throughput())
+            }
             Arrivals::Closed { .. } => None,
         }
     }
@@ -349,7 +506,7 @@ impl Scenario {
     /// `N / (Z + R₀)`, divided by the saturation throughput.
     pub fn offered_load(&self) -> f64 {
         match self.arrivals {
-            Arrivals::Open { offered_load } => offered_load,
+            Arrivals::Open { offered_load, .. } => offered_load,
             Arrivals::Closed { users, think_time } => {
                 f64::from(users)
                     / (think_time + self.unloaded_response_time())
@@ -363,7 +520,7 @@ impl Scenario {
     pub fn with_offered_load(&self, rho: f64) -> Scenario {
         let mut s = self.clone();
         match &mut s.arrivals {
-            Arrivals::Open { offered_load } => *offered_load = rho,
+            Arrivals::Open { offered_load, .. } => *offered_load = rho,
             Arrivals::Closed { users, think_time } => {
                 let n = rho
                     * self.saturation_throughput()
@@ -384,15 +541,92 @@ impl Scenario {
     }
 }
 
+/// Largest accepted KV budget given directly, tokens per replica.
+pub const MAX_KV_TOKENS: u64 = 1 << 40;
+
 impl LlmFleet {
-    /// Effective batch at saturation: `max_num_seqs`, unless the token budget binds first. A request holds its slot
-    /// for about `E[O]` iterations (one that prefills it and yields the first token, `O−1` decodes), so a full batch
-    /// carries `B·(E[O]−1)/E[O]` decode tokens and `B·E[P]/E[O]` prefill tokens per iteration.
+    fn validate_kv_cache(&self) -> Result<(), ScenarioError> {
+        match &self.kv_cache {
+            KvCache::Unlimited => return Ok(()),
+            KvCache::Tokens(tokens) => {
+                in_range(
+                    "service.llm.kv_cache.tokens",
+                    *tokens,
+                    KV_BLOCK_TOKENS,
+                    MAX_KV_TOKENS,
+                )?;
+            }
+            KvCache::Memory(m) => {
+                let field = |name: &str| format!("service.llm.kv_cache.memory.{name}");
+                in_range(&field("gpus"), m.gpus, 1, 1024)?;
+                positive(&field("gpu_memory_gib"), m.gpu_memory_gib)?;
+                positive(&field("gpu_memory_utilization"), m.gpu_memory_utilization)?;
+                in_range(
+                    &field("gpu_memory_utilization"),
+                    m.gpu_memory_utilization,
+                    0.0,
+                    1.0,
+                )?;
+                non_negative(&field("weights_gib"), m.weights_gib)?;
+                non_negative(&field("overhead_gib"), m.overhead_gib)?;
+                in_range(&field("layers"), m.layers, 1, 100_000)?;
+                in_range(&field("kv_heads"), m.kv_heads, 1, 100_000)?;
+                in_range(&field("head_dim"), m.head_dim, 1, 100_000)?;
+                in_range(&field("kv_value_bytes"), m.kv_value_bytes, 1, 8)?;
+                if m.tokens() == 0 {
+                    return Err(ScenarioError {
+                        field: "service.llm.kv_cache".to_owned(),
+                        problem: format!(
+                            "leaves no memory for the KV cache: of the {:.1} GiB vLLM may use per GPU, the weights \
+                             and overhead take {:.1} GiB",
+                            m.gpu_memory_gib * m.gpu_memory_utilization,
+                            m.weights_gib / f64::from(m.gpus) + m.overhead_gib
+                        ),
+                    });
+                }
+            }
+        }
+        let capacity = self.kv_cache.tokens().unwrap_or(u64::MAX);
+        // The longest sequence it must hold at once: its prompt and every output token but the last (whose KV is
+        // never written). A geometric length has no longest: its tail is cut at the capacity instead.
+        let longest = match (self.prompt_tokens.max(), self.output_tokens.max()) {
+            (Some(p), Some(o)) => Some((u64::from(p) + u64::from(o) - 1, "sequence")),
+            (Some(p), None) => Some((u64::from(p), "prompt")),
+            (None, _) => None,
+        };
+        match longest {
+            Some((longest, what)) if longest > capacity => Err(ScenarioError {
+                field: "service.llm.kv_cache".to_owned(),
+                problem: format!(
+                    "holds {capacity} tokens per replica, fewer than the longest {what} ({longest} tokens)"
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Mean KV tokens a busy slot holds, averaged over the iterations of its requests: the prompt, the tokens
+    /// generated so far (`E[O(O−1)]/(2·E[O])` on average), and half a block of rounding.
+    pub fn kv_tokens_per_slot(&self) -> f64 {
+        let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
+        let o2 = self.output_tokens.second_moment();
+        p + (o2 - o) / (2.0 * o) + (KV_BLOCK_TOKENS - 1) as f64 / 2.0
+    }
+
+    /// Effective batch at saturation: `max_num_seqs`, unless the token budget or the KV cache binds first. A request
+    /// holds its slot for about `E[O]` iterations (one that prefills it and yields the first token, `O−1` decodes),
+    /// so a full batch carries `B·(E[O]−1)/E[O]` decode tokens and `B·E[P]/E[O]` prefill tokens per iteration, and
+    /// holds `B` × [`kv_tokens_per_slot`](Self::kv_tokens_per_slot) KV tokens.
     pub fn saturation_batch(&self) -> f64 {
         let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
         let per_slot_tokens = (o - 1.0 + p) / o;
+        let kv_batch = self
+            .kv_cache
+            .tokens()
+            .map_or(f64::INFINITY, |t| t as f64 / self.kv_tokens_per_slot());
         f64::from(self.max_num_seqs)
             .min(f64::from(self.max_num_batched_tokens) / per_slot_tokens)
+            .min(kv_batch)
             .max(1.0)
     }
 

@@ -377,7 +377,8 @@ fn student_t_975(df: usize) -> f64 {
     T.get(df).copied().unwrap_or(1.96)
 }
 
-/// One sample of the occupancy time series, like vLLM's `num_requests_running` and `num_requests_waiting` gauges.
+/// One sample of the occupancy time series, like vLLM's `num_requests_running`, `num_requests_waiting` and (with a
+/// KV budget) `kv_cache_usage_perc` gauges and `num_preemptions_total` counter.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OccupancySample {
     /// Time since measuring started.
@@ -386,12 +387,19 @@ pub struct OccupancySample {
     pub running: u32,
     /// Requests queued.
     pub waiting: u32,
+    /// Share of the fleet's KV-cache blocks in use, 0–1 (LLM replicas with a KV budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_usage: Option<f64>,
+    /// Preemptions since measuring started (LLM replicas with a KV budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemptions: Option<u64>,
 }
 
 /// Most samples kept in a time series; when full, every other sample is dropped and the interval doubles.
 pub const MAX_SERIES: usize = 512;
 
-/// Time-weighted averages of the running and waiting counts, plus a bounded, evenly sampled series of both.
+/// Time-weighted averages of the running and waiting counts (and KV blocks in use), plus a bounded, evenly sampled
+/// series of them.
 #[derive(Clone, Debug)]
 pub struct Occupancy {
     start: f64,
@@ -400,6 +408,12 @@ pub struct Occupancy {
     waiting: u32,
     running_area: f64,
     waiting_area: f64,
+    /// The fleet's KV blocks, when it has a budget.
+    kv_total: Option<u64>,
+    kv_used: u64,
+    kv_area: f64,
+    kv_peak: u64,
+    preemptions: u64,
     interval: f64,
     next_sample: f64,
     series: Vec<OccupancySample>,
@@ -408,8 +422,9 @@ pub struct Occupancy {
 }
 
 impl Occupancy {
-    /// A tracker expecting to measure for about `expected_duration`.
-    pub fn new(expected_duration: f64) -> Self {
+    /// A tracker expecting to measure for about `expected_duration`, of a fleet with `kv_total` KV blocks (`None`:
+    /// no KV budget).
+    pub fn new(expected_duration: f64, kv_total: Option<u64>) -> Self {
         let interval = if expected_duration.is_finite() && expected_duration > 0.0 {
             expected_duration / (MAX_SERIES / 2) as f64
         } else {
@@ -422,6 +437,11 @@ impl Occupancy {
             waiting: 0,
             running_area: 0.0,
             waiting_area: 0.0,
+            kv_total,
+            kv_used: 0,
+            kv_area: 0.0,
+            kv_peak: 0,
+            preemptions: 0,
             interval,
             next_sample: 0.0,
             series: Vec::with_capacity(MAX_SERIES),
@@ -438,6 +458,7 @@ impl Occupancy {
             self.last = t;
             self.next_sample = t;
             self.waiting_at_start = self.waiting;
+            self.kv_peak = self.kv_used;
         }
     }
 
@@ -446,14 +467,42 @@ impl Occupancy {
         self.started
     }
 
-    /// Advances the clock to `t` (the state held since the last call) and then sets the new state.
+    /// Advances the clock to `t` (the state held since the last call) and then sets the new state: requests running
+    /// and waiting, and KV blocks in use (0 without a budget).
     #[inline]
-    pub fn set(&mut self, t: f64, running: u32, waiting: u32) {
+    pub fn set(&mut self, t: f64, running: u32, waiting: u32, kv_used: u64) {
         if self.started {
             self.advance(t);
+            self.kv_peak = self.kv_peak.max(kv_used);
         }
         self.running = running;
         self.waiting = waiting;
+        self.kv_used = kv_used;
+    }
+
+    /// A running sequence was preempted (counted once measuring has started).
+    #[inline]
+    pub fn preempted(&mut self) {
+        if self.started {
+            self.preemptions += 1;
+        }
+    }
+
+    /// Preemptions since measuring started.
+    pub fn preemptions(&self) -> u64 {
+        self.preemptions
+    }
+
+    /// Time-averaged and peak share of the KV blocks in use, 0–1; `None` without a KV budget.
+    pub fn kv_usage(&self) -> Option<(f64, f64)> {
+        let total = self.kv_total? as f64;
+        let d = self.duration();
+        let mean = if d > 0.0 {
+            self.kv_area / d
+        } else {
+            self.kv_used as f64
+        };
+        Some((mean / total, self.kv_peak as f64 / total))
     }
 
     /// Advances the clock to `t` without changing the state.
@@ -465,6 +514,7 @@ impl Occupancy {
         let dt = t - self.last;
         self.running_area += f64::from(self.running) * dt;
         self.waiting_area += f64::from(self.waiting) * dt;
+        self.kv_area += self.kv_used as f64 * dt;
         self.last = t;
         while self.next_sample <= t {
             if self.series.len() == MAX_SERIES {
@@ -477,10 +527,15 @@ impl Occupancy {
                 self.next_sample = self.start + self.series.len() as f64 * self.interval;
                 continue;
             }
+            let kv_usage = self
+                .kv_total
+                .map(|total| self.kv_used as f64 / total as f64);
             self.series.push(OccupancySample {
                 t: self.next_sample - self.start,
                 running: self.running,
                 waiting: self.waiting,
+                kv_usage,
+                preemptions: self.kv_total.map(|_| self.preemptions),
             });
             self.next_sample += self.interval;
         }
@@ -561,11 +616,11 @@ mod tests {
 
     #[test]
     fn occupancy_series_stays_bounded_and_averages_by_time() {
-        let mut o = Occupancy::new(10.0);
+        let mut o = Occupancy::new(10.0, None);
         o.start(0.0);
         for k in 0..100_000 {
             let t = k as f64 * 0.01;
-            o.set(t, (k % 2) as u32, 0);
+            o.set(t, (k % 2) as u32, 0, 0);
         }
         o.advance(1000.0);
         assert!(o.series().len() <= MAX_SERIES);

@@ -104,11 +104,11 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
   const again = await liveWidget(page, 'knee-lab');
   assert.equal(await again.getByRole('slider', { name: 'Offered load' }).inputValue(), '96');
 
-  const bad = await openLab('?load=7&replicas=abc&preset=gpu');
+  const bad = await openLab('?load=150&replicas=abc&preset=gpu');
   const note = bad.lab.getByRole('status').filter({ hasText: 'Some settings were adjusted' });
   await note.waitFor();
   const text = await note.textContent();
-  assert.match(text, /load=7 is above 100%; using 100%/);
+  assert.match(text, /load=150 is above 100%; using 100%/);
   assert.match(text, /replicas="abc" is not a number/);
   assert.match(text, /preset="gpu" is not one of/);
   assert.equal(await (await slider(bad.lab)).inputValue(), '100');
@@ -116,6 +116,36 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
   assert.equal(await bad.lab.locator('.lab-notes').count(), 0);
   assert.deepEqual(problems(), []);
   assert.deepEqual(bad.problems(), []);
+});
+
+test('on the KV-bound DistServe preset the lab shows the KV cache filling and sequences preempted', async () => {
+  const { page, lab, problems } = await openLab('?preset=distserve&load=0.97');
+  assert.match(await readout(lab, 'kv-cache'), /^[\d.]+% on average, 100% at peak$/);
+  const preempted = (text) => Number(/^(\d+) \(/.exec(text)?.[1] ?? 'NaN');
+  const atDefault = preempted(await readout(lab, 'preemptions'));
+  assert.ok(atDefault > 0, `preemptions at 97%: ${atDefault}`);
+  assert.match(await lab.locator('.lab-explanation').textContent(), /KV cache filled up too: \d+ running sequences were preempted/);
+  // Chart 3 says it in words and in its data table.
+  const queue = lab.locator('canvas[role="img"]').nth(2);
+  assert.match(await queue.getAttribute('aria-label'), /The KV cache is [\d.]+% full on average, 100% at peak; \d+ sequences were preempted\./);
+  const table = lab.locator('details.chart-data').nth(2);
+  await table.locator('summary').click();
+  await table.locator('thead th').first().waitFor();
+  assert.match(await table.locator('thead').textContent(), /KV cache in use.*Preemptions so far/);
+  await screenshot(page, 'knee-lab-distserve-kv');
+  // Less memory for the cache: more preemptions, and the setting goes into the URL.
+  const memory = lab.getByLabel('--gpu-memory-utilization');
+  await memory.fill('0.8');
+  await memory.press('Enter');
+  await lab.locator('.lab-status[data-state="running"]').waitFor({ timeout: 5000 }).catch(() => {});
+  await waitForFinal(lab);
+  await page.waitForFunction(() => location.search.includes('gpu_memory_utilization=0.8'));
+  assert.ok(preempted(await readout(lab, 'preemptions')) > atDefault, 'a smaller cache preempts more');
+  // The course box, at the same load, never runs out of KV cache.
+  const course = await openLab('?load=0.97');
+  assert.equal(await readout(course.lab, 'preemptions'), 'none');
+  assert.deepEqual(problems(), []);
+  assert.deepEqual(course.problems(), []);
 });
 
 test('charts have labels, keyboard-reachable data tables, and crisp backing stores', async () => {

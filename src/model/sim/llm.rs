@@ -14,15 +14,28 @@
 //! has one more token, and a sequence whose prefill completed has its first token (its TTFT) and decodes from the
 //! next iteration on. A request with `O` output tokens thus holds its slot for about `O` iterations.
 //!
+//! **KV cache** ([`KvCache`]). With a budget, a replica's cache is a number of 16-token blocks, and its scheduler
+//! follows vLLM's V1 scheduler (`vllm/v1/core/sched/scheduler.py`): running sequences are served first, in admission
+//! order. Every decoding sequence writes one more token's KV per iteration and so needs a new block every 16 tokens; a
+//! continuing prefill needs the blocks of its next chunk. When a running sequence needs blocks and too few are free,
+//! the most recently admitted sequence is **preempted** — its blocks freed, its request put back at the *front* of
+//! the waiting queue — until the need fits. A waiting request is admitted only when the blocks of its prompt (or of
+//! its first chunk) are free, and no request is admitted in an iteration that preempted one. A preempted request
+//! keeps its output so far and, once readmitted, recomputes its prefill over the prompt *and* those tokens, then
+//! decodes on; its TTFT stays the time of its first token, its end-to-end latency (and TPOT) include the stall.
+//!
 //! A decoding sequence is never touched between joining and leaving: the replica keeps its finishing iteration in a
-//! heap and the batch's total context as one counter, so an iteration costs O(1) plus the requests that join or
-//! leave in it.
+//! heap, the batch's total context as one counter, and its decoding sequences' KV lengths by their phase within a
+//! block, so the blocks a decode step needs are one lookup. An iteration costs O(1) plus the requests that join or
+//! leave in it (a preemption, rare, scans the batch).
 //!
 //! [`IterationModel::duration`]: crate::model::scenario::IterationModel::duration
+//! [`KvCache`]: crate::model::scenario::KvCache
 
-use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample, Stream};
+use super::{stream, ArrivalPlan, Gaps, Recorder, RequestTrace, RunSummary, Sample, Stream};
 use crate::model::scenario::{
-    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, MAX_TOKENS,
+    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS,
+    MAX_TOKENS,
 };
 use rand::Rng;
 use rand_distr::Exp1;
@@ -73,18 +86,93 @@ struct Request {
     arrival: f64,
     prompt: u32,
     output: u32,
+    /// Output tokens generated before the current prefill: 0, or what a preempted sequence had (its recompute covers
+    /// them).
+    generated: u32,
+    /// Prefill tokens still to compute in the current prefill.
     prefill_left: u32,
+    /// Time of the first token (kept through preemptions).
     first_token: f64,
+    /// The replica iteration that completed the current prefill; the sequence decodes from the next one on.
+    decode_from: u64,
+    /// Admission stamp: the highest is the most recently admitted.
+    admitted: u64,
+}
+
+impl Request {
+    /// Tokens the current prefill covers: the prompt and any tokens generated before a preemption.
+    #[inline(always)]
+    fn prefill_total(&self) -> u64 {
+        u64::from(self.prompt) + u64::from(self.generated)
+    }
+
+    /// Tokens of the current prefill already computed (their KV is cached).
+    #[inline(always)]
+    fn prefilled(&self) -> u64 {
+        self.prefill_total() - u64::from(self.prefill_left)
+    }
+
+    /// A decoding sequence's KV tokens in replica iteration `n` (> `decode_from`): the prefill plus one per decode.
+    #[inline(always)]
+    fn kv_tokens_in(&self, n: u64) -> u64 {
+        self.prefill_total() + (n - self.decode_from)
+    }
+
+    /// Which [`KvBlocks::phase`] group a decoding sequence belongs to.
+    #[inline(always)]
+    fn phase(&self) -> usize {
+        let blk = KV_BLOCK_TOKENS;
+        ((self.prefill_total() % blk + blk - self.decode_from % blk) % blk) as usize
+    }
+}
+
+/// Blocks that hold `tokens` tokens.
+#[inline(always)]
+fn blocks_for(tokens: u64) -> u64 {
+    tokens.div_ceil(KV_BLOCK_TOKENS)
+}
+
+/// One replica's KV cache, in blocks.
+#[derive(Debug)]
+struct KvBlocks {
+    /// Blocks of the cache (`u64::MAX` without a budget).
+    total: u64,
+    /// Blocks held by the replica's sequences.
+    used: u64,
+    /// Decoding sequences by `(KV tokens − iteration) mod 16`: in iteration `n` the group `(1 − n) mod 16` holds the
+    /// sequences whose token starts a new block.
+    phase: [u32; KV_BLOCK_TOKENS as usize],
+}
+
+impl KvBlocks {
+    #[inline(always)]
+    fn free(&self) -> u64 {
+        self.total - self.used
+    }
+
+    /// The group whose sequences start a block in iteration `n`.
+    #[inline(always)]
+    fn starting_block_in(n: u64) -> usize {
+        ((1 + KV_BLOCK_TOKENS - n % KV_BLOCK_TOKENS) % KV_BLOCK_TOKENS) as usize
+    }
+
+    /// New blocks the decoding sequences need in iteration `n`.
+    #[inline(always)]
+    fn decode_blocks(&self, n: u64) -> u64 {
+        u64::from(self.phase[Self::starting_block_in(n)])
+    }
 }
 
 #[derive(Debug)]
 struct Replica {
-    /// Admitted sequences still prefilling, in admission order.
+    /// Admitted sequences still prefilling, in admission order (always admitted after every decoding sequence).
     prefilling: VecDeque<u32>,
     /// Decoding sequences by the iteration that yields their last token.
     decoding: BinaryHeap<Reverse<(u64, u32)>>,
     /// Total context tokens of the decoding sequences.
     context: u64,
+    /// The KV cache.
+    kv: KvBlocks,
     /// Iterations completed.
     iterations: u64,
     /// End of the current iteration, or infinity when idle.
@@ -101,6 +189,19 @@ impl Replica {
     }
 }
 
+/// What a replica's scheduler decided for one iteration: the observable content of a step.
+#[derive(Clone, Copy, Debug, Default)]
+struct Plan {
+    /// Sequences decoding one token each.
+    decoding: u64,
+    /// Prompt (and recompute) tokens prefilled.
+    prefill_tokens: u64,
+    /// Sequences whose prefill completes with this iteration.
+    completing: usize,
+    /// Sequences preempted to make room.
+    preempted: u32,
+}
+
 /// A fleet simulation in progress.
 pub(crate) struct LlmSim {
     scenario: Scenario,
@@ -109,7 +210,7 @@ pub(crate) struct LlmSim {
     iteration: IterationModel,
     prompts: LengthSampler,
     outputs: LengthSampler,
-    mean_gap: f64,
+    gaps: Gaps,
     think_time: f64,
     unstable: bool,
     rng_arrivals: Stream,
@@ -124,6 +225,12 @@ pub(crate) struct LlmSim {
     queue: VecDeque<u32>,
     replicas: Vec<Replica>,
     admitted_total: u32,
+    /// Admissions so far (the stamp of the next one).
+    admissions: u64,
+    /// The longest sequence a replica's KV cache holds, tokens (`None` without a budget).
+    kv_capacity: Option<u64>,
+    /// KV blocks held across the fleet.
+    kv_used: u64,
 }
 
 impl LlmSim {
@@ -132,10 +239,16 @@ impl LlmSim {
             unreachable!("checked by Engine::new")
         };
         let plan = ArrivalPlan::new(scenario, seed, THINK);
+        let kv_blocks = fleet.kv_cache.blocks();
         let replica = || Replica {
             prefilling: VecDeque::with_capacity(fleet.max_num_seqs.min(1024) as usize),
             decoding: BinaryHeap::with_capacity(fleet.max_num_seqs.min(1024) as usize),
             context: 0,
+            kv: KvBlocks {
+                total: kv_blocks.unwrap_or(u64::MAX),
+                used: 0,
+                phase: [0; KV_BLOCK_TOKENS as usize],
+            },
             iterations: 0,
             busy_until: f64::INFINITY,
             decoding_in_iteration: 0,
@@ -143,7 +256,7 @@ impl LlmSim {
         };
         let mut rng_arrivals = stream(seed, ARRIVALS);
         let next_arrival = if scenario.is_open() {
-            plan.mean_gap * rng_arrivals.sample::<f64, _>(Exp1)
+            plan.gaps.next(&mut rng_arrivals)
         } else {
             0.0
         };
@@ -154,7 +267,7 @@ impl LlmSim {
             iteration: fleet.iteration.clone(),
             prompts: LengthSampler::new(&fleet.prompt_tokens),
             outputs: LengthSampler::new(&fleet.output_tokens),
-            mean_gap: plan.mean_gap,
+            gaps: plan.gaps,
             think_time: plan.think_time,
             unstable: plan.unstable,
             rng_arrivals,
@@ -169,6 +282,9 @@ impl LlmSim {
             queue: VecDeque::with_capacity(1024),
             replicas: (0..fleet.replicas).map(|_| replica()).collect(),
             admitted_total: 0,
+            admissions: 0,
+            kv_capacity: fleet.kv_cache.tokens(),
+            kv_used: 0,
         }
     }
 
@@ -178,9 +294,12 @@ impl LlmSim {
 
     #[inline]
     fn set_occupancy(&mut self, t: f64) {
-        self.rec
-            .occupancy
-            .set(t, self.admitted_total, self.queue.len() as u32);
+        self.rec.occupancy.set(
+            t,
+            self.admitted_total,
+            self.queue.len() as u32,
+            self.kv_used,
+        );
     }
 
     pub fn advance_to(&mut self, target: u64) {
@@ -218,22 +337,29 @@ impl LlmSim {
         self.next_index += 1;
         self.rec.arrival(index, t);
         match self.scenario.arrivals {
-            Arrivals::Open { .. } => {
-                self.next_arrival = t + self.mean_gap * self.rng_arrivals.sample::<f64, _>(Exp1)
-            }
+            Arrivals::Open { .. } => self.next_arrival = t + self.gaps.next(&mut self.rng_arrivals),
             Arrivals::Closed { .. } => {
                 self.sends.pop();
             }
         }
-        let prompt = self.prompts.sample(&mut self.rng_prompts);
-        let output = self.outputs.sample(&mut self.rng_outputs);
+        let mut prompt = self.prompts.sample(&mut self.rng_prompts);
+        let mut output = self.outputs.sample(&mut self.rng_outputs);
+        if let Some(capacity) = self.kv_capacity {
+            // No sequence outgrows the cache (validation guarantees it for bounded lengths; a geometric tail is cut).
+            let capacity = capacity.min(u64::from(MAX_TOKENS)) as u32;
+            prompt = prompt.min(capacity);
+            output = output.min(capacity + 1 - prompt);
+        }
         let req = Request {
             index,
             arrival: t,
             prompt,
             output,
+            generated: 0,
             prefill_left: prompt,
             first_token: 0.0,
+            decode_from: 0,
+            admitted: 0,
         };
         let id = match self.free_slots.pop() {
             Some(id) => {
@@ -248,6 +374,12 @@ impl LlmSim {
         // The request waits in the fleet queue (vLLM's `waiting`) until a scheduler gives it budget. An idle replica
         // schedules at once; a busy one takes it, first come first served, when its current iteration ends.
         self.queue.push_back(id);
+        self.wake_idle_replica(t);
+        self.set_occupancy(t);
+    }
+
+    /// Starts the first idle replica, if any, on the waiting queue.
+    fn wake_idle_replica(&mut self, t: f64) {
         if let Some(r) = self
             .replicas
             .iter()
@@ -255,68 +387,146 @@ impl LlmSim {
         {
             self.start_iteration(r, t);
         }
-        self.set_occupancy(t);
     }
 
     /// Schedules replica `r`'s next iteration starting at `t`, or leaves it idle when it has nothing to do.
     fn start_iteration(&mut self, r: usize, t: f64) {
-        let chunked = self.fleet.chunked_prefill;
-        let cap = self.fleet.max_num_seqs as usize;
+        let held = self.replicas[r].kv.used;
+        let plan = self.plan_iteration(r, t);
         let rep = &mut self.replicas[r];
-        let decoding = rep.decoding.len() as u64;
-        let mut left = u64::from(self.fleet.max_num_batched_tokens).saturating_sub(decoding);
-        let mut prefill = 0u64;
-        let mut completing = 0usize;
-        // Continue admitted prefills in order, then admit from the fleet queue.
+        self.kv_used = self.kv_used - held + rep.kv.used;
+        if plan.decoding == 0 && plan.prefill_tokens == 0 {
+            debug_assert!(
+                rep.admitted() == 0,
+                "a replica with sequences always has work"
+            );
+            rep.busy_until = f64::INFINITY;
+            return;
+        }
+        rep.decoding_in_iteration = plan.decoding;
+        rep.completing = plan.completing;
+        rep.busy_until =
+            t + self
+                .iteration
+                .duration(plan.prefill_tokens, plan.decoding, rep.context);
+        self.rec.peak_batch = self.rec.peak_batch.max(rep.admitted() as u32);
+        if plan.preempted > 0 {
+            // The preempted requests wait at the head of the fleet queue: another replica may be idle.
+            self.wake_idle_replica(t);
+        }
+    }
+
+    /// Replica `r`'s scheduler for its next iteration, as vLLM's: the decodes first (with the blocks they need,
+    /// preempting if short), then the continuing prefills in admission order, then admissions from the head of the
+    /// waiting queue while there is a free slot, token budget and room in the KV cache.
+    fn plan_iteration(&mut self, r: usize, t: f64) -> Plan {
+        let Self {
+            replicas,
+            requests,
+            queue,
+            fleet,
+            rec,
+            admissions,
+            admitted_total,
+            ..
+        } = self;
+        let rep = &mut replicas[r];
+        let n = rep.iterations + 1;
+        let mut plan = Plan::default();
+        let mut preempt =
+            |rep: &mut Replica, requests: &mut [Request], queue: &mut VecDeque<u32>| {
+                let victim = preempt_newest(rep, requests, queue, n);
+                if victim.is_some() {
+                    rec.occupancy.advance(t);
+                    rec.occupancy.preempted();
+                }
+                victim
+            };
+        // 1. Every decoding sequence decodes one token; those starting a block need it now.
+        let mut need = rep.kv.decode_blocks(n);
+        while need > rep.kv.free() {
+            let Some(needed_a_block) = preempt(rep, requests, queue) else {
+                break;
+            };
+            plan.preempted += 1;
+            need -= u64::from(needed_a_block);
+        }
+        rep.kv.used += need;
+        plan.decoding = rep.decoding.len() as u64;
+        // 2. The remaining token budget goes to prefills, first come first served.
+        let chunked = fleet.chunked_prefill;
+        let cap = fleet.max_num_seqs as usize;
+        let mut left = u64::from(fleet.max_num_batched_tokens).saturating_sub(plan.decoding);
         let mut i = 0;
         while left > 0 {
-            let id = if i < rep.prefilling.len() {
-                rep.prefilling[i]
-            } else if rep.admitted() < cap {
-                let Some(&head) = self.queue.front() else {
+            let (id, continuing) = if i < rep.prefilling.len() {
+                (rep.prefilling[i], true)
+            } else if plan.preempted == 0 && rep.admitted() < cap {
+                let Some(&head) = queue.front() else {
                     break;
                 };
-                let need = u64::from(self.requests[head as usize].prefill_left);
-                if !chunked && need > left && prefill > 0 {
-                    break;
-                }
-                self.queue.pop_front();
-                rep.prefilling.push_back(head);
-                self.admitted_total += 1;
-                head
+                (head, false)
             } else {
                 break;
             };
-            let req = &mut self.requests[id as usize];
+            let req = &requests[id as usize];
             let need = u64::from(req.prefill_left);
             let take = if chunked {
                 need.min(left)
-            } else if need <= left || prefill == 0 {
+            } else if need <= left || plan.prefill_tokens == 0 {
+                // Unchunked, a prompt rides whole; one longer than the budget runs alone.
                 need
             } else {
                 break;
             };
+            let done = req.prefilled();
+            let blocks = blocks_for(done + take) - blocks_for(done);
+            if blocks > rep.kv.free() {
+                if !continuing {
+                    // A waiting request needs the blocks of its first chunk; without them it and everyone behind it
+                    // keep waiting (first come first served).
+                    break;
+                }
+                // A continuing prefill preempts newer sequences until its chunk fits; if it is the newest, it waits.
+                let mut preempted_itself = false;
+                while blocks > rep.kv.free() {
+                    preempted_itself = rep.prefilling.back() == Some(&id);
+                    if preempt(rep, requests, queue).is_none() {
+                        break;
+                    }
+                    plan.preempted += 1;
+                    if preempted_itself {
+                        break;
+                    }
+                }
+                if preempted_itself {
+                    break;
+                }
+            }
+            if !continuing {
+                queue.pop_front();
+                requests[id as usize].admitted = *admissions;
+                *admissions += 1;
+                rep.prefilling.push_back(id);
+                *admitted_total += 1;
+            }
+            rep.kv.used += blocks;
+            let req = &mut requests[id as usize];
             req.prefill_left -= take as u32;
-            prefill += take;
+            plan.prefill_tokens += take;
             left = left.saturating_sub(take);
             if req.prefill_left == 0 {
-                completing += 1;
+                plan.completing += 1;
             }
             i += 1;
         }
-        let peak = rep.admitted() as u32;
-        if decoding == 0 && prefill == 0 {
-            rep.busy_until = f64::INFINITY;
-            return;
-        }
-        rep.decoding_in_iteration = decoding;
-        rep.completing = completing;
-        rep.busy_until = t + self.iteration.duration(prefill, decoding, rep.context);
-        self.rec.peak_batch = self.rec.peak_batch.max(peak);
+        *admitted_total -= plan.preempted;
+        plan
     }
 
     fn end_iteration(&mut self, r: usize, t: f64) {
         let rep = &mut self.replicas[r];
+        let held = rep.kv.used;
         rep.iterations += 1;
         let k = rep.iterations;
         rep.context += rep.decoding_in_iteration;
@@ -332,10 +542,13 @@ impl LlmSim {
             rep.decoding.pop();
             let req = self.requests[id as usize];
             rep.context -= u64::from(req.prompt) + u64::from(req.output);
+            rep.kv.phase[req.phase()] -= 1;
+            rep.kv.used -= blocks_for(req.kv_tokens_in(k));
             let tpot = (t - req.first_token) / f64::from(req.output - 1);
             self.finish(id, req, t, Some(tpot));
         }
-        // Sequences whose prefill completed: first token now, decoding from the next iteration on.
+        // Sequences whose prefill completed: a token now (the first, unless a recompute), decoding from the next
+        // iteration on.
         for _ in 0..std::mem::take(&mut self.replicas[r].completing) {
             let rep = &mut self.replicas[r];
             let id = rep
@@ -343,16 +556,24 @@ impl LlmSim {
                 .pop_front()
                 .expect("completing sequences are at the front");
             let req = &mut self.requests[id as usize];
-            req.first_token = t;
-            if req.output <= 1 {
+            if req.generated == 0 {
+                req.first_token = t;
+            }
+            req.decode_from = k;
+            if req.generated + 1 >= req.output {
                 let req = *req;
-                self.finish(id, req, t, None);
+                rep.kv.used -= blocks_for(req.prefill_total());
+                let tpot =
+                    (req.output > 1).then(|| (t - req.first_token) / f64::from(req.output - 1));
+                self.finish(id, req, t, tpot);
             } else {
-                rep.decoding
-                    .push(Reverse((k + u64::from(req.output) - 1, id)));
-                rep.context += u64::from(req.prompt) + 1;
+                let last = k + u64::from(req.output - req.generated) - 1;
+                rep.decoding.push(Reverse((last, id)));
+                rep.context += req.prefill_total() + 1;
+                rep.kv.phase[req.phase()] += 1;
             }
         }
+        self.kv_used -= held - self.replicas[r].kv.used;
         self.start_iteration(r, t);
         self.set_occupancy(t);
     }
@@ -381,4 +602,40 @@ impl LlmSim {
             self.sends.push(Reverse(super::Time(t + z)));
         }
     }
+}
+
+/// Preempts `rep`'s most recently admitted sequence at the start of its iteration `n`: frees its blocks and puts its
+/// request back at the front of the waiting `queue`, to recompute its prefill (prompt and the tokens it generated)
+/// when readmitted. Returns whether it was a decoding sequence that needed a new block in `n`, or `None` when the
+/// replica has no sequence left.
+fn preempt_newest(
+    rep: &mut Replica,
+    requests: &mut [Request],
+    queue: &mut VecDeque<u32>,
+    n: u64,
+) -> Option<bool> {
+    // Prefilling sequences were all admitted after the decoding ones.
+    let (id, needed_a_block) = if let Some(id) = rep.prefilling.pop_back() {
+        let req = &mut requests[id as usize];
+        rep.kv.used -= blocks_for(req.prefilled());
+        req.prefill_left = req.prefill_total() as u32;
+        (id, false)
+    } else {
+        let &Reverse((_, id)) = rep
+            .decoding
+            .iter()
+            .max_by_key(|Reverse((_, id))| requests[*id as usize].admitted)?;
+        rep.decoding.retain(|&Reverse((_, other))| other != id);
+        let req = &mut requests[id as usize];
+        let phase = req.phase();
+        rep.kv.phase[phase] -= 1;
+        rep.kv.used -= blocks_for(req.kv_tokens_in(n) - 1);
+        let generated = req.generated + (n - req.decode_from) as u32;
+        rep.context -= u64::from(req.prompt) + u64::from(generated);
+        req.generated = generated;
+        req.prefill_left = req.prefill_total() as u32;
+        (id, phase == KvBlocks::starting_block_in(n))
+    };
+    queue.push_front(id);
+    Some(needed_a_block)
 }

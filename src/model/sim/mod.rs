@@ -18,12 +18,12 @@
 pub mod llm;
 pub mod textbook;
 
-use super::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo};
+use super::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo, POISSON_CV};
 use super::stats::{
     BatchMeans, Bin, ConfidenceInterval, FineHistogram, LatencyStats, Occupancy, OccupancySample,
 };
 use rand::{Rng, SeedableRng};
-use rand_distr::Exp1;
+use rand_distr::{Exp1, Gamma};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -117,11 +117,37 @@ pub struct SteadyState {
     pub peak_batch: Option<u32>,
 }
 
+/// Which kind of service a run simulated (serialised as `"textbook"` or `"llm"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServiceMode {
+    /// The textbook M/M/c queue: wait and sojourn.
+    Textbook,
+    /// LLM replicas: TTFT, TPOT and end-to-end latency.
+    Llm,
+}
+
+/// The KV cache over the measured window, for a fleet with a KV budget: vLLM's `kv_cache_usage_perc` and
+/// `num_preemptions_total`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KvUsage {
+    /// Blocks of one replica's cache (16 tokens each).
+    pub blocks_per_replica: u64,
+    /// Time-averaged share of the fleet's blocks in use, 0–1.
+    pub mean_usage: f64,
+    /// Largest share in use at any moment, 0–1.
+    pub peak_usage: f64,
+    /// Running sequences preempted (freed, sent back to the front of the queue, recomputed later).
+    pub preemptions: u64,
+    /// Preemptions per time unit (per second in the LLM mode).
+    pub preemption_rate: f64,
+}
+
 /// What one run reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
-    /// `"textbook"` or `"llm"`.
-    pub service: String,
+    /// Textbook queue or LLM replicas.
+    pub service: ServiceMode,
     /// Offered load ρ (closed loop: the users' unqueued rate over saturation throughput).
     pub offered_load: f64,
     /// Open-loop arrival rate λ.
@@ -138,14 +164,22 @@ pub struct RunSummary {
     pub duration: f64,
     /// Stable or not.
     pub stability: Stability,
-    /// Sampled running and waiting counts over the measured window.
+    /// Sampled running and waiting counts (and KV usage) over the measured window.
     pub occupancy: Vec<OccupancySample>,
+    /// KV usage and preemptions, for LLM replicas with a KV budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_cache: Option<KvUsage>,
     /// Steady-state figures, present only when stable.
     #[serde(flatten)]
     pub steady: Option<SteadyState>,
 }
 
 impl RunSummary {
+    /// Whether the run simulated LLM replicas.
+    pub fn is_llm(&self) -> bool {
+        self.service == ServiceMode::Llm
+    }
+
     /// The headline latency: sojourn (textbook) or TTFT (LLM), when stable.
     pub fn headline(&self) -> Option<&LatencyStats> {
         let s = self.steady.as_ref()?;
@@ -210,6 +244,13 @@ pub(crate) struct Recorder {
 impl Recorder {
     pub fn new(scenario: &Scenario, target: u64, expected_rate: f64) -> Self {
         let llm = matches!(scenario.service, ServiceKind::Llm(_));
+        let kv_total = match &scenario.service {
+            ServiceKind::Llm(fleet) => fleet
+                .kv_cache
+                .blocks()
+                .map(|b| b * u64::from(fleet.replicas)),
+            ServiceKind::Textbook(_) => None,
+        };
         Self {
             llm,
             slo: scenario.slo.clone(),
@@ -225,7 +266,7 @@ impl Recorder {
             completions_in_window: 0,
             tokens_in_window: 0,
             arrivals_in_window: 0,
-            occupancy: Occupancy::new(scenario.customers as f64 / expected_rate),
+            occupancy: Occupancy::new(scenario.customers as f64 / expected_rate, kv_total),
             peak_batch: 0,
             traces: Vec::new(),
             trace_limit: 0,
@@ -337,8 +378,30 @@ impl Recorder {
             Arrivals::Closed { users, .. } => Some(users),
             Arrivals::Open { .. } => None,
         };
+        let kv_cache = self.occupancy.kv_usage().map(|(mean_usage, peak_usage)| {
+            let preemptions = self.occupancy.preemptions();
+            let blocks = match &scenario.service {
+                ServiceKind::Llm(fleet) => fleet.kv_cache.blocks().unwrap_or(0),
+                ServiceKind::Textbook(_) => 0,
+            };
+            KvUsage {
+                blocks_per_replica: blocks,
+                mean_usage,
+                peak_usage,
+                preemptions,
+                preemption_rate: if duration > 0.0 {
+                    preemptions as f64 / duration
+                } else {
+                    0.0
+                },
+            }
+        });
         RunSummary {
-            service: if self.llm { "llm" } else { "textbook" }.to_string(),
+            service: if self.llm {
+                ServiceMode::Llm
+            } else {
+                ServiceMode::Textbook
+            },
             offered_load: scenario.offered_load(),
             arrival_rate: scenario.arrival_rate(),
             users,
@@ -347,6 +410,7 @@ impl Recorder {
             duration,
             stability,
             occupancy: self.occupancy.series().to_vec(),
+            kv_cache,
             steady,
         }
     }
@@ -411,10 +475,58 @@ pub(crate) fn stream(seed: u64, purpose: u64) -> Stream {
     rng
 }
 
+/// Open-loop gaps between arrivals: unit-mean draws scaled by the mean gap `1/λ`. Poisson draws one unit
+/// exponential per gap (so CV = 1 gives exactly the runs it always gave); another CV draws a gamma of shape `1/CV²`
+/// (rand_distr's Marsaglia–Tsang), and CV = 0 spaces arrivals evenly. A draw never depends on the load: common random
+/// numbers.
+#[derive(Clone, Debug)]
+pub(crate) struct Gaps {
+    mean_gap: f64,
+    shape: GapShape,
+}
+
+#[derive(Clone, Debug)]
+enum GapShape {
+    Poisson,
+    Even,
+    Gamma(Gamma<f64>),
+}
+
+impl Gaps {
+    fn new(mean_gap: f64, cv: f64) -> Self {
+        let shape = if cv == POISSON_CV {
+            GapShape::Poisson
+        } else if cv == 0.0 {
+            GapShape::Even
+        } else {
+            let k = 1.0 / (cv * cv);
+            // Validated: 0 < cv ≤ MAX_ARRIVAL_CV, so the shape and scale are finite and positive.
+            Gamma::new(k, 1.0 / k).map_or(GapShape::Poisson, GapShape::Gamma)
+        };
+        Self { mean_gap, shape }
+    }
+
+    /// The mean gap `1/λ`.
+    pub fn mean_gap(&self) -> f64 {
+        self.mean_gap
+    }
+
+    /// The gap before the next arrival.
+    #[inline(always)]
+    pub fn next(&self, rng: &mut Stream) -> f64 {
+        let unit = match &self.shape {
+            GapShape::Poisson => rng.sample::<f64, _>(Exp1),
+            GapShape::Even => 1.0,
+            GapShape::Gamma(gamma) => rng.sample(gamma),
+        };
+        self.mean_gap * unit
+    }
+}
+
 /// How a run's arrivals are driven; the same for both engines.
 pub(crate) struct ArrivalPlan {
-    /// Open loop: mean gap `1/λ` between arrivals.
-    pub mean_gap: f64,
+    /// Open loop: the gaps between arrivals.
+    pub gaps: Gaps,
     /// Closed loop: mean think time.
     pub think_time: f64,
     /// Rough request rate, to size the occupancy series.
@@ -431,10 +543,10 @@ impl ArrivalPlan {
     pub fn new(scenario: &Scenario, seed: u64, think_stream: u64) -> Self {
         let mut think = stream(seed, think_stream);
         let mut sends = BinaryHeap::new();
-        let (mean_gap, think_time, expected_rate, unstable) = match scenario.arrivals {
-            Arrivals::Open { offered_load } => {
+        let (gaps, think_time, expected_rate, unstable) = match scenario.arrivals {
+            Arrivals::Open { offered_load, cv } => {
                 let rate = offered_load * scenario.saturation_throughput();
-                (1.0 / rate, 0.0, rate, offered_load >= 1.0)
+                (Gaps::new(1.0 / rate, cv), 0.0, rate, offered_load >= 1.0)
             }
             Arrivals::Closed { users, think_time } => {
                 for _ in 0..users {
@@ -442,7 +554,7 @@ impl ArrivalPlan {
                 }
                 let rate = f64::from(users) / (think_time + scenario.unloaded_response_time());
                 (
-                    0.0,
+                    Gaps::new(0.0, POISSON_CV),
                     think_time,
                     rate.min(scenario.saturation_throughput()),
                     false,
@@ -450,7 +562,7 @@ impl ArrivalPlan {
             }
         };
         Self {
-            mean_gap,
+            gaps,
             think_time,
             expected_rate,
             unstable,

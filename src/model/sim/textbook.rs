@@ -5,9 +5,9 @@
 //! costs one draw of service demand and three heap operations: the servers' free times, the departures still ahead
 //! (for the number in system and its time series), and in closed loop the users' next send times.
 
-use super::{stream, ArrivalPlan, Recorder, RequestTrace, RunSummary, Sample, Stream, Time};
+use super::{stream, ArrivalPlan, Gaps, Recorder, RequestTrace, RunSummary, Sample, Stream, Time};
 use crate::model::analytic::erlang_c;
-use crate::model::scenario::{Arrivals, Scenario, ServiceKind};
+use crate::model::scenario::{Arrivals, Scenario, ServiceKind, POISSON_CV};
 use rand::Rng;
 use rand_distr::Exp1;
 use std::cmp::Reverse;
@@ -24,8 +24,8 @@ pub(crate) struct TextbookSim {
     pub(super) rec: Recorder,
     servers: u32,
     mean_service: f64,
-    /// Open loop: mean inter-arrival gap `1/λ`.
-    mean_gap: f64,
+    /// Open loop: the gaps between arrivals.
+    gaps: Gaps,
     think_time: f64,
     unstable: bool,
     arrivals: Stream,
@@ -53,7 +53,7 @@ impl TextbookSim {
             rec: Recorder::new(scenario, scenario.customers, plan.expected_rate),
             servers,
             mean_service,
-            mean_gap: plan.mean_gap,
+            gaps: plan.gaps,
             think_time: plan.think_time,
             unstable: plan.unstable,
             arrivals: stream(seed, ARRIVALS),
@@ -66,8 +66,11 @@ impl TextbookSim {
             departures: BinaryHeap::new(),
         };
         if scenario.is_open() {
-            sim.next_arrival = sim.mean_gap * sim.arrivals.sample::<f64, _>(Exp1);
-            if !sim.unstable {
+            sim.next_arrival = sim.gaps.next(&mut sim.arrivals);
+            // The M/M/c stationary law holds for Poisson arrivals only; other gaps start empty (and need a warm-up).
+            let poisson =
+                matches!(scenario.arrivals, Arrivals::Open { cv, .. } if cv == POISSON_CV);
+            if !sim.unstable && poisson {
                 sim.start_in_steady_state(seed);
             }
         }
@@ -78,7 +81,7 @@ impl TextbookSim {
     /// load never draws fewer), those in service with exponential residual service.
     fn start_in_steady_state(&mut self, seed: u64) {
         let mu = 1.0 / self.mean_service;
-        let lambda = 1.0 / self.mean_gap;
+        let lambda = 1.0 / self.gaps.mean_gap();
         let Some(e) = erlang_c(self.servers, lambda, mu) else {
             return;
         };
@@ -116,7 +119,7 @@ impl TextbookSim {
     fn set_occupancy(&mut self, t: f64) {
         let n = self.departures.len() as u32;
         let running = n.min(self.servers);
-        self.rec.occupancy.set(t, running, n - running);
+        self.rec.occupancy.set(t, running, n - running, 0);
     }
 
     pub fn advance_to(&mut self, target: u64) {
@@ -165,7 +168,7 @@ impl TextbookSim {
             );
             match self.scenario.arrivals {
                 Arrivals::Open { .. } => {
-                    self.next_arrival = t + self.mean_gap * self.arrivals.sample::<f64, _>(Exp1);
+                    self.next_arrival = t + self.gaps.next(&mut self.arrivals);
                 }
                 Arrivals::Closed { .. } => {
                     let z = self.think_time * self.think.sample::<f64, _>(Exp1);

@@ -8,8 +8,8 @@ use super::LabVariant;
 use crate::charts::LatencyMetric;
 use crate::components::perf;
 use crate::lab::settings::{
-    metric_key, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE, SLO_TPOT_MS_RANGE,
-    SLO_TTFT_MS_RANGE,
+    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE,
+    REPLICAS_RANGE, SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
 };
 use crate::lab::{LabSettings, LoopKind, Preset};
 
@@ -26,8 +26,7 @@ pub fn PrimaryControls(
             <LoadSlider settings id=field("load")/>
             <fieldset class="lab-loop">
                 <legend>"Arrivals"</legend>
-                <LoopRadio settings kind=LoopKind::Open name=field("loop") label="Open loop"/>
-                <LoopRadio settings kind=LoopKind::Closed name=field("loop") label="Closed loop"/>
+                {LoopKind::ALL.iter().map(|&kind| view! { <LoopRadio settings kind name=field("loop")/> }).collect_view()}
             </fieldset>
             {(variant == LabVariant::Full).then(|| view! { <MetricSelect settings id=field("metric")/> })}
         </div>
@@ -93,6 +92,24 @@ pub fn ScenarioControls(
                     />
                     " Chunked prefill"
                 </label>
+                <NumberField
+                    id=field("gpu-memory-utilization")
+                    label="--gpu-memory-utilization"
+                    range=GPU_MEMORY_UTILIZATION_RANGE
+                    step="0.01"
+                    disabled=Signal::derive(textbook)
+                    value=Signal::derive(move || settings.with(|s| s.gpu_memory_utilization))
+                    on_valid=move |v| settings.update(|s| s.gpu_memory_utilization = v)
+                />
+                <NumberField
+                    id=field("arrival-cv")
+                    label="Arrival gaps' CV (1 = Poisson)"
+                    range=ARRIVAL_CV_RANGE
+                    step="0.1"
+                    disabled=Signal::derive(move || settings.with(|s| s.loop_kind == LoopKind::Closed))
+                    value=Signal::derive(move || settings.with(|s| s.arrival_cv))
+                    on_valid=move |v| settings.update(|s| s.arrival_cv = v)
+                />
                 <div class="lab-seed">
                     <button type="button" on:click=move |_| settings.update(|s| s.seed = s.seed.wrapping_add(1))>
                         "New sample"
@@ -133,12 +150,7 @@ fn LoadSlider(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
 }
 
 #[component]
-fn LoopRadio(
-    settings: RwSignal<LabSettings>,
-    kind: LoopKind,
-    name: String,
-    label: &'static str,
-) -> impl IntoView {
+fn LoopRadio(settings: RwSignal<LabSettings>, kind: LoopKind, name: String) -> impl IntoView {
     view! {
         <label class="lab-radio">
             <input
@@ -148,24 +160,18 @@ fn LoopRadio(
                 prop:checked=move || settings.with(|s| s.loop_kind == kind)
                 on:change=move |_| settings.update(|s| s.loop_kind = kind)
             />
-            " " {label}
+            " " {kind.label()}
         </label>
     }
 }
 
 #[component]
 fn MetricSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
-    let choices = [
-        LatencyMetric::Ttft,
-        LatencyMetric::Tpot,
-        LatencyMetric::EndToEnd,
-    ]
-    .map(|metric| (metric, metric_key(metric), metric.label()));
     view! {
         <ChoiceSelect
             id
             label="Latency shown"
-            choices=choices.to_vec()
+            choices={choices::<LatencyMetric>()}
             current=Signal::derive(move || settings.with(|s| s.metric))
             on_pick=move |metric| settings.update(|s| s.metric = metric)
         />
@@ -174,16 +180,20 @@ fn MetricSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
 
 #[component]
 fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
-    let choices = Preset::ALL.map(|preset| (preset, preset.key(), preset.label()));
     view! {
         <ChoiceSelect
             id
             label="Scenario"
-            choices=choices.to_vec()
+            choices={choices::<Preset>()}
             current=Signal::derive(move || settings.with(|s| s.preset))
             on_pick=move |preset| settings.update(|s| s.preset = preset)
         />
     }
+}
+
+/// Every value of a lab choice with its form key and label, for a [`ChoiceSelect`].
+fn choices<T: Choice>() -> Vec<(T, &'static str, &'static str)> {
+    T::ALL.iter().map(|&c| (c, c.key(), c.label())).collect()
 }
 
 /// A labelled `<select>` over `choices` (value, form key, label shown).

@@ -1,0 +1,204 @@
+//! The flags and the subcommands.
+
+use super::bench;
+use super::output::{print_run, print_sweep, OutputArgs};
+use super::scenario_args::ScenarioArgs;
+use clap::{Args, Parser, Subcommand};
+use goodput::cluster::report::{self, Options};
+use goodput::model::{load_points, run, sweep};
+
+/// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
+/// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
+/// units (mean service 1 unless --mean-service) in the textbook preset.
+#[derive(Parser)]
+#[command(name = "goodput-sim", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate one scenario and report its latencies, throughput, goodput, KV cache and checks.
+    Run {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
+        #[command(flatten)]
+        seed: SeedArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Simulate a range of offered loads with common random numbers (one seed for every point).
+    Sweep {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
+        /// First offered load of the sweep.
+        #[arg(long, default_value_t = 0.85)]
+        from: f64,
+        /// Last offered load of the sweep (included).
+        #[arg(long, default_value_t = 1.0)]
+        to: f64,
+        /// Step between offered loads.
+        #[arg(long, default_value_t = 0.01)]
+        step: f64,
+        #[command(flatten)]
+        seed: SeedArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Print a scenario in the model's JSON format — a preset, or a scenario file, changed by the other flags — to
+    /// edit and hand to `run` or `sweep` with --scenario.
+    Scenario {
+        #[command(flatten)]
+        scenario: ScenarioArgs,
+    },
+    /// Time the simulator (customers per second for both service kinds, a full default sweep) and print a
+    /// markdown table for BENCHMARKS.md, or JSON.
+    Bench {
+        /// Time a twentieth of the work, for a smoke test.
+        #[arg(long)]
+        quick: bool,
+        /// Print JSON (what tools/bench.mjs reads).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read a vLLM /metrics page (Prometheus text), or two scrapes of the same server, and print per model and
+    /// label set: TTFT, TPOT (per request) and ITL (per engine step) p50/p95/p99 estimated from the histogram
+    /// buckets, requests running and waiting, KV-cache usage, preemptions, and the knee verdict against the SLOs.
+    ///
+    /// One page counts everything since the server started. With a LATER_PAGE the figures are the window
+    /// between the two scrapes (the bucket and counter differences, as Prometheus's rate() takes them): the
+    /// present. A counter that fell between them means the server restarted, and the report says so.
+    ///
+    /// Both current metric names (vLLM 0.13: vllm:request_time_per_output_token_seconds,
+    /// vllm:inter_token_latency_seconds, vllm:kv_cache_usage_perc) and older ones
+    /// (vllm:time_per_output_token_seconds, vllm:gpu_cache_usage_perc) are read; each figure names the metric it
+    /// came from. Exits 2 with one line naming the page (and the line at fault) when a page does not parse, and
+    /// when it has no vLLM metrics.
+    Metrics {
+        /// The page: a file, or - for standard input (at most 5 MB).
+        #[arg(default_value = "-")]
+        page: String,
+        /// A later scrape of the same server: report the window between the two pages.
+        later_page: Option<String>,
+        /// Print one JSON object instead of text: pages (the inputs), window_seconds and
+        /// window_seconds_from (flag, timestamps, file_times or unknown; null for one page), slo
+        /// (ttft_p99, tpot_p95, seconds), gone (label sets only on the earlier page) and label_sets, one
+        /// object per label set with: labels (name → value); span (since_start, window or
+        /// since_restart, with restart saying why); requests (in the window, or since the start) and
+        /// seconds (the window's length; null for one page or when unknown); ttft, tpot, itl, queue and e2e, each with metric (the
+        /// name it came from), count, p50, p95, p99 in seconds (all null when the page lacks the
+        /// histogram; a percentile null when there are no observations) and lower_bounds (percentiles that fell
+        /// in the +Inf bucket, given as the last finite bound); running, waiting; kv_cache_usage (0–1) and
+        /// kv_cache_metric; preemptions (over the span); verdict (below_the_knee, at_the_knee,
+        /// past_the_knee or not_enough_data) and reasons.
+        #[arg(long)]
+        json: bool,
+        /// Seconds between the two scrapes (default: from the samples' timestamps when both pages carry them,
+        /// else from the two files' modification times, else unknown).
+        #[arg(long, allow_negative_numbers = true)]
+        seconds: Option<f64>,
+        /// SLO on p99 time to first token, in milliseconds.
+        #[arg(long, default_value_t = 500.0)]
+        slo_ttft_ms: f64,
+        /// SLO on p95 time per output token, in milliseconds.
+        #[arg(long, default_value_t = 40.0)]
+        slo_tpot_ms: f64,
+    },
+}
+
+/// The random seed of a run.
+#[derive(Args)]
+struct SeedArgs {
+    /// Random seed; the same seed gives identical results.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn error(message: impl std::fmt::Display) -> i32 {
+    eprintln!("goodput-sim: {message}");
+    2
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            print!("{e}");
+            return 0;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            return error(first.trim_start_matches("error: "));
+        }
+    };
+    match execute(cli.command) {
+        Ok(()) => 0,
+        Err(message) => error(message),
+    }
+}
+
+/// Runs one subcommand; an error is the one line to print.
+fn execute(command: Command) -> Result<(), String> {
+    match command {
+        Command::Run {
+            scenario,
+            seed,
+            output,
+        } => {
+            let scenario = scenario.scenario()?;
+            let summary = run(&scenario, seed.seed).map_err(|e| e.to_string())?;
+            print_run(&scenario, &summary, &output);
+        }
+        Command::Sweep {
+            scenario,
+            from,
+            to,
+            step,
+            seed,
+            output,
+        } => {
+            let scenario = scenario.scenario()?;
+            let loads = load_points(from, to, step);
+            if loads.is_empty() {
+                return Err(
+                    "invalid load range: need finite --from <= --to and --step > 0".to_owned(),
+                );
+            }
+            let points = sweep(&scenario, &loads, seed.seed).map_err(|e| e.to_string())?;
+            print_sweep(&points, &output);
+        }
+        Command::Scenario { scenario } => {
+            let scenario = scenario.scenario()?;
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&scenario).expect("scenarios serialise")
+            );
+        }
+        Command::Bench { quick, json } => {
+            let size = if quick {
+                bench::Size::Quick
+            } else {
+                bench::Size::Full
+            };
+            let target = format!("native {}", std::env::consts::ARCH);
+            print!("{}", bench::render(&bench::measure(size), &target, json));
+        }
+        Command::Metrics {
+            page,
+            later_page,
+            json,
+            seconds,
+            slo_ttft_ms,
+            slo_tpot_ms,
+        } => {
+            let options = Options::new(slo_ttft_ms, slo_tpot_ms, seconds, json)?;
+            println!(
+                "{}",
+                report::run(&page, later_page.as_deref(), &options)?.trim_end()
+            );
+        }
+    }
+    Ok(())
+}
