@@ -197,8 +197,9 @@ test('a deep link to the lab lands on it and the lab mounts there without moving
   const top = await lab.evaluate((section) => section.getBoundingClientRect().top);
   assert.ok(top >= -2 && top < 120, `the lab's top is at ${top}px`);
   assert.equal(await lab.getByRole('slider', { name: 'Offered load' }).inputValue(), '97');
-  const total = (await page.evaluate(() => window.__shifts)).reduce((sum, s) => sum + s.value, 0);
-  assert.ok(total <= 0.02, `layout shift ${total.toFixed(4)}`);
+  const shifts = await page.evaluate(() => window.__shifts);
+  const total = shifts.reduce((sum, s) => sum + s.value, 0);
+  assert.ok(total <= 0.02, `layout shift ${total.toFixed(4)}: ${JSON.stringify(shifts)}`);
   await screenshot(page, 'static-js-deep-link-lab');
   assert.deepEqual(problems(), []);
 });
