@@ -78,6 +78,13 @@ pub fn schedule_islands(islands: Vec<Element>, owner: Owner, settled: impl FnOnc
 fn observe_nearness(islands: &[Element]) -> bool {
     let on_near = Closure::<dyn Fn(web_sys::js_sys::Array, web_sys::IntersectionObserver)>::new(
         |entries: web_sys::js_sys::Array, observer: web_sys::IntersectionObserver| {
+            // Those the reader sees now go before those only near it.
+            let window_height = leptos::prelude::window()
+                .inner_height()
+                .ok()
+                .and_then(|h| h.as_f64())
+                .unwrap_or(0.0);
+            let mut seen = Vec::new();
             for entry in entries.iter() {
                 let Ok(entry) = entry.dyn_into::<web_sys::IntersectionObserverEntry>() else {
                     continue;
@@ -85,9 +92,21 @@ fn observe_nearness(islands: &[Element]) -> bool {
                 if entry.is_intersecting() {
                     let island = entry.target();
                     observer.unobserve(&island);
-                    make_near(island);
+                    let rect = entry.bounding_client_rect();
+                    if rect.bottom() > 0.0 && rect.top() < window_height {
+                        seen.push(island);
+                    } else {
+                        make_near(island);
+                    }
                 }
             }
+            QUEUE.with_borrow_mut(|queue| {
+                for island in seen.into_iter().rev() {
+                    queue.later.retain(|later| *later != island);
+                    queue.near.retain(|near| *near != island);
+                    queue.near.push_front(island);
+                }
+            });
             post_task();
         },
     );
