@@ -7,6 +7,7 @@ pub mod lesson;
 pub mod perf;
 pub mod present;
 pub mod site_base;
+pub mod sliced_sweep;
 pub mod sync;
 pub mod theme;
 pub mod widgets;

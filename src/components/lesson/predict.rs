@@ -8,17 +8,16 @@
 use super::predict_chart::ChartGuess;
 use super::progress_store::use_progress;
 use super::tally::ClassTally;
+use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
 use crate::lesson::judge::{
     curve_points, distance_sentence, judge, locate, prediction_scenario, prediction_sweep,
     CurvePoint,
 };
 use crate::lesson::progress::{Guess, StepRecord};
-use crate::lesson::{PredictAnswer, PredictStep as PredictStepData};
-use crate::model::SlicedSweep;
+use crate::lesson::{LoadRange, PredictAnswer, PredictStep as PredictStepData};
 use leptos::html;
 use leptos::prelude::*;
-use std::time::Duration;
 
 /// One step: question, guess, commit, reveal, outcome, tally.
 #[component]
@@ -37,13 +36,15 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         if is_recall { saved.correct } else { None },
     );
     let retries = RwSignal::new(saved.retries);
-    // The real curve of a chart prediction, computed after Reveal by each window for itself.
-    let curve = RwSignal::new(Vec::<CurvePoint>::new());
-    let run = RwSignal::new(0u32);
 
     let chart = match &step.answer {
         PredictAnswer::ChartPrediction { target, loads, .. } => Some((*target, *loads)),
         _ => None,
+    };
+    // The real curve of a chart prediction, computed after Reveal by each window for itself.
+    let curve = match chart {
+        Some((_, loads)) => true_curve(loads, revealed),
+        None => Signal::derive(Vec::new),
     };
     let curve_done = Memo::new(move |_| match chart {
         Some((_, loads)) => curve.with(|c| !c.is_empty() && c.len() >= loads.points().len()),
@@ -77,33 +78,10 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         };
         progress.record(id, record);
     });
-    // Reveal of a chart prediction: a slice of one load per task, so no task blocks the page for long.
-    Effect::new(move |_| {
-        if let (true, Some((_, loads))) = (revealed.get(), chart) {
-            if curve.with_untracked(Vec::is_empty) {
-                let this_run = run.get_untracked() + 1;
-                run.set(this_run);
-                match prediction_sweep(loads) {
-                    Ok(sweep) => compute_curve(sweep, curve, run, this_run),
-                    // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
-                    Err(_) => curve.set(
-                        loads
-                            .points()
-                            .into_iter()
-                            .map(CurvePoint::missing)
-                            .collect(),
-                    ),
-                }
-            }
-        }
-    });
-
     let title_ref = NodeRef::<html::H3>::new();
     let reveal_ref = NodeRef::<html::Button>::new();
     let outcome_ref = NodeRef::<html::Div>::new();
     let clear = move || {
-        run.update(|n| *n += 1);
-        curve.set(Vec::new());
         guess.set(None);
         committed.set(false);
         revealed.set(false);
@@ -227,36 +205,25 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
     }
 }
 
-/// Work per task while the real curve is computed: about 5 000 simulated requests, a few milliseconds (a whole load
-/// is 22 000 requests), so the page stays responsive while the curve grows point by point.
-const REQUESTS_PER_TASK: u64 = 5_000;
-
-/// Advances the curve's sweep by one slice, shows the points finished so far, and schedules the next slice as a new
-/// task, until the curve is complete or a newer run (Try again, reset) has replaced this one.
-fn compute_curve(
-    mut sweep: SlicedSweep,
-    curve: RwSignal<Vec<CurvePoint>>,
-    run: RwSignal<u32>,
-    this_run: u32,
-) {
-    set_timeout(
-        move || {
-            // `None`: the step has left the page (a presentation moved on to another screen) while this slice waited.
-            if run.try_get_untracked() != Some(this_run) || sweep.is_done() {
-                return;
-            }
-            sweep.step(REQUESTS_PER_TASK);
-            let Some(shown) = curve.try_with_untracked(Vec::len) else {
-                return;
-            };
-            // `try_set` hands the value back when the signal is gone.
-            if shown != sweep.finished().count() && curve.try_set(curve_points(&sweep)).is_some() {
-                return;
-            }
-            compute_curve(sweep, curve, run, this_run);
-        },
-        Duration::ZERO,
+/// A chart prediction's true curve while `revealed`: computed in slices, point by point, each point final once shown.
+fn true_curve(loads: LoadRange, revealed: RwSignal<bool>) -> Signal<Vec<CurvePoint>> {
+    let (points, state) = use_sliced_sweep(
+        move || revealed.get().then_some(loads),
+        |loads| prediction_sweep(*loads),
+        curve_points,
+        Publish::EveryFinishedPoint,
+        None,
     );
+    Memo::new(move |_| match state.get() {
+        // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
+        RunState::Invalid(_) => loads
+            .points()
+            .into_iter()
+            .map(CurvePoint::missing)
+            .collect(),
+        _ => points.get().unwrap_or_default(),
+    })
+    .into()
 }
 
 /// Where the learner commits: radio buttons or checkboxes, a number field, the chart marker, or nothing (recall).
@@ -265,7 +232,7 @@ fn GuessInput(
     step: &'static PredictStepData,
     guess: RwSignal<Option<Guess>>,
     locked: Signal<bool>,
-    curve: RwSignal<Vec<CurvePoint>>,
+    curve: Signal<Vec<CurvePoint>>,
 ) -> impl IntoView {
     let id: &'static str = step.id.as_str();
     match &step.answer {

@@ -7,7 +7,6 @@
 
 mod controls;
 mod readouts;
-mod runner;
 mod url_state;
 
 use leptos::prelude::*;
@@ -17,13 +16,13 @@ use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
 use crate::components::lesson::use_progress;
 use crate::components::perf;
+use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
 use crate::components::theme::use_chart_theme;
 use crate::lab::settings::SettingNote;
-use crate::lab::{Figures, LabSettings, LabTask};
+use crate::lab::{sweep_for, Figures, LabSettings, LabTask};
 use crate::lesson::WidgetEmbed;
-use crate::model::default_load_points;
-use runner::{use_sliced_sweep, RunState};
+use crate::model::{default_load_points, Estimate, SlicedSweep};
 
 /// Which parts of the lab a directive shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +59,14 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
         LabVariant::Full => "lab",
         LabVariant::GoodputOnly => "goodput-chart",
     };
-    let (snapshot, run_state) = use_sliced_sweep(sweep_settings, default_load_points(), label);
+    let loads = default_load_points();
+    let (snapshot, run_state) = use_sliced_sweep(
+        move || Some(sweep_settings.get()),
+        move |settings| sweep_for(settings, &loads),
+        Snapshot::of,
+        Publish::EveryPass,
+        Some(label),
+    );
     let figures = Memo::new(move |_| {
         let settings = settings.get();
         snapshot.with(|snapshot| {
@@ -207,7 +213,23 @@ fn first_draw_mark(snapshot: ReadSignal<Option<Snapshot>>) {
     });
 }
 
-use runner::Snapshot;
+/// The sweep's results after a pass.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    /// Load and latest estimate per point, ordered by load.
+    points: Vec<(f64, Option<Estimate>)>,
+}
+
+impl Snapshot {
+    fn of(sweep: &SlicedSweep) -> Snapshot {
+        Snapshot {
+            points: sweep
+                .points()
+                .map(|(load, estimate)| (load, estimate.cloned()))
+                .collect(),
+        }
+    }
+}
 
 /// The current run as the `/metrics` page a vLLM server would serve, computed when the learner opens it.
 #[component]
