@@ -17,7 +17,7 @@ use crate::theme::{theme_attribute, ThemeChoice};
 /// Where the choice is kept, as its plain name (`src/boot.js` reads it before the first paint).
 const STORAGE_KEY: &str = "goodput-theme";
 
-/// The page's theme state, provided once by the app.
+/// The page's theme state, provided once per page under the islands' shared owner (`crate::islands`).
 #[derive(Clone, Copy)]
 pub struct ThemeState {
     choice: Signal<ThemeChoice>,

@@ -2,8 +2,9 @@
 //! the answer, and sees what they guessed, whether it was right and why; "Try again" starts the step over.
 //!
 //! Every piece of state an audience should see is a [`synced_signal`] under `predict/<step-id>/…`: the guess and the
-//! step's [`PredictPhase`]; the step's record in the lesson's progress follows from them. Keyboard: every control is a native input or button; committing moves
-//! focus to Reveal, revealing moves it to the outcome, and a live region says the result.
+//! step's [`PredictPhase`]; the step's record in the lesson's progress follows from them. Keyboard: every control is
+//! a native input or button; committing moves focus to Reveal, revealing moves it to the outcome, and a live region
+//! says the result.
 
 use super::predict_chart::ChartGuess;
 use super::progress_store::use_progress;
