@@ -116,16 +116,8 @@ fn post_task() {
 
 /// Mounts the next near widget, then posts a task for the one after it.
 fn mount_next_near() {
-    let next = QUEUE.with_borrow_mut(|queue| {
-        queue.task_posted = false;
-        queue
-            .near
-            .pop_front()
-            .map(|widget| (widget, queue.owner.clone()))
-    });
-    if let Some((widget, owner)) = next {
-        mount_widget(&widget, owner);
-    }
+    QUEUE.with_borrow_mut(|queue| queue.task_posted = false);
+    mount_first(|queue| &mut queue.near);
     post_task();
 }
 
@@ -135,15 +127,7 @@ fn request_idle() {
         return;
     }
     let on_idle = Closure::once_into_js(|| {
-        let next = QUEUE.with_borrow_mut(|queue| {
-            queue
-                .later
-                .pop_front()
-                .map(|widget| (widget, queue.owner.clone()))
-        });
-        if let Some((widget, owner)) = next {
-            mount_widget(&widget, owner);
-        }
+        mount_first(|queue| &mut queue.later);
         request_idle();
     });
     let window = leptos::prelude::window();
@@ -159,6 +143,17 @@ fn request_idle() {
         // leptos-use's: this queue belongs to no component and lives as long as the page.)
         let _ = window
             .set_timeout_with_callback_and_timeout_and_arguments_0(on_idle.unchecked_ref(), 200);
+    }
+}
+
+/// Mounts the first widget of one of the queue's lists (`near` or `later`), if it has one.
+fn mount_first(list: fn(&mut Queue) -> &mut VecDeque<Element>) {
+    let next = QUEUE.with_borrow_mut(|queue| {
+        let widget = list(queue).pop_front()?;
+        Some((widget, queue.owner.clone()))
+    });
+    if let Some((widget, owner)) = next {
+        mount_widget(&widget, owner);
     }
 }
 

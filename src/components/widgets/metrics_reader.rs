@@ -266,14 +266,9 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
     let later_id = format!("{id}-later");
     let later_hint_id = format!("{id}-later-hint");
     let seconds_id = format!("{id}-seconds");
-    let notes = [ttft_note, tpot_note]
-        .into_iter()
-        .flatten()
-        .map(|note| view! { <p class="widget-note">{note}</p> })
-        .collect_view();
+    let notes = [ttft_note, tpot_note].into_iter().flatten().collect();
     view! {
-        <WidgetFrame widget id=id.clone()>
-            {notes}
+        <WidgetFrame widget id=id.clone() notes>
             <div class="reader">
                 <div class="reader-input">
                     <label for=textarea_id.clone()>"Prometheus text from a vLLM server's /metrics"</label>
