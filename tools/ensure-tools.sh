@@ -12,7 +12,8 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 TRUNK_VERSION=0.21.14 # Trunk 0.22 needs a newer rustc than 1.95
 # wasm-bindgen-cli must be exactly the version of the wasm-bindgen crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
-# --browser: Chromium for the browser tests and the benchmark; --bench: the WASI target for the model's wasm bench.
+# --browser: Chromium for the browser tests and the benchmark; --bench: the WASI target for the model's wasm bench,
+# and twiggy for what is in the page's wasm.
 want_browser=false
 want_bench=false
 for flag in "$@"; do
@@ -47,6 +48,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   say "compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION from crates.io (about 8 min on 2 cores, once)"
   # Not --locked: its lockfile pins a webpki-roots release that crates.io no longer serves.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force --quiet &
+  installs+=($!)
+fi
+
+if $want_bench && ! command -v twiggy >/dev/null; then
+  say "compiling twiggy from crates.io (what is in the wasm, for make bench; a few minutes, once)"
+  cargo install twiggy --quiet &
   installs+=($!)
 fi
 

@@ -2,9 +2,9 @@
 //! its islands (the contract is [`crate::lesson::island_markup`]), reads their data back from the page, and mounts
 //! the live component into each, in place of what a reader without JavaScript sees.
 //!
-//! - The small islands (the theme picker, the progress line, predict steps, reveals, task lists) mount at once.
-//! - Widgets mount when they come near the viewport, each in a task of its own, and the others while the browser is
-//!   idle ([`schedule`]), so none delays the first paint or blocks input.
+//! - Each island mounts in a task of its own ([`schedule`]): first those near the viewport, then the small ones
+//!   (predict steps, reveals, task lists, the progress line) while the browser is idle; widgets only as they come
+//!   near. So none delays the first paint or blocks input for long.
 //! - `?present=1` on a lesson turns the page into its presentation, built from the article's own elements.
 //!
 //! All islands of a page share one reactive owner, which holds what they share: the site's base, the theme, the
@@ -64,34 +64,23 @@ pub fn start() {
             let present = query.as_ref().and_then(|q| q.get("present"));
             if wants_presentation(present.as_deref()) {
                 start_presentation(article, query.as_ref());
+                mark_mounted();
                 return;
             }
         }
-        mount_page_islands(&body, &owner);
+        let islands = all(&body, &format!("[{}]", markup::ISLAND));
+        schedule::schedule_islands(islands, owner.clone(), mark_mounted);
     });
-    // What the browser tests wait for (tests/browser/harness.mjs, `waitForApp`).
-    if let Some(root) = document.document_element() {
-        let _ = root.set_attribute("data-islands", "mounted");
-    }
     // The page's islands live as long as the page.
     std::mem::forget(owner);
 }
 
-/// Mounts the islands of the ordinary page: the small ones now, the widgets as they near the viewport.
-fn mount_page_islands(body: &HtmlElement, owner: &Owner) {
-    let mut widgets = Vec::new();
-    for island in all(body, &format!("[{}]", markup::ISLAND)) {
-        match island_kind(&island) {
-            Some(IslandKind::Widget) => widgets.push(island),
-            Some(_) => {
-                if let Some(mounted) = mount_island(&island) {
-                    mounted.forget();
-                }
-            }
-            None => {}
-        }
+/// Marks `<html data-islands="mounted">` once every island but the widgets is live (what the browser tests wait for,
+/// `waitForApp` in tests/browser/harness.mjs).
+fn mark_mounted() {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-islands", "mounted");
     }
-    schedule::schedule_widgets(widgets, owner.clone());
 }
 
 fn island_kind(element: &Element) -> Option<IslandKind> {

@@ -1,7 +1,11 @@
-//! When widgets mount. A widget is the page's heaviest island (the knee lab builds four charts and starts a
-//! simulation), so none mounts during start-up: those that come within [`NEAR`] of the viewport mount first, each in
-//! a task of its own; the others mount one at a time while the browser is idle, so that the lab's reading is ready
-//! for the sizer and the metrics reader below it by the time the learner scrolls there.
+//! When islands mount. Nothing mounts during start-up itself: each island mounts in a task of its own, so no task
+//! is long enough to hold up input after the first paint.
+//!
+//! - Islands within [`NEAR`] of the viewport mount first, in the order they came near.
+//! - The small ones (predict steps, reveals, task lists, the progress line) mount one at a time while the browser is
+//!   idle, so the whole lesson is live soon after it loads.
+//! - Widgets, the heaviest (the knee lab builds four charts and starts a simulation), mount only as they come near.
+//!   A widget that reads the knee lab's results (the sizer, the metrics reader) brings the lab to life with it.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -11,26 +15,32 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
-use super::mount_island;
-use crate::lesson::island_markup::MOUNTED_CLASS;
+use super::{island_kind, mount_island};
+use crate::lesson::island_markup::{IslandKind, MOUNTED_CLASS, WIDGET};
+use crate::lesson::WidgetName;
 
-/// How far outside the viewport a widget counts as near: about a screen ahead of the reader.
+/// How far outside the viewport an island counts as near: about a screen ahead of the reader.
 const NEAR: &str = "100% 0px";
 /// The longest an idle mount waits for the browser to be idle, milliseconds.
 const IDLE_TIMEOUT_MS: u32 = 2_000;
 
 #[derive(Default)]
 struct Queue {
-    /// The owner the widgets mount under (the page's).
+    /// The owner the islands mount under (the page's).
     owner: Option<Owner>,
-    /// Widgets near the viewport, in the order they came near.
+    /// Every island of the page, to find one by what it is.
+    all: Vec<Element>,
+    /// Islands near the viewport, in the order they came near.
     near: VecDeque<Element>,
-    /// The other widgets not mounted yet, in page order.
+    /// Small islands not near yet, in page order, for idle moments.
     later: VecDeque<Element>,
-    /// Whether a task to mount a near widget is already posted.
+    /// Small islands not mounted yet; when none are left, `settled` runs.
+    small_left: usize,
+    settled: Option<Box<dyn FnOnce()>>,
+    /// Whether a task to mount a near island is posted.
     task_posted: bool,
     /// Posts a message that runs [`mount_next_near`] as a task of its own (not a timer: a timer may be clamped or,
-    /// in a backgrounded tab, throttled).
+    /// in a background tab, throttled).
     channel: Option<web_sys::MessageChannel>,
 }
 
@@ -38,25 +48,34 @@ thread_local! {
     static QUEUE: RefCell<Queue> = RefCell::default();
 }
 
-/// Mounts `widgets` under `owner`: near ones first, the rest when the page is idle.
-pub fn schedule_widgets(widgets: Vec<Element>, owner: Owner) {
-    if widgets.is_empty() {
-        return;
-    }
+/// Mounts `islands` under `owner` as the module doc says; `settled` runs once every island but the widgets is live.
+pub fn schedule_islands(islands: Vec<Element>, owner: Owner, settled: impl FnOnce() + 'static) {
+    let small: Vec<Element> = islands
+        .iter()
+        .filter(|island| island_kind(island) != Some(IslandKind::Widget))
+        .cloned()
+        .collect();
     QUEUE.with_borrow_mut(|queue| {
         queue.owner = Some(owner);
-        queue.later.extend(widgets.iter().cloned());
+        queue.all = islands.clone();
+        queue.small_left = small.len();
+        queue.settled = Some(Box::new(settled));
+        queue.later.extend(small);
     });
-    if !observe_nearness(&widgets) {
-        // No IntersectionObserver (a very old browser): every widget counts as near.
-        QUEUE.with_borrow_mut(|queue| queue.near.extend(queue.later.drain(..)));
+    check_settled();
+    if !observe_nearness(&islands) {
+        // No IntersectionObserver (a very old browser): every island counts as near.
+        QUEUE.with_borrow_mut(|queue| {
+            queue.later.clear();
+            queue.near.extend(islands);
+        });
         post_task();
     }
     request_idle();
 }
 
-/// Watches each widget for coming near the viewport; false when the browser cannot.
-fn observe_nearness(widgets: &[Element]) -> bool {
+/// Watches each island for coming near the viewport; false when the browser cannot.
+fn observe_nearness(islands: &[Element]) -> bool {
     let on_near = Closure::<dyn Fn(web_sys::js_sys::Array, web_sys::IntersectionObserver)>::new(
         |entries: web_sys::js_sys::Array, observer: web_sys::IntersectionObserver| {
             for entry in entries.iter() {
@@ -64,12 +83,9 @@ fn observe_nearness(widgets: &[Element]) -> bool {
                     continue;
                 };
                 if entry.is_intersecting() {
-                    let widget = entry.target();
-                    observer.unobserve(&widget);
-                    QUEUE.with_borrow_mut(|queue| {
-                        queue.later.retain(|later| *later != widget);
-                        queue.near.push_back(widget);
-                    });
+                    let island = entry.target();
+                    observer.unobserve(&island);
+                    make_near(island);
                 }
             }
             post_task();
@@ -82,15 +98,24 @@ fn observe_nearness(widgets: &[Element]) -> bool {
     else {
         return false;
     };
-    for widget in widgets {
-        observer.observe(widget);
+    for island in islands {
+        observer.observe(island);
     }
     // It calls back for as long as the page lives.
     on_near.forget();
     true
 }
 
-/// Posts one task that mounts the next near widget, unless one is posted already.
+fn make_near(island: Element) {
+    QUEUE.with_borrow_mut(|queue| {
+        queue.later.retain(|later| *later != island);
+        if !queue.near.contains(&island) {
+            queue.near.push_back(island);
+        }
+    });
+}
+
+/// Posts one task that mounts the next near island, unless one is posted already.
 fn post_task() {
     let port = QUEUE.with_borrow_mut(|queue| {
         if queue.task_posted || queue.near.is_empty() {
@@ -114,59 +139,120 @@ fn post_task() {
     }
 }
 
-/// Mounts the next near widget, then posts a task for the one after it.
+/// Mounts the next near island, then posts a task for the one after it.
 fn mount_next_near() {
-    QUEUE.with_borrow_mut(|queue| queue.task_posted = false);
-    mount_first(|queue| &mut queue.near);
+    let next = QUEUE.with_borrow_mut(|queue| {
+        queue.task_posted = false;
+        queue.near.pop_front()
+    });
+    if let Some(island) = next {
+        mount(&island);
+    }
     post_task();
 }
 
-/// Asks the browser for an idle moment to mount the next widget that is not near yet.
+/// Asks the browser for an idle moment to mount the next small island that is not near yet.
 fn request_idle() {
     if QUEUE.with_borrow(|queue| queue.later.is_empty()) {
         return;
     }
     let on_idle = Closure::once_into_js(|| {
-        mount_first(|queue| &mut queue.later);
+        if let Some(island) = QUEUE.with_borrow_mut(|queue| queue.later.pop_front()) {
+            mount(&island);
+        }
         request_idle();
     });
     let window = leptos::prelude::window();
-    let options = web_sys::IdleRequestOptions::new();
-    options.set_timeout(IDLE_TIMEOUT_MS);
     let has_idle_callbacks =
         web_sys::js_sys::Reflect::has(&window, &JsValue::from_str("requestIdleCallback"))
             .unwrap_or(false);
     if has_idle_callbacks {
+        let options = web_sys::IdleRequestOptions::new();
+        options.set_timeout(IDLE_TIMEOUT_MS);
         let _ = window.request_idle_callback_with_options(on_idle.unchecked_ref(), &options);
     } else {
         // Safari has no idle callbacks: a moment after the page settles is near enough. (A plain timer, not
         // leptos-use's: this queue belongs to no component and lives as long as the page.)
         let _ = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(on_idle.unchecked_ref(), 200);
+            .set_timeout_with_callback_and_timeout_and_arguments_0(on_idle.unchecked_ref(), 50);
     }
 }
 
-/// Mounts the first widget of one of the queue's lists (`near` or `later`), if it has one.
-fn mount_first(list: fn(&mut Queue) -> &mut VecDeque<Element>) {
-    let next = QUEUE.with_borrow_mut(|queue| {
-        let widget = list(queue).pop_front()?;
-        Some((widget, queue.owner.clone()))
-    });
-    if let Some((widget, owner)) = next {
-        mount_widget(&widget, owner);
-    }
-}
-
-fn mount_widget(widget: &Element, owner: Option<Owner>) {
-    if widget.class_list().contains(MOUNTED_CLASS) {
+/// Mounts `island` (once) under the page's owner, and what it brings with it.
+fn mount(island: &Element) {
+    if island.class_list().contains(MOUNTED_CLASS) {
         return;
     }
+    let owner = QUEUE.with_borrow(|queue| queue.owner.clone());
+    // An island that starts above the top of the window (the reader scrolled past it, or followed a link to a
+    // section below it) would move everything the reader sees if the live version is taller or shorter: keep the
+    // view where it is, as scroll anchoring would, even when the anchor was inside the island's old content.
+    let above = island.get_bounding_client_rect();
+    let before = (above.top() < 0.0).then(|| above.height());
     let mounted = match owner {
-        Some(owner) => owner.with(|| mount_island(widget)),
-        None => mount_island(widget),
+        Some(owner) => owner.with(|| mount_island(island)),
+        None => mount_island(island),
     };
+    if let Some(before) = before {
+        let change = island.get_bounding_client_rect().height() - before;
+        if change.abs() >= 0.5 {
+            leptos::prelude::window().scroll_by_with_x_and_y(0.0, change);
+        }
+    }
     if let Some(mounted) = mounted {
-        // The page's widgets live as long as the page.
+        // The page's islands live as long as the page.
         mounted.forget();
+    }
+    if island_kind(island) == Some(IslandKind::Widget) {
+        if reads_the_lab(island) {
+            bring_the_lab();
+        }
+    } else {
+        QUEUE.with_borrow_mut(|queue| queue.small_left = queue.small_left.saturating_sub(1));
+        check_settled();
+    }
+}
+
+/// Whether the widget `island` uses the knee lab's reading (its "use the lab's …" buttons).
+fn reads_the_lab(island: &Element) -> bool {
+    island
+        .get_attribute(WIDGET)
+        .as_deref()
+        .and_then(WidgetName::from_name)
+        .is_some_and(|name| {
+            matches!(
+                name,
+                WidgetName::LittlesLawSizer | WidgetName::MetricsReader
+            )
+        })
+}
+
+/// Queues the page's knee lab as if it had come near.
+fn bring_the_lab() {
+    let lab = QUEUE.with_borrow(|queue| {
+        queue
+            .all
+            .iter()
+            .find(|island| {
+                island.get_attribute(WIDGET).as_deref() == Some(WidgetName::KneeLab.as_str())
+            })
+            .cloned()
+    });
+    if let Some(lab) = lab {
+        make_near(lab);
+        post_task();
+    }
+}
+
+fn check_settled() {
+    let settled = QUEUE.with_borrow_mut(|queue| {
+        if queue.small_left == 0 {
+            queue.settled.take()
+        } else {
+            None
+        }
+    });
+    if let Some(settled) = settled {
+        settled();
     }
 }

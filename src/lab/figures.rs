@@ -8,7 +8,10 @@ use crate::charts::{
     ExactCurve, LatencyBin, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad,
     Percentile, QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
 };
-use crate::model::{exact_reference, Estimate, LatencyStats, RunSummary, ServiceMode, Stability};
+use crate::model::{
+    exact_reference, Estimate, KvCache, LatencyStats, RunSummary, ServiceKind, ServiceMode,
+    Stability,
+};
 
 /// The lab's picture at one moment: four charts and the readouts at the current load.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +33,8 @@ pub struct Figures {
 pub struct Readouts {
     /// No estimate at this load yet (the first pass is still running).
     pub pending: bool,
+    /// Whether the scenario has a KV-cache budget, so its KV readout will appear (its place is held while pending).
+    pub has_kv_cache: bool,
     /// Offered load, fraction.
     pub load: f64,
     /// Which latency `p50_s`/`p99_s` are of.
@@ -282,8 +287,12 @@ fn distribution(
 fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Readouts {
     let metric = settings.metric;
     let Some(estimate) = current else {
+        let has_kv_cache = scenario_for(settings, load).is_ok_and(|scenario| {
+            matches!(&scenario.service, ServiceKind::Llm(fleet) if fleet.kv_cache != KvCache::Unlimited)
+        });
         return Readouts {
             pending: true,
+            has_kv_cache,
             load,
             metric,
             slo: metric_slo(settings, metric),
@@ -305,6 +314,7 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
     let closed = settings.loop_kind == LoopKind::Closed;
     Readouts {
         pending: false,
+        has_kv_cache: summary.kv_cache.is_some(),
         load,
         metric,
         p50_s: stats.map(|s| s.p50),
@@ -373,8 +383,15 @@ impl Readouts {
         let metric = self.metric.label();
         let mut lines = Vec::new();
         let pending = self.pending;
+        // Little's Law and the arrival rate are read from every steady run, the KV cache and its preemptions from
+        // every run with a budget: their places are held too, so the readouts keep their rows.
+        let held = |key: &str| {
+            HEADLINE.contains(&key)
+                || matches!(key, "little" | "effective-rate")
+                || (matches!(key, "kv-cache" | "preemptions") && self.has_kv_cache)
+        };
         let mut push = |key: &'static str, label: String, value: Option<String>| {
-            let placeholder = || (pending && HEADLINE.contains(&key)).then(|| "…".to_owned());
+            let placeholder = || (pending && held(key)).then(|| placeholder(key).to_owned());
             if let Some(value) = value.or_else(placeholder) {
                 lines.push(ReadoutLine { key, label, value });
             }
@@ -562,6 +579,19 @@ impl Readouts {
                 .to_owned(),
             None => "Waiting for the simulation…".to_owned(),
         }
+    }
+}
+
+/// What a readout shows before the first estimate: the shape of its value with "…" for the numbers, so it wraps
+/// as the value will and its row keeps its height when the numbers arrive.
+fn placeholder(key: &str) -> &'static str {
+    match key {
+        "slo" => "… (…)",
+        "throughput" | "effective-rate" => "… req/s",
+        "goodput" => "… req/s (…% of throughput)",
+        "little" => "… in the system; … req/s × … s = …",
+        "kv-cache" => "…% on average, …% at peak",
+        _ => "…",
     }
 }
 

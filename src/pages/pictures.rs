@@ -6,9 +6,12 @@ use super::writer::HtmlWriter;
 use super::{Asset, PagesError};
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
 
-/// The size the pictures are drawn at, in CSS pixels; the page scales them to its column.
-const WIDTH: u32 = 720;
-const HEIGHT: u32 = 360;
+/// The sizes the pictures are drawn at, in CSS pixels (the page scales them to its column): a laptop's column, and a
+/// phone's, where the chart code lays a chart out for a narrow screen (its legend and labels fit, not shrunk).
+const WIDE: (u32, u32) = (720, 360);
+const NARROW: (u32, u32) = (360, 330);
+/// Screens that get the narrow picture.
+const NARROW_MEDIA: &str = "(max-width: 600px)";
 
 /// One chart drawn for the page, ready to be written as a `<figure>`.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,16 +22,17 @@ pub struct Picture {
     pub summary: String,
     /// The chart's data table.
     pub table: crate::charts::DataTable,
-    /// The light picture, then the dark one.
-    pub files: [Asset; 2],
+    /// Light and dark, wide then narrow.
+    pub files: [Asset; 4],
 }
 
-/// Draws `spec` as `<stem>-light.svg` and `<stem>-dark.svg` (site paths).
+/// Draws `spec` as `<stem>-light.svg`, `<stem>-dark.svg`, `<stem>-light-narrow.svg` and `<stem>-dark-narrow.svg`
+/// (site paths).
 pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, PagesError> {
-    let file = |theme: ChartTheme, suffix: &str| -> Result<Asset, PagesError> {
-        let contents = chart_svg(spec, &ChartStyle::new(theme, 1.0), WIDTH, HEIGHT)
+    let file = |theme: ChartTheme, (width, height): (u32, u32), suffix: &str| {
+        let contents = chart_svg(spec, &ChartStyle::new(theme, 1.0), width, height)
             .map_err(|error| PagesError::Picture(format!("{stem}: {error}")))?;
-        Ok(Asset {
+        Ok::<_, PagesError>(Asset {
             path: format!("{stem}-{suffix}.svg"),
             contents,
         })
@@ -38,33 +42,47 @@ pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, Page
         summary: spec.summary(),
         table: spec.table(),
         files: [
-            file(ChartTheme::Light, "light")?,
-            file(ChartTheme::Dark, "dark")?,
+            file(ChartTheme::Light, WIDE, "light")?,
+            file(ChartTheme::Dark, WIDE, "dark")?,
+            file(ChartTheme::Light, NARROW, "light-narrow")?,
+            file(ChartTheme::Dark, NARROW, "dark-narrow")?,
         ],
     })
 }
 
 /// `<figure>` with the picture (dark where the system prefers it: without JavaScript the theme picker cannot run,
-/// so the system's choice is the reader's), its caption and its data table in a `<details>`.
+/// so the system's choice is the reader's; narrow on a phone), its caption and its data table in a `<details>`.
 pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
-    let [light, dark] = &picture.files;
+    let [light, dark, light_narrow, dark_narrow] = &picture.files;
+    let dark_media = "(prefers-color-scheme: dark)";
+    let dark_narrow_media = format!("{dark_media} and {NARROW_MEDIA}");
+    // The first source that matches wins: the narrow pictures first, each in its theme.
+    let sources = [
+        (dark_narrow_media.as_str(), dark_narrow, NARROW),
+        (dark_media, dark, WIDE),
+        (NARROW_MEDIA, light_narrow, NARROW),
+    ];
     m.element("figure", &[("class", "chart chart-static")], |m| {
         m.text_element("figcaption", &[], &picture.caption);
         m.element("picture", &[], |m| {
-            m.void(
-                "source",
-                &[
-                    ("media", "(prefers-color-scheme: dark)"),
-                    ("srcset", &dark.path),
-                ],
-            );
+            for (media, file, (width, height)) in sources {
+                m.void(
+                    "source",
+                    &[
+                        ("media", media),
+                        ("srcset", &file.path),
+                        ("width", &width.to_string()),
+                        ("height", &height.to_string()),
+                    ],
+                );
+            }
             m.void(
                 "img",
                 &[
                     ("src", &light.path),
                     ("alt", &picture.summary),
-                    ("width", &WIDTH.to_string()),
-                    ("height", &HEIGHT.to_string()),
+                    ("width", &WIDE.0.to_string()),
+                    ("height", &WIDE.1.to_string()),
                     ("loading", "lazy"),
                     ("decoding", "async"),
                 ],

@@ -244,7 +244,8 @@ test('at 100% open loop the lab still shares its /metrics (past the knee) but no
   const verdict = reader.locator('.reader-verdict').first();
   await verdict.waitFor();
   assert.match(await verdict.textContent(), /past the knee/i);
-  const useLatency = page.getByRole('button', { name: "Use the knee lab's latency" });
+  const sizer = await liveWidget(page, 'littles-law-sizer');
+  const useLatency = sizer.getByRole('button', { name: "Use the knee lab's latency" });
   assert.equal(await useLatency.isDisabled(), true);
   const reason = await page.locator(`[id="${await useLatency.getAttribute('aria-describedby')}"]`).textContent();
   assert.match(reason, /At 100% open-loop load the knee lab's queue grows without bound/);

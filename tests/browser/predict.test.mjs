@@ -3,7 +3,7 @@
 // and compared in words, storage that is damaged or refuses to work, the class tally, and all of it by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { siteUnderTest, axeViolations, screenshot, waitForApp } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, liveWidget, waitForApp } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const STORAGE_KEY = 'goodput.progress.v1';
@@ -242,15 +242,17 @@ test('storage that throws keeps the page working in memory and says so once', as
 test('a task checklist shows which tasks are ticked, from saved progress', async () => {
   const { page, problems } = await openLesson();
   const list = page.locator('#knee-lab-tasks');
-  // The lab runs by itself at the lesson's 85% open-loop load, where none of its four tasks is done yet: the count is
-  // read once its estimate is final, so a task it ticked on its own would show here.
+  // The lab runs by itself once the learner reaches it, at the lesson's 85% open-loop load, where none of its four
+  // tasks is done yet: the count is read once its estimate is final, so a task it ticked on its own would show here.
   const labDone = page.locator('section#knee-lab .lab-status[data-state="done"]');
+  await liveWidget(page, 'knee-lab');
   await labDone.waitFor({ timeout: 30000 });
   assert.equal(await list.locator('.task-count').innerText(), '0 of 4 done.');
   const saved = { version: 1, lessons: { 'latency-throughput-slos': { steps: {}, ticks: ['knee-lab/p99-crosses-slo'] } } };
   await page.evaluate(([key, value]) => localStorage.setItem(key, value), [STORAGE_KEY, JSON.stringify(saved)]);
   await page.reload();
   await waitForLesson(page);
+  await liveWidget(page, 'knee-lab');
   await labDone.waitFor({ timeout: 30000 });
   assert.equal(await list.locator('.task-count').innerText(), '1 of 4 done.');
   assert.match(await list.locator('[data-task="knee-lab/p99-crosses-slo"]').innerText(), /Find the load where p99 TTFT crosses the 500 ms SLO\.\s*\(done\)/);

@@ -168,7 +168,13 @@ test('with JavaScript the islands mount in place: nothing duplicated, no layout 
     await recordShifts(page);
     await page.goto(site.url(LESSON_PATH));
     await waitForApp(page);
-    // Every island mounts, the widgets too (near the viewport first, the others while the page is idle).
+    // Read down the lesson a screen at a time, as a learner does: every island mounts (widgets as they come near).
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight) {
+        scrollTo(0, y);
+        await new Promise((done) => setTimeout(done, 150));
+      }
+    });
     await page.waitForFunction(() => document.querySelectorAll('[data-island]:not(.island-mounted)').length === 0, null, { timeout: 20000 });
     await page.waitForTimeout(500);
     const shifts = await page.evaluate(() => window.__shifts);
@@ -197,8 +203,9 @@ test('a deep link to the lab lands on it and the lab mounts there without moving
   const top = await lab.evaluate((section) => section.getBoundingClientRect().top);
   assert.ok(top >= -2 && top < 120, `the lab's top is at ${top}px`);
   assert.equal(await lab.getByRole('slider', { name: 'Offered load' }).inputValue(), '97');
-  const total = (await page.evaluate(() => window.__shifts)).reduce((sum, s) => sum + s.value, 0);
-  assert.ok(total <= 0.02, `layout shift ${total.toFixed(4)}`);
+  const shifts = await page.evaluate(() => window.__shifts);
+  const total = shifts.reduce((sum, s) => sum + s.value, 0);
+  assert.ok(total <= 0.02, `layout shift ${total.toFixed(4)}: ${JSON.stringify(shifts)}`);
   await screenshot(page, 'static-js-deep-link-lab');
   assert.deepEqual(problems(), []);
 });
