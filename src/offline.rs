@@ -12,7 +12,7 @@ use crate::components::site_base::SiteBase;
 
 /// Registers `sw.js` with the site's base folder as its scope, once the page has loaded, so that precaching never
 /// competes with the first paint. The site may live under any sub-path; the base comes from `document.baseURI`,
-/// as the router's does, so a deep link registers the same worker as the home page.
+/// as [`SiteBase`]'s does, so a deep link registers the same worker as the home page.
 pub fn register_service_worker() {
     let Some(window) = web_sys::window() else {
         return;

@@ -5,7 +5,7 @@
 
 use wasm_bindgen::JsCast;
 
-/// Install the panic hook; call it once, before mounting the app.
+/// Install the panic hook; call it once, before the first island mounts.
 pub fn install_panic_banner() {
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();

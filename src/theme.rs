@@ -46,12 +46,9 @@ impl ThemeChoice {
         }
     }
 
-    /// The choice stored as `stored`; anything unknown (or nothing) follows the system.
-    pub fn parse(stored: Option<&str>) -> Self {
-        ThemeChoice::ALL
-            .into_iter()
-            .find(|choice| Some(choice.as_str()) == stored.map(str::trim))
-            .unwrap_or_default()
+    /// The choice stored as `stored`; anything unknown follows the system.
+    pub fn parse(stored: &str) -> Self {
+        stored.parse().unwrap_or_default()
     }
 
     /// The theme shown, given whether the system prefers dark.
@@ -75,6 +72,28 @@ impl ThemeChoice {
     }
 }
 
+/// The stored form, [`ThemeChoice::as_str`]: how the page keeps it (`components::theme`).
+impl std::fmt::Display for ThemeChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A stored value that names no theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownTheme;
+
+impl std::str::FromStr for ThemeChoice {
+    type Err = UnknownTheme;
+
+    fn from_str(stored: &str) -> Result<Self, Self::Err> {
+        ThemeChoice::ALL
+            .into_iter()
+            .find(|choice| choice.as_str() == stored.trim())
+            .ok_or(UnknownTheme)
+    }
+}
+
 /// The `data-theme` value on `<html>` for a shown theme.
 pub fn theme_attribute(theme: ChartTheme) -> &'static str {
     match theme {
@@ -91,10 +110,12 @@ mod tests {
     #[test]
     fn stored_choices_round_trip_and_junk_follows_the_system() {
         for choice in ThemeChoice::ALL {
-            assert_eq!(ThemeChoice::parse(Some(choice.as_str())), choice);
+            assert_eq!(ThemeChoice::parse(&choice.to_string()), choice);
         }
-        assert_eq!(ThemeChoice::parse(Some("neon")), ThemeChoice::System);
-        assert_eq!(ThemeChoice::parse(None), ThemeChoice::System);
+        assert_eq!(ThemeChoice::parse(" dark\n"), ThemeChoice::Dark);
+        assert_eq!("neon".parse::<ThemeChoice>(), Err(UnknownTheme));
+        assert_eq!(ThemeChoice::parse("neon"), ThemeChoice::System);
+        assert_eq!(ThemeChoice::parse(""), ThemeChoice::System);
     }
 
     #[test]

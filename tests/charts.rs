@@ -774,12 +774,14 @@ fn a_projected_chart_has_larger_type_and_thicker_lines_at_the_same_pixel_scale()
     assert!(svg.contains("p99"), "a projected chart still draws");
 }
 
-/// Writes each chart, in each theme, to `tests/browser/artifacts/charts/` for a human to look at (projector size).
+/// Writes each chart, in each theme, to the system's temporary directory (`goodput-charts/`, the path is printed:
+/// `cargo test --test charts -- --nocapture`) for a human to look at (projector size); `cargo test` leaves the
+/// source tree alone.
 #[test]
 fn charts_are_written_out_for_a_look() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/artifacts/charts");
-    std::fs::create_dir_all(&dir).expect("artifact dir");
+    let dir = std::env::temp_dir().join("goodput-charts");
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    println!("charts written to {}", dir.display());
     for (name, theme) in [
         ("light", ChartTheme::Light),
         ("dark", ChartTheme::Dark),

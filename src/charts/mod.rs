@@ -1,8 +1,8 @@
 //! Charts of the knee lab, as pure drawing functions over a [`ChartArea`].
 //!
 //! Every chart draws on the one [`ChartBackend`], which hands its drawing to a [`Surface`]: the page's canvas, or an
-//! SVG document ([`SvgSurface`]) for downloads, the static pages and the tests. A chart takes a plain data struct defined here (the lab maps model results into it; nothing here depends on the
-//! model) and a [`ChartStyle`]. Beside each drawing function sit two pure functions for accessibility: a one-sentence
+//! SVG document ([`SvgSurface`]) for downloads, the static pages and the tests. A chart takes a plain data struct
+//! defined here (the lab maps model results into it; nothing here depends on the model) and a [`ChartStyle`]. Beside each drawing function sit two pure functions for accessibility: a one-sentence
 //! summary for the canvas's `aria-label`, and a [`DataTable`] the page shows as a keyboard-reachable `<table>`.
 //!
 //! Latencies are in **seconds** throughout, as vLLM exports them; they are printed with [`format::format_ms`].

@@ -1,6 +1,6 @@
 //! `ChartCanvas`: one chart of the knee lab on a `<canvas>`, crisp at any devicePixelRatio, redrawn on resize, on a
-//! change of devicePixelRatio (zoom, another screen) and whenever its data or theme change, with its summary as the canvas's `aria-label`, its data table one keyboard
-//! press away in a `<details>`, and PNG/SVG downloads for slides.
+//! change of devicePixelRatio (zoom, another screen) and whenever its data or theme change, with its summary as the
+//! canvas's `aria-label`, its data table one keyboard press away in a `<details>`, and PNG/SVG downloads for slides.
 //!
 //! ```ignore
 //! view! { <ChartCanvas chart=Signal::derive(move || ChartSpec::LatencyVsLoad(latency.get())) theme=theme /> }

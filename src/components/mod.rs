@@ -1,5 +1,7 @@
-//! Leptos components, one widget a file, mounted as islands into the pre-rendered page (`crate::islands`). A
-//! component reads signals, calls the model or a chart function, and renders; it holds no simulation logic.
+//! Leptos components, one widget a file, mounted as islands into the pre-rendered page (`crate::islands`), and the
+//! hooks they share: the sliced sweep that runs the model without blocking ([`sliced_sweep`]), presentation sync
+//! ([`sync`]), the theme, the chart canvas's sizing, performance marks. A component reads signals, calls the model or
+//! a chart function, and renders; it holds no simulation logic.
 
 pub mod canvas_backend;
 pub mod chart_canvas;
@@ -7,6 +9,7 @@ pub mod lesson;
 pub mod perf;
 pub mod present;
 pub mod site_base;
+pub mod sliced_sweep;
 pub mod sync;
 pub mod theme;
 pub mod widgets;

@@ -1,4 +1,4 @@
-//! Performance marks and measures the benchmark (tools/bench) reads with `performance.getEntriesByName`:
+//! Performance marks and measures the benchmark (`tools/bench.mjs`) reads with `performance.getEntriesByName`:
 //! - `lab:first-draw` (mark): the lab's charts first show results;
 //! - `lab:input-to-paint` (measure): from a load-slider input event to the frame that shows its result;
 //! - `lab:first-result` / `lab:converged` (measures): from a scenario change to its first rough and its final result;

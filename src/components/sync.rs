@@ -4,18 +4,21 @@
 //! `BroadcastChannel` per lesson that mirrors each keyed signal to the other windows of the same lesson, both ways
 //! (the protocol, echo suppression and resynchronisation are in [`crate::presentation::sync`]).
 //!
+//! The channel is leptos-use's hook; the group on it is ours, since the protocol needs one peer per window shared
+//! by every synced signal (to drop echoes and catch a reopened window up), not a channel per value.
+//!
 //! ```ignore
 //! let load = synced_signal(format!("knee-lab/{id}/load"), 0.85_f64);
 //! view! { <input type="range" prop:value=move || load.get() on:input=move |e| load.set(parse(e)) /> }
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use codee::string::FromToStringCodec;
 use leptos::prelude::*;
+use leptos_use_broadcast_channel::use_broadcast_channel;
 use serde::{de::DeserializeOwned, Serialize};
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 
 use crate::presentation::sync::{SyncMessage, SyncPeer};
 
@@ -64,20 +67,10 @@ type Listener = Rc<dyn Fn(&str)>;
 
 struct GroupInner {
     peer: RefCell<SyncPeer>,
-    channel: Option<web_sys::BroadcastChannel>,
     listeners: RefCell<Vec<(u64, String, Listener)>>,
-    next_listener: RefCell<u64>,
-    /// Kept alive as long as the channel's `onmessage` points at it.
-    _on_message: Option<Closure<dyn FnMut(web_sys::MessageEvent)>>,
-}
-
-impl Drop for GroupInner {
-    fn drop(&mut self) {
-        if let Some(channel) = &self.channel {
-            channel.set_onmessage(None);
-            channel.close();
-        }
-    }
+    next_listener: Cell<u64>,
+    /// Posts on the lesson's channel (a no-op until it is open, and without `BroadcastChannel`).
+    post: Rc<dyn Fn(&String)>,
 }
 
 impl SyncGroup {
@@ -91,31 +84,33 @@ impl SyncGroup {
             (web_sys::js_sys::Math::random() * 1e12) as u64
         );
         let peer = SyncPeer::new(id, web_sys::js_sys::Date::now());
-        let channel = web_sys::BroadcastChannel::new(channel_name).ok();
-        let slot: Rc<RefCell<Option<SyncGroup>>> = Rc::new(RefCell::new(None));
-        let on_message = channel.as_ref().map(|channel| {
-            let slot = Rc::clone(&slot);
-            let closure = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
-                move |event: web_sys::MessageEvent| {
-                    if let (Some(group), Some(text)) = (*slot.borrow(), event.data().as_string()) {
-                        group.receive(&text);
-                    }
-                },
-            );
-            channel.set_onmessage(Some(closure.as_ref().unchecked_ref()));
-            closure
-        });
+        // The channel is closed when the presentation goes; messages travel as the protocol's JSON text.
+        let channel = use_broadcast_channel::<String, FromToStringCodec>(channel_name);
         let group = SyncGroup(StoredValue::new_local(GroupInner {
             peer: RefCell::new(peer),
-            channel,
             listeners: RefCell::new(Vec::new()),
-            next_listener: RefCell::new(0),
-            _on_message: on_message,
+            next_listener: Cell::new(0),
+            post: Rc::new(channel.post),
         }));
-        *slot.borrow_mut() = Some(group);
         provide_context(group);
-        let hello = group.0.with_value(|inner| inner.peer.borrow().hello());
-        group.post(&hello);
+        // Each message arrives in a task of its own, so this effect runs once for every one.
+        let message = channel.message;
+        Effect::new(move |_| {
+            if let Some(text) = message.get() {
+                untrack(|| group.receive(&text));
+            }
+        });
+        // The hook opens the channel in an effect: say hello once it is open.
+        let open = channel.channel;
+        Effect::new(move |greeted: Option<bool>| {
+            let greeted = greeted.unwrap_or(false);
+            if greeted || open.with(Option::is_none) {
+                return greeted;
+            }
+            let hello = group.0.with_value(|inner| inner.peer.borrow().hello());
+            group.post(&hello);
+            true
+        });
         group
     }
 
@@ -128,13 +123,13 @@ impl SyncGroup {
     fn listen(&self, key: &str, listener: impl Fn(&str) + 'static) -> u64 {
         self.0
             .try_with_value(|inner| {
-                let mut next = inner.next_listener.borrow_mut();
-                *next += 1;
+                let id = inner.next_listener.get() + 1;
+                inner.next_listener.set(id);
                 inner
                     .listeners
                     .borrow_mut()
-                    .push((*next, key.to_string(), Rc::new(listener)));
-                *next
+                    .push((id, key.to_string(), Rc::new(listener)));
+                id
             })
             .unwrap_or_default()
     }
@@ -192,11 +187,7 @@ impl SyncGroup {
     }
 
     fn post(&self, message: &SyncMessage) {
-        self.0.try_with_value(|inner| {
-            if let Some(channel) = &inner.channel {
-                // A closed channel (the window is going away) has nobody left to tell.
-                let _ = channel.post_message(&message.to_json().into());
-            }
-        });
+        self.0
+            .try_with_value(|inner| (inner.post)(&message.to_json()));
     }
 }

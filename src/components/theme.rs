@@ -6,20 +6,23 @@
 //! view! { <ChartCanvas chart=spec theme=use_chart_theme() caption="p99 against load" /> }
 //! ```
 
+use codee::string::FromToStringCodec;
 use leptos::prelude::*;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use leptos_use_preferences::use_preferred_dark;
+use leptos_use_storage::use_local_storage;
 
 use crate::charts::ChartTheme;
 use crate::theme::{theme_attribute, ThemeChoice};
 
+/// Where the choice is kept, as its plain name (`src/boot.js` reads it before the first paint).
 const STORAGE_KEY: &str = "goodput-theme";
 
-/// The page's theme state, provided once by the app.
+/// The page's theme state, provided once per page under the islands' shared owner (`crate::islands`).
 #[derive(Clone, Copy)]
 pub struct ThemeState {
-    choice: RwSignal<ThemeChoice>,
-    system_prefers_dark: RwSignal<bool>,
+    choice: Signal<ThemeChoice>,
+    set_choice: WriteSignal<ThemeChoice>,
+    system_prefers_dark: Signal<bool>,
     /// What was picked before high contrast was switched on with `C`, to switch back to.
     before_contrast: RwSignal<ThemeChoice>,
 }
@@ -35,13 +38,12 @@ impl ThemeState {
         self.choice.get().resolve(self.system_prefers_dark.get())
     }
 
-    /// Picks `choice` and remembers it (if storage is available).
+    /// Picks `choice` and remembers it (if storage is available: else for this page only).
     pub fn pick(&self, choice: ThemeChoice) {
         if choice != ThemeChoice::HighContrast {
             self.before_contrast.set(choice);
         }
-        self.choice.set(choice);
-        store_choice(choice);
+        self.set_choice.set(choice);
     }
 
     /// High contrast on, or back to the previous choice.
@@ -54,43 +56,22 @@ impl ThemeState {
     }
 }
 
-/// Reads the stored choice, follows the system preference and other windows, and keeps `<html data-theme>` current.
+/// Reads the stored choice, follows the system preference and other windows (the `storage` event), and keeps
+/// `<html data-theme>` current.
 pub fn provide_theme() {
-    let stored = ThemeChoice::parse(read_stored_choice().as_deref());
-    let dark_query = window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten();
+    // Anything unreadable (or storage refused) follows the system.
+    let (choice, set_choice, _) = use_local_storage::<ThemeChoice, FromToStringCodec>(STORAGE_KEY);
+    let stored = choice.get_untracked();
     let state = ThemeState {
-        choice: RwSignal::new(stored),
-        system_prefers_dark: RwSignal::new(
-            dark_query.as_ref().is_some_and(|query| query.matches()),
-        ),
+        choice,
+        set_choice,
+        system_prefers_dark: use_preferred_dark(),
         before_contrast: RwSignal::new(if stored == ThemeChoice::HighContrast {
             ThemeChoice::System
         } else {
             stored
         }),
     };
-    if let Some(query) = dark_query {
-        let system_prefers_dark = state.system_prefers_dark;
-        let on_change = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
-            move |event: web_sys::MediaQueryListEvent| {
-                system_prefers_dark.set(event.matches());
-            },
-        );
-        let _ =
-            query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
-        // The app lives as long as the page, and so does this listener.
-        on_change.forget();
-    }
-    // Another window of the site picked a theme.
-    let choice = state.choice;
-    let _ = window_event_listener(leptos::ev::storage, move |event| {
-        if event.key().as_deref() == Some(STORAGE_KEY) {
-            choice.set(ThemeChoice::parse(event.new_value().as_deref()));
-        }
-    });
     Effect::new(move |_| {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("data-theme", theme_attribute(state.shown()));
@@ -101,10 +82,14 @@ pub fn provide_theme() {
 
 /// The page's theme state; a light theme that follows nothing when none was provided (a component on its own).
 pub fn use_theme() -> ThemeState {
-    use_context::<ThemeState>().unwrap_or_else(|| ThemeState {
-        choice: RwSignal::new(ThemeChoice::Light),
-        system_prefers_dark: RwSignal::new(false),
-        before_contrast: RwSignal::new(ThemeChoice::Light),
+    use_context::<ThemeState>().unwrap_or_else(|| {
+        let (choice, set_choice) = signal(ThemeChoice::Light);
+        ThemeState {
+            choice: choice.into(),
+            set_choice,
+            system_prefers_dark: Signal::stored(false),
+            before_contrast: RwSignal::new(ThemeChoice::Light),
+        }
     })
 }
 
@@ -142,27 +127,10 @@ pub fn ThemeSwitcher() -> impl IntoView {
             // `selected` sets the first render; `prop:value` follows later changes (the `C` key, another window).
             <select
                 prop:value=move || state.choice().as_str()
-                on:change=move |event| state.pick(ThemeChoice::parse(Some(&event_target_value(&event))))
+                on:change=move |event| state.pick(ThemeChoice::parse(&event_target_value(&event)))
             >
                 {options.into_iter().collect_view()}
             </select>
         </label>
-    }
-}
-
-fn read_stored_choice() -> Option<String> {
-    window()
-        .local_storage()
-        .ok()
-        .flatten()?
-        .get_item(STORAGE_KEY)
-        .ok()
-        .flatten()
-}
-
-/// Storage may be missing or full (private windows, quotas): the choice then lasts for this page only.
-fn store_choice(choice: ThemeChoice) {
-    if let Some(storage) = window().local_storage().ok().flatten() {
-        let _ = storage.set_item(STORAGE_KEY, choice.as_str());
     }
 }

@@ -190,7 +190,8 @@ fn request_idle() {
         options.set_timeout(IDLE_TIMEOUT_MS);
         let _ = window.request_idle_callback_with_options(on_idle.unchecked_ref(), &options);
     } else {
-        // Safari has no idle callbacks: a moment after the page settles is near enough.
+        // Safari has no idle callbacks: a moment after the page settles is near enough. (A plain timer, not
+        // leptos-use's: this queue belongs to no component and lives as long as the page.)
         let _ = window
             .set_timeout_with_callback_and_timeout_and_arguments_0(on_idle.unchecked_ref(), 50);
     }

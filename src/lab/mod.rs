@@ -1,7 +1,7 @@
 //! The knee lab without the page: its settings and their URL form ([`settings`]), the scenario they describe and the
-//! sweep that runs it in slices ([`sweep`]), and what the page shows from the results — charts, readouts and the
-//! learner's tasks ([`figures`], [`tasks`]). Pure Rust, tested natively; `src/components/widgets/knee_lab/` only
-//! drives it.
+//! sweep over load that runs it in passes ([`sweep`]), and what the page shows from the results — charts, readouts
+//! and the learner's tasks ([`figures`], [`tasks`]). Pure Rust, tested natively; `src/components/widgets/knee_lab/`
+//! only drives it, running the sweep a slice at a time with `components::sliced_sweep`.
 
 pub mod figures;
 pub mod settings;

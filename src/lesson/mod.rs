@@ -12,6 +12,7 @@ pub use types::*;
 pub mod compiler;
 pub mod island_markup;
 pub mod judge;
+pub mod predict_phase;
 pub mod progress;
 
 #[cfg(not(target_arch = "wasm32"))]

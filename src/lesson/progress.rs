@@ -58,7 +58,8 @@ pub struct LessonProgress {
     pub ticks: BTreeSet<String>,
 }
 
-/// What happened on one predict step.
+/// What happened on one predict step. Its flags are the saved form of the step's
+/// [`PredictPhase`](super::predict_phase::PredictPhase), kept flat so that every build reads what another wrote.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepRecord {

@@ -1,7 +1,8 @@
 //! The typed lesson data shared by the build-time compiler and the page.
 //!
-//! Everything here is plain data: the compiler (`build.rs`) produces it from `lessons/*.md`, serialises it to JSON,
-//! and the page deserialises it and renders it. Text fields that may carry inline markdown are stored as
+//! Everything here is plain data: the compiler (`build.rs`) produces it from `lessons/*.md` and serialises it to
+//! JSON, the static pages are written from it (`crate::pages`), and the page's islands read back the parts they need
+//! from that HTML (`crate::lesson::island_markup`). Text fields that may carry inline markdown are stored as
 //! [`Html`]: already sanitised (no raw HTML, allow-listed links), with math as MathML.
 
 use serde::{Deserialize, Serialize};

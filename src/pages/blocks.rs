@@ -75,47 +75,33 @@ pub fn keywords(m: &mut HtmlWriter, keywords: &Keywords, index: usize, screen: &
 
 /// A formula with the legend of its symbols.
 pub fn math_decoded(m: &mut HtmlWriter, math: &MathDecoded, screen: &[(&str, &str)]) {
-    m.element(
-        "section",
-        &with(
-            screen,
-            &[("class", "lesson-math"), ("aria-label", "Math, decoded")],
-        ),
-        |m| {
-            m.text_element("p", &[("class", "lesson-label")], "Math, decoded");
-            // Focusable: a wide formula scrolls sideways on a phone.
-            m.html_element(
-                "div",
-                &[("class", "math-formula"), ("tabindex", "0")],
-                &math.formula,
-            );
-            m.element("dl", &[("class", "math-legend")], |m| {
-                for row in &math.legend {
-                    m.html_element("dt", &[], &row.symbol);
-                    m.html_element("dd", &[], &row.meaning);
-                }
-            });
-            if let Some(note) = &math.note {
-                m.html_element("p", &[("class", "math-note")], note);
+    labelled_section(m, screen, ("lesson-math", None), "Math, decoded", |m| {
+        // Focusable: a wide formula scrolls sideways on a phone.
+        m.html_element(
+            "div",
+            &[("class", "math-formula"), ("tabindex", "0")],
+            &math.formula,
+        );
+        m.element("dl", &[("class", "math-legend")], |m| {
+            for row in &math.legend {
+                m.html_element("dt", &[], &row.symbol);
+                m.html_element("dd", &[], &row.meaning);
             }
-        },
-    );
+        });
+        if let Some(note) = &math.note {
+            m.html_element("p", &[("class", "math-note")], note);
+        }
+    });
 }
 
 /// A recall card: the prompt, and the answer behind a reveal.
 pub fn recall_card(m: &mut HtmlWriter, card: &RecallCard, screen: &[(&str, &str)]) {
-    m.element(
-        "section",
-        &with(
-            screen,
-            &[
-                ("class", "lesson-recall"),
-                ("id", &card.id),
-                ("aria-label", "Recall"),
-            ],
-        ),
+    labelled_section(
+        m,
+        screen,
+        ("lesson-recall", Some(&card.id)),
+        "Recall",
         |m| {
-            m.text_element("p", &[("class", "lesson-label")], "Recall");
             m.html_element("p", &[("class", "recall-prompt")], &card.prompt);
             reveal(
                 m,
@@ -130,21 +116,13 @@ pub fn recall_card(m: &mut HtmlWriter, card: &RecallCard, screen: &[(&str, &str)
 
 /// "Check yourself" questions.
 pub fn check_yourself(m: &mut HtmlWriter, check: &CheckYourself, screen: &[(&str, &str)]) {
-    m.element(
-        "section",
-        &with(
-            screen,
-            &[("class", "lesson-check"), ("aria-label", "Check yourself")],
-        ),
-        |m| {
-            m.text_element("p", &[("class", "lesson-label")], "Check yourself");
-            m.element("ol", &[], |m| {
-                for question in &check.questions {
-                    m.html_element("li", &[], question);
-                }
-            });
-        },
-    );
+    labelled_section(m, screen, ("lesson-check", None), "Check yourself", |m| {
+        m.element("ol", &[], |m| {
+            for question in &check.questions {
+                m.html_element("li", &[], question);
+            }
+        });
+    });
 }
 
 /// "Explain to a colleague": the sentence to finish and a model answer behind a reveal.
@@ -154,17 +132,12 @@ pub fn explain(
     index: usize,
     screen: &[(&str, &str)],
 ) {
-    m.element(
-        "section",
-        &with(
-            screen,
-            &[
-                ("class", "lesson-explain"),
-                ("aria-label", "Explain to a colleague"),
-            ],
-        ),
+    labelled_section(
+        m,
+        screen,
+        ("lesson-explain", None),
+        "Explain to a colleague",
         |m| {
-            m.text_element("p", &[("class", "lesson-label")], "Explain to a colleague");
             m.html_element("p", &[("class", "explain-prompt")], &card.prompt);
             reveal(
                 m,
@@ -263,6 +236,27 @@ fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
             m.text_element("summary", &[], show);
             m.html_element("p", &[("class", islands::REVEAL_ANSWER_CLASS)], answer);
         });
+    });
+}
+
+/// A card: a `<section>` of the class (and id) given, named `label` for screen readers and in its visible label,
+/// with what `inner` writes after the label.
+fn labelled_section(
+    m: &mut HtmlWriter,
+    screen: &[(&str, &str)],
+    (class, id): (&str, Option<&str>),
+    label: &str,
+    inner: impl FnOnce(&mut HtmlWriter),
+) {
+    let id = id.map(|id| ("id", id));
+    let own: Vec<_> = [("class", class)]
+        .into_iter()
+        .chain(id)
+        .chain([("aria-label", label)])
+        .collect();
+    m.element("section", &with(screen, &own), |m| {
+        m.text_element("p", &[("class", "lesson-label")], label);
+        inner(m);
     });
 }
 

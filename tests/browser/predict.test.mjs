@@ -3,7 +3,7 @@
 // and compared in words, storage that is damaged or refuses to work, the class tally, and all of it by keyboard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { siteUnderTest, axeViolations, screenshot, liveWidget } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, liveWidget, waitForApp } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const STORAGE_KEY = 'goodput.progress.v1';
@@ -15,8 +15,10 @@ async function openLesson(viewport) {
   return opened;
 }
 
+/** The lesson with its islands live: the static page already has the heading (and an empty progress note). */
 async function waitForLesson(page) {
   await page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
+  await waitForApp(page);
 }
 
 const button = (scope, name) => scope.getByRole('button', { name, exact: true });

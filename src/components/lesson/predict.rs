@@ -1,24 +1,25 @@
 //! A predict-then-reveal step: the learner commits a guess (or says "show me anyway", which is recorded), reveals
 //! the answer, and sees what they guessed, whether it was right and why; "Try again" starts the step over.
 //!
-//! Every piece of state an audience should see is a [`synced_signal`] under `predict/<step-id>/…`; the step's record
-//! in the lesson's progress follows from it. Keyboard: every control is a native input or button; committing moves
-//! focus to Reveal, revealing moves it to the outcome, and a live region says the result.
+//! Every piece of state an audience should see is a [`synced_signal`] under `predict/<step-id>/…`: the guess and the
+//! step's [`PredictPhase`]; the step's record in the lesson's progress follows from them. Keyboard: every control is
+//! a native input or button; committing moves focus to Reveal, revealing moves it to the outcome, and a live region
+//! says the result.
 
 use super::predict_chart::ChartGuess;
 use super::progress_store::use_progress;
 use super::tally::ClassTally;
+use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
 use crate::lesson::judge::{
     curve_points, distance_sentence, judge, locate, prediction_scenario, prediction_sweep,
     CurvePoint,
 };
-use crate::lesson::progress::{Guess, StepRecord};
-use crate::lesson::{PredictAnswer, PredictStep as PredictStepData};
-use crate::model::SlicedSweep;
+use crate::lesson::predict_phase::PredictPhase;
+use crate::lesson::progress::Guess;
+use crate::lesson::{LoadRange, PredictAnswer, PredictStep as PredictStepData};
 use leptos::html;
 use leptos::prelude::*;
-use std::time::Duration;
 
 /// One step: question, guess, commit, reveal, outcome, tally.
 #[component]
@@ -29,21 +30,19 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
     let is_recall = step.answer == PredictAnswer::Recall;
     let key = |name: &str| format!("predict/{id}/{name}");
     let guess = synced_signal(key("guess"), saved.guess.clone());
-    let committed = synced_signal(key("committed"), saved.committed);
-    let revealed = synced_signal(key("revealed"), saved.revealed);
-    let shown_anyway = synced_signal(key("shown-anyway"), saved.shown_anyway);
-    let self_grade = synced_signal(
-        key("self-grade"),
-        if is_recall { saved.correct } else { None },
-    );
+    let phase = synced_signal(key("phase"), PredictPhase::from_record(&saved, is_recall));
     let retries = RwSignal::new(saved.retries);
-    // The real curve of a chart prediction, computed after Reveal by each window for itself.
-    let curve = RwSignal::new(Vec::<CurvePoint>::new());
-    let run = RwSignal::new(0u32);
+    let revealed = Signal::derive(move || phase.get().is_revealed());
+    let committed = Signal::derive(move || phase.get().is_committed());
 
     let chart = match &step.answer {
         PredictAnswer::ChartPrediction { target, loads, .. } => Some((*target, *loads)),
         _ => None,
+    };
+    // The real curve of a chart prediction, computed after Reveal by each window for itself.
+    let curve = match chart {
+        Some((_, loads)) => true_curve(loads, revealed),
+        None => Signal::derive(Vec::new),
     };
     let curve_done = Memo::new(move |_| match chart {
         Some((_, loads)) => curve.with(|c| !c.is_empty() && c.len() >= loads.points().len()),
@@ -55,60 +54,26 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         }
         _ => None,
     });
-    let correct = Memo::new(move |_| {
-        if !revealed.get() || !committed.get() || !curve_done.get() {
-            return None;
-        }
-        if is_recall {
-            return self_grade.get();
-        }
-        guess
+    let correct = Memo::new(move |_| match phase.get() {
+        PredictPhase::Revealed { .. } if !curve_done.get() => None,
+        PredictPhase::Revealed { self_grade } if is_recall => self_grade,
+        PredictPhase::Revealed { .. } => guess
             .get()
-            .and_then(|g| judge(&step.answer, &g, actual.get()))
+            .and_then(|g| judge(&step.answer, &g, actual.get())),
+        _ => None,
     });
     Effect::new(move |_| {
-        let record = StepRecord {
-            guess: guess.get(),
-            committed: committed.get(),
-            revealed: revealed.get(),
-            shown_anyway: shown_anyway.get(),
-            correct: correct.get(),
-            retries: retries.get(),
-        };
+        let record = phase
+            .get()
+            .record(guess.get(), correct.get(), retries.get());
         progress.record(id, record);
     });
-    // Reveal of a chart prediction: a slice of one load per task, so no task blocks the page for long.
-    Effect::new(move |_| {
-        if let (true, Some((_, loads))) = (revealed.get(), chart) {
-            if curve.with_untracked(Vec::is_empty) {
-                let this_run = run.get_untracked() + 1;
-                run.set(this_run);
-                match prediction_sweep(loads) {
-                    Ok(sweep) => compute_curve(sweep, curve, run, this_run),
-                    // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
-                    Err(_) => curve.set(
-                        loads
-                            .points()
-                            .into_iter()
-                            .map(CurvePoint::missing)
-                            .collect(),
-                    ),
-                }
-            }
-        }
-    });
-
     let title_ref = NodeRef::<html::H3>::new();
     let reveal_ref = NodeRef::<html::Button>::new();
     let outcome_ref = NodeRef::<html::Div>::new();
     let clear = move || {
-        run.update(|n| *n += 1);
-        curve.set(Vec::new());
         guess.set(None);
-        committed.set(false);
-        revealed.set(false);
-        shown_anyway.set(false);
-        self_grade.set(None);
+        phase.update(|p| *p = p.start_over());
     };
     // "Reset my progress" at the top of the lesson clears every step.
     Effect::new(move |previous: Option<u32>| {
@@ -119,9 +84,9 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         }
         resets
     });
-    let locked = Signal::derive(move || committed.get() || revealed.get());
+    let locked = Signal::derive(move || !phase.get().is_open());
     let commit = move |_| {
-        committed.set(true);
+        phase.update(|p| *p = p.commit());
         request_animation_frame(move || {
             if let Some(button) = reveal_ref.get_untracked() {
                 let _ = button.focus();
@@ -129,10 +94,7 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         });
     };
     let reveal = move |anyway: bool| {
-        if anyway {
-            shown_anyway.set(true);
-        }
-        revealed.set(true);
+        phase.update(|p| *p = if anyway { p.show_anyway() } else { p.reveal() });
         request_animation_frame(move || {
             if let Some(outcome) = outcome_ref.get_untracked() {
                 let _ = outcome.focus();
@@ -149,28 +111,24 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
         });
     };
     let announcement = move || {
-        if !revealed.get() {
-            return if committed.get() {
-                "Guess committed. Reveal is now available.".to_owned()
-            } else {
-                String::new()
-            };
-        }
-        if !curve_done.get() {
-            return "Computing the real curve…".to_owned();
-        }
-        let mut text = match (shown_anyway.get(), correct.get()) {
-            (true, _) => "Answer shown without a guess.".to_owned(),
-            (false, Some(true)) => "Right.".to_owned(),
-            (false, Some(false)) => "Not right this time.".to_owned(),
-            (false, None) if is_recall => {
+        let phase = phase.get();
+        let mut text = match (phase, correct.get()) {
+            (PredictPhase::Guessing, _) => return String::new(),
+            (PredictPhase::Committed, _) => {
+                return "Guess committed. Reveal is now available.".to_owned()
+            }
+            _ if !curve_done.get() => return "Computing the real curve…".to_owned(),
+            (PredictPhase::ShownAnyway, _) => "Answer shown without a guess.".to_owned(),
+            (_, Some(true)) => "Right.".to_owned(),
+            (_, Some(false)) => "Not right this time.".to_owned(),
+            (_, None) if is_recall => {
                 "Compare with the answer below, then mark whether you had it.".to_owned()
             }
-            (false, None) => "Not scored.".to_owned(),
+            (_, None) => "Not scored.".to_owned(),
         };
         if let PredictAnswer::ChartPrediction { tolerance, .. } = &step.answer {
             let marker = match guess.get() {
-                Some(Guess::Load(load)) if committed.get() => Some(load),
+                Some(Guess::Load(load)) if phase.is_committed() => Some(load),
                 _ => None,
             };
             text = format!(
@@ -202,22 +160,22 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
                     }}
                 </button>
                 <button type="button" class="predict-reveal" node_ref=reveal_ref data-present-reveal=""
-                    disabled=move || !committed.get() || revealed.get()
+                    disabled=move || phase.get() != PredictPhase::Committed
                     aria-describedby=described_by
                     on:click=move |_| reveal(false)>
                     "Reveal"
                 </button>
-                <Show when=move || !committed.get() && !revealed.get()>
+                <Show when=move || phase.get().is_open()>
                     <button type="button" class="predict-anyway" data-present-reveal="" on:click=move |_| reveal(true)>"Show me anyway"</button>
                 </Show>
             </div>
             <p class="predict-hint" id=hint_id>
-                {move || if committed.get() || revealed.get() { "" } else if is_recall { "Say it first, then reveal." } else { "Reveal unlocks once you commit a guess." }}
+                {move || if locked.get() { "" } else if is_recall { "Say it first, then reveal." } else { "Reveal unlocks once you commit a guess." }}
             </p>
             <p class="predict-announce" role="status">{announcement}</p>
             <Show when=move || revealed.get()>
                 <div class="predict-outcome" node_ref=outcome_ref tabindex="-1" aria-label=format!("Outcome: {}", step.title)>
-                    <Outcome step guess committed shown_anyway correct self_grade curve_done/>
+                    <Outcome step guess phase correct curve_done/>
                     <div class="predict-explanation" inner_html=step.reveal.as_str()></div>
                     <button type="button" class="predict-again" on:click=try_again>"Try again"</button>
                 </div>
@@ -227,36 +185,25 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
     }
 }
 
-/// Work per task while the real curve is computed: about 5 000 simulated requests, a few milliseconds (a whole load
-/// is 22 000 requests), so the page stays responsive while the curve grows point by point.
-const REQUESTS_PER_TASK: u64 = 5_000;
-
-/// Advances the curve's sweep by one slice, shows the points finished so far, and schedules the next slice as a new
-/// task, until the curve is complete or a newer run (Try again, reset) has replaced this one.
-fn compute_curve(
-    mut sweep: SlicedSweep,
-    curve: RwSignal<Vec<CurvePoint>>,
-    run: RwSignal<u32>,
-    this_run: u32,
-) {
-    set_timeout(
-        move || {
-            // `None`: the step has left the page (a presentation moved on to another screen) while this slice waited.
-            if run.try_get_untracked() != Some(this_run) || sweep.is_done() {
-                return;
-            }
-            sweep.step(REQUESTS_PER_TASK);
-            let Some(shown) = curve.try_with_untracked(Vec::len) else {
-                return;
-            };
-            // `try_set` hands the value back when the signal is gone.
-            if shown != sweep.finished().count() && curve.try_set(curve_points(&sweep)).is_some() {
-                return;
-            }
-            compute_curve(sweep, curve, run, this_run);
-        },
-        Duration::ZERO,
+/// A chart prediction's true curve while `revealed`: computed in slices, point by point, each point final once shown.
+fn true_curve(loads: LoadRange, revealed: Signal<bool>) -> Signal<Vec<CurvePoint>> {
+    let (points, state) = use_sliced_sweep(
+        move || revealed.get().then_some(loads),
+        |loads| prediction_sweep(*loads),
+        curve_points,
+        Publish::EveryFinishedPoint,
+        None,
     );
+    Memo::new(move |_| match state.get() {
+        // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
+        RunState::Invalid(_) => loads
+            .points()
+            .into_iter()
+            .map(CurvePoint::missing)
+            .collect(),
+        _ => points.get().unwrap_or_default(),
+    })
+    .into()
 }
 
 /// Where the learner commits: radio buttons or checkboxes, a number field, the chart marker, or nothing (recall).
@@ -265,7 +212,7 @@ fn GuessInput(
     step: &'static PredictStepData,
     guess: RwSignal<Option<Guess>>,
     locked: Signal<bool>,
-    curve: RwSignal<Vec<CurvePoint>>,
+    curve: Signal<Vec<CurvePoint>>,
 ) -> impl IntoView {
     let id: &'static str = step.id.as_str();
     match &step.answer {
@@ -358,23 +305,22 @@ fn GuessInput(
 fn Outcome(
     step: &'static PredictStepData,
     guess: RwSignal<Option<Guess>>,
-    committed: RwSignal<bool>,
-    shown_anyway: RwSignal<bool>,
+    phase: RwSignal<PredictPhase>,
     correct: Memo<Option<bool>>,
-    self_grade: RwSignal<Option<bool>>,
     curve_done: Memo<bool>,
 ) -> impl IntoView {
-    let verdict = move || match (shown_anyway.get(), committed.get(), correct.get()) {
-        (true, _, _) => ("predict-verdict-anyway", "Shown without a guess"),
-        (_, _, Some(true)) => ("predict-verdict-right", "Right"),
-        (_, _, Some(false)) => ("predict-verdict-wrong", "Not right"),
-        (_, _, None) if !curve_done.get() => ("predict-verdict-pending", "Computing…"),
+    let committed = move || phase.get().is_committed();
+    let verdict = move || match (phase.get(), correct.get()) {
+        (PredictPhase::ShownAnyway, _) => ("predict-verdict-anyway", "Shown without a guess"),
+        (_, Some(true)) => ("predict-verdict-right", "Right"),
+        (_, Some(false)) => ("predict-verdict-wrong", "Not right"),
+        (_, None) if !curve_done.get() => ("predict-verdict-pending", "Computing…"),
         _ => ("predict-verdict-open", "Not scored"),
     };
     let detail = match &step.answer {
         PredictAnswer::MultipleChoice { options } => {
             let rows = options.iter().enumerate().map(move |(index, option)| {
-                let picked = move || committed.get() && matches!(guess.get(), Some(Guess::Choices(ref c)) if c.contains(&index));
+                let picked = move || committed() && matches!(guess.get(), Some(Guess::Choices(ref c)) if c.contains(&index));
                 let tag = move || match (option.correct, picked()) {
                     (true, true) => "Right answer · your pick",
                     (true, false) => "Right answer",
@@ -393,7 +339,7 @@ fn Outcome(
             view! { <ul class="predict-options">{rows.collect_view()}</ul> }.into_any()
         }
         PredictAnswer::NumericEstimate { answer, tolerance, unit } => {
-            let yours = move || match (committed.get(), guess.get()) {
+            let yours = move || match (committed(), guess.get()) {
                 (true, Some(Guess::Number(value))) => format!("Your estimate: {value} {unit}."),
                 _ => "You gave no estimate.".to_owned(),
             };
@@ -414,12 +360,12 @@ fn Outcome(
         PredictAnswer::Recall => view! {
             <div class="predict-self-grade" role="group" aria-label="Did you have it?">
                 <span>"Did you have it? "</span>
-                <button type="button" aria-pressed=move || (self_grade.get() == Some(true)).to_string()
-                    disabled=move || !committed.get()
-                    on:click=move |_| self_grade.set(Some(true))>"I had it"</button>
-                <button type="button" aria-pressed=move || (self_grade.get() == Some(false)).to_string()
-                    disabled=move || !committed.get()
-                    on:click=move |_| self_grade.set(Some(false))>"I missed something"</button>
+                <button type="button" aria-pressed=move || (phase.get().self_grade() == Some(true)).to_string()
+                    disabled=move || !committed()
+                    on:click=move |_| phase.update(|p| *p = p.grade(true))>"I had it"</button>
+                <button type="button" aria-pressed=move || (phase.get().self_grade() == Some(false)).to_string()
+                    disabled=move || !committed()
+                    on:click=move |_| phase.update(|p| *p = p.grade(false))>"I missed something"</button>
             </div>
         }
         .into_any(),

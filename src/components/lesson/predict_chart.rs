@@ -32,7 +32,7 @@ pub fn ChartGuess(
     loads: LoadRange,
     guess: RwSignal<Option<Guess>>,
     #[prop(into)] locked: Signal<bool>,
-    curve: RwSignal<Vec<CurvePoint>>,
+    curve: Signal<Vec<CurvePoint>>,
 ) -> impl IntoView {
     let data = Memo::new(move |_| {
         curve.with(|points| prediction_chart_data(target, loads, points, marker(&guess.get())))

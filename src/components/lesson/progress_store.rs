@@ -4,6 +4,9 @@
 //! Storage can fail in three ways, and none stops the page: a stored value that is damaged or foreign is reset with
 //! one note; storage that throws (private mode, blocked by settings) or is full leaves the progress in memory, said
 //! once; a value from a newer version of the course is neither read nor overwritten.
+//!
+//! Written by hand, not with `leptos-use-storage`: that hook reads "storage throws" as "absent" and writes back what
+//! it could not read, while this store must tell the two apart and never overwrite a newer format.
 
 use crate::lesson::progress::{LessonProgress, Progress, StepRecord, Summary, STORAGE_KEY};
 use crate::lesson::{PredictStep, Task};

@@ -1,9 +1,8 @@
 //! The presenter window: the current screen as the room sees it (and live: what is done here happens on the
 //! projector), the next screen, the speaker notes for this part of the lesson, a timer, and the controls.
 
-use std::time::Duration;
-
 use leptos::prelude::*;
+use leptos_use_interval_fn::use_interval_fn;
 use web_sys::js_sys::Date;
 
 use super::keyboard::{open_window, press_reveal};
@@ -95,11 +94,7 @@ fn SpeakerNotes(deck: Deck) -> impl IntoView {
 fn Timer() -> impl IntoView {
     let watch = RwSignal::new(Stopwatch::started(Date::now()));
     let now = RwSignal::new(Date::now());
-    if let Ok(handle) =
-        set_interval_with_handle(move || now.set(Date::now()), Duration::from_millis(500))
-    {
-        on_cleanup(move || handle.clear());
-    }
+    use_interval_fn(move || now.set(Date::now()), 500);
     view! {
         <div class="presenter-timer" role="group" aria-label="Timer">
             <span class="presenter-elapsed" role="timer">

@@ -4,17 +4,28 @@ use crate::lesson::WidgetEmbed;
 use leptos::prelude::*;
 
 /// A labelled section around `children`; `id` is the widget's anchor (the lesson's, or one made from its position).
+/// `notes` say which of the lesson's settings could not be used as given, and what was used instead.
 #[component]
-pub fn WidgetFrame(widget: &'static WidgetEmbed, id: String, children: Children) -> impl IntoView {
+pub fn WidgetFrame(
+    widget: &'static WidgetEmbed,
+    id: String,
+    #[prop(optional)] notes: Vec<String>,
+    children: Children,
+) -> impl IntoView {
     let name = widget.name.as_str();
     let caption = widget
         .caption
         .as_deref()
         .map(|caption| view! { <p class="widget-caption">{caption}</p> });
+    let notes = notes
+        .into_iter()
+        .map(|note| view! { <p class="widget-note">{note}</p> })
+        .collect_view();
     view! {
         <section class="lesson-widget" id=id data-widget=name aria-label=format!("Interactive: {}", widget.caption.as_deref().unwrap_or(name))>
             <p class="lesson-label">"Interactive · " <code>{name}</code></p>
             {caption}
+            {notes}
             {children()}
         </section>
     }

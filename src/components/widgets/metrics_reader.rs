@@ -17,7 +17,7 @@ use crate::cluster::window::between;
 use crate::components::sync::synced_signal;
 use crate::lesson::WidgetEmbed;
 use leptos::prelude::*;
-use std::time::Duration;
+use leptos_use_timeout_fn::use_timeout_fn;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -29,7 +29,7 @@ const PAST_THE_KNEE_SAMPLE: &str =
 const HEALTHY_LATER_SAMPLE: &str =
     include_str!("../../../tests/fixtures/metrics/healthy-later.prom");
 /// Typing pauses this long before the page is read, so a paste or a burst of keys parses once.
-const DEBOUNCE: Duration = Duration::from_millis(300);
+const DEBOUNCE_MS: f64 = 300.0;
 /// The headroom of the replica suggestion: the lesson's 80%.
 const SUGGESTION_HEADROOM: f64 = 0.8;
 /// How much of an offending line the error quotes.
@@ -173,54 +173,46 @@ fn typed_seconds(text: &str) -> (Option<f64>, Option<&'static str>) {
     }
 }
 
-/// A box's text: what is read (`text`, shared with the other windows of a presentation) and what is being typed
-/// (`draft`), which reaches `text` after a typing pause, so a paste or a burst of keys is read once.
+/// A box's text: what is read (`text`, shared with the other windows of a presentation), which follows what is
+/// typed after a typing pause, so a paste or a burst of keys is read once.
 #[derive(Clone, Copy)]
 struct TypedPage {
     text: RwSignal<String>,
-    draft: StoredValue<String>,
-    pending: StoredValue<Option<TimeoutHandle>>,
+    /// Reads the text after the pause (each call restarts it).
+    read_later: Callback<String>,
+    /// Drops the text waiting for the pause.
+    cancel_pending: Callback<()>,
     /// Reset to the first few label sets whenever a new page is read.
     shown: RwSignal<usize>,
 }
 
 impl TypedPage {
     fn new(key: String, shown: RwSignal<usize>) -> Self {
+        let text = synced_signal(key, String::new());
+        let pause = use_timeout_fn(move |page| Self::read_now(text, shown, page), DEBOUNCE_MS);
+        let stop = pause.stop;
         Self {
-            text: synced_signal(key, String::new()),
-            draft: StoredValue::new(String::new()),
-            pending: StoredValue::new(None),
+            text,
+            read_later: Callback::new(pause.start),
+            cancel_pending: Callback::new(move |()| stop()),
             shown,
         }
     }
 
-    fn read_now(self, text: String) {
-        self.shown.set(REPORTS_PER_STEP);
-        self.text.set(text);
-    }
-
-    fn cancel_pending(self) {
-        if let Some(handle) = self.pending.try_update_value(Option::take).flatten() {
-            handle.clear();
-        }
+    fn read_now(text: RwSignal<String>, shown: RwSignal<usize>, page: String) {
+        shown.set(REPORTS_PER_STEP);
+        text.set(page);
     }
 
     /// Replaces the text at once (a sample, a file).
     fn load(self, text: String) {
-        self.cancel_pending();
-        self.draft.set_value(text.clone());
-        self.read_now(text);
+        self.cancel_pending.run(());
+        Self::read_now(self.text, self.shown, text);
     }
 
     /// A keystroke or a paste: read after the pause.
     fn typed(self, text: String) {
-        self.draft.set_value(text);
-        self.cancel_pending();
-        let commit = move || self.read_now(self.draft.get_value());
-        match set_timeout_with_handle(commit, DEBOUNCE) {
-            Ok(handle) => self.pending.set_value(Some(handle)),
-            Err(_) => commit(),
-        }
+        self.read_later.run(text);
     }
 }
 
@@ -274,14 +266,9 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
     let later_id = format!("{id}-later");
     let later_hint_id = format!("{id}-later-hint");
     let seconds_id = format!("{id}-seconds");
-    let notes = [ttft_note, tpot_note]
-        .into_iter()
-        .flatten()
-        .map(|note| view! { <p class="widget-note">{note}</p> })
-        .collect_view();
+    let notes = [ttft_note, tpot_note].into_iter().flatten().collect();
     view! {
-        <WidgetFrame widget id=id.clone()>
-            {notes}
+        <WidgetFrame widget id=id.clone() notes>
             <div class="reader">
                 <div class="reader-input">
                     <label for=textarea_id.clone()>"Prometheus text from a vLLM server's /metrics"</label>

@@ -43,13 +43,8 @@ pub fn LittlesLawSizer(widget: &'static WidgetEmbed, id: String) -> impl IntoVie
             })
         })
     };
-    let notes = notes
-        .into_iter()
-        .map(|note| view! { <p class="widget-note">{note}</p> })
-        .collect_view();
     view! {
-        <WidgetFrame widget id=id.clone()>
-            {notes}
+        <WidgetFrame widget id=id.clone() notes>
             <div class="sizer">
                 <fieldset class="sizer-inputs">
                     <legend>"Your replica and your traffic"</legend>

@@ -1,7 +1,6 @@
 //! Directive fences: ```` ```@name ```` with a TOML body, compiled into typed [`Block`]s.
 
-use super::markdown::LessonBuilder;
-use super::CompileError;
+use super::{CompileError, LessonContext};
 use crate::lesson::{
     Analogy, Block, ChartTarget, CheckYourself, ChoiceOption, ExplainToColleague, Html, Keyword,
     Keywords, LoadRange, MathDecoded, PredictAnswer, PredictStep, RecallCard, SettingValue,
@@ -58,7 +57,7 @@ impl Body<'_> {
 
 /// Compiles the directive `name` whose fence opens on `fence_line`.
 pub(super) fn compile(
-    b: &mut LessonBuilder,
+    b: &mut dyn LessonContext,
     name: &str,
     text: &str,
     fence_line: usize,
@@ -83,7 +82,7 @@ pub(super) fn compile(
                 .map(|(name, _)| format!("@{name}"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            Err(directive.b.error(
+            Err(directive.error(
                 fence_line,
                 format!("unknown directive `@{name}`; use one of {known}, or drop the `@` for a plain code block"),
             ))
@@ -92,8 +91,8 @@ pub(super) fn compile(
 }
 
 /// One directive being compiled.
-struct Directive<'x, 'a, 'b> {
-    b: &'x mut LessonBuilder<'a>,
+struct Directive<'x, 'b> {
+    b: &'x mut dyn LessonContext,
     body: Body<'b>,
     name: &'b str,
 }
@@ -220,7 +219,7 @@ struct WidgetSource {
     settings: BTreeMap<String, SettingValue>,
 }
 
-impl Directive<'_, '_, '_> {
+impl Directive<'_, '_> {
     /// Parses the TOML body into `T`, pointing errors at the offending line.
     fn parse<T: DeserializeOwned>(&self) -> Result<T, CompileError> {
         toml::from_str(self.body.text).map_err(|e: toml::de::Error| {
@@ -243,7 +242,7 @@ impl Directive<'_, '_, '_> {
     }
 
     fn error(&self, line: usize, message: impl Into<String>) -> CompileError {
-        self.b.error(line, message)
+        self.b.error(line, message.into())
     }
 
     /// The lesson line where a spanned value starts.

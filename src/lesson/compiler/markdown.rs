@@ -1,7 +1,7 @@
 //! The markdown pass: walks pulldown-cmark events, refuses what a lesson may not contain, turns math into MathML and
 //! code into highlighted HTML, gives headings anchors, and cuts the body into prose and directive blocks.
 
-use super::{directives, front_matter, highlight, links, math, CompileError};
+use super::{directives, front_matter, highlight, links, CompileError, LessonContext};
 use crate::lesson::{Block, Html, Lesson, LessonMeta};
 use pulldown_cmark::{
     CodeBlockKind, CowStr, Event, MetadataBlockKind, Options, Parser, Tag, TagEnd,
@@ -56,12 +56,8 @@ impl<'a> LessonBuilder<'a> {
     }
 
     /// An error at `line` of this lesson.
-    pub(super) fn error(&self, line: usize, message: impl Into<String>) -> CompileError {
-        CompileError {
-            file: self.file.to_string(),
-            line,
-            message: message.into(),
-        }
+    fn error(&self, line: usize, message: impl Into<String>) -> CompileError {
+        LessonContext::error(self, line, message.into())
     }
 
     /// The 1-based line of a byte offset in the lesson.
@@ -151,56 +147,6 @@ impl<'a> LessonBuilder<'a> {
             objectives,
             minutes: parsed.minutes,
         })
-    }
-
-    /// Renders a directive's text field (inline markdown) found at `line`; a single paragraph loses its `<p>`.
-    pub(super) fn inline(&mut self, text: &str, line: usize) -> Result<Html, CompileError> {
-        let events = Parser::new_ext(text, options()).into_offset_iter();
-        let base = self.line_starts[line - 1];
-        // Every event of a field reports the field's own line: `walk` maps offsets back through `base`.
-        let pieces = self.walk(events, &|_| base, false)?;
-        let html = render(
-            pieces
-                .into_iter()
-                .flat_map(|piece| match piece {
-                    Piece::Prose(events) => events,
-                    Piece::Directive { .. } => Vec::new(), // `walk` refuses directives when they are not allowed
-                })
-                .collect(),
-        );
-        let trimmed = html.0.trim_end();
-        let single_paragraph = trimmed.starts_with("<p>")
-            && trimmed.ends_with("</p>")
-            && trimmed.matches("<p>").count() == 1;
-        Ok(if single_paragraph {
-            Html(trimmed[3..trimmed.len() - 4].to_string())
-        } else {
-            html
-        })
-    }
-
-    /// Renders LaTeX found at `line` as MathML.
-    pub(super) fn math(
-        &self,
-        latex: &str,
-        display: bool,
-        line: usize,
-    ) -> Result<Html, CompileError> {
-        math::to_mathml(latex, display).map(Html).map_err(|e| {
-            self.error(line, format!("cannot render the math `{latex}`: {e}; check the LaTeX (MathML supports the usual commands)"))
-        })
-    }
-
-    /// Records that `id` is defined at `line`; ids (heading anchors and directive ids) are unique in a lesson.
-    pub(super) fn claim_id(&mut self, id: &str, line: usize) -> Result<(), CompileError> {
-        if let Some(first) = self.ids.get(id) {
-            return Err(self.error(
-                line,
-                format!("duplicate id `{id}`, already used on line {first}; rename one (a heading can take another with `{{#new-id}}`)"),
-            ));
-        }
-        self.ids.insert(id.to_string(), line);
-        Ok(())
     }
 
     /// Walks markdown events: checks and converts them, and cuts out directive fences. `offset_base` maps an
@@ -362,6 +308,52 @@ impl<'a> LessonBuilder<'a> {
                 ));
             }
         }
+        Ok(())
+    }
+}
+
+impl LessonContext for LessonBuilder<'_> {
+    fn error(&self, line: usize, message: String) -> CompileError {
+        CompileError {
+            file: self.file.to_string(),
+            line,
+            message,
+        }
+    }
+
+    fn inline(&mut self, text: &str, line: usize) -> Result<Html, CompileError> {
+        let events = Parser::new_ext(text, options()).into_offset_iter();
+        let base = self.line_starts[line - 1];
+        // Every event of a field reports the field's own line: `walk` maps offsets back through `base`.
+        let pieces = self.walk(events, &|_| base, false)?;
+        let html = render(
+            pieces
+                .into_iter()
+                .flat_map(|piece| match piece {
+                    Piece::Prose(events) => events,
+                    Piece::Directive { .. } => Vec::new(), // `walk` refuses directives when they are not allowed
+                })
+                .collect(),
+        );
+        let trimmed = html.0.trim_end();
+        let single_paragraph = trimmed.starts_with("<p>")
+            && trimmed.ends_with("</p>")
+            && trimmed.matches("<p>").count() == 1;
+        Ok(if single_paragraph {
+            Html(trimmed[3..trimmed.len() - 4].to_string())
+        } else {
+            html
+        })
+    }
+
+    fn claim_id(&mut self, id: &str, line: usize) -> Result<(), CompileError> {
+        if let Some(first) = self.ids.get(id) {
+            return Err(self.error(
+                line,
+                format!("duplicate id `{id}`, already used on line {first}; rename one (a heading can take another with `{{#new-id}}`)"),
+            ));
+        }
+        self.ids.insert(id.to_string(), line);
         Ok(())
     }
 }

@@ -2,6 +2,9 @@
 //! typed [`Lesson`]. Runs in `build.rs` and in native tests, never in the wasm.
 //!
 //! Every problem is a [`CompileError`] that prints as `lessons/FILE.md:LINE: what is wrong and how to fix it`.
+//!
+//! Two passes share one lesson: `markdown` walks the text and hands each `@directive` fence to `directives`,
+//! which reaches the lesson only through the `LessonContext` the markdown pass implements.
 
 mod directives;
 mod front_matter;
@@ -10,7 +13,7 @@ mod links;
 mod markdown;
 mod math;
 
-use crate::lesson::Lesson;
+use crate::lesson::{Html, Lesson};
 use std::fmt;
 use std::path::Path;
 
@@ -32,6 +35,26 @@ impl fmt::Display for CompileError {
 }
 
 impl std::error::Error for CompileError {}
+
+/// What compiling a directive needs from the lesson around it: errors that name the lesson's line, ids unique in
+/// the lesson, and text fields rendered as the lesson's own markdown and math are.
+trait LessonContext {
+    /// An error at `line` of this lesson.
+    fn error(&self, line: usize, message: String) -> CompileError;
+
+    /// Renders a text field (inline markdown) found at `line`; a single paragraph loses its `<p>`.
+    fn inline(&mut self, text: &str, line: usize) -> Result<Html, CompileError>;
+
+    /// Records that `id` is defined at `line`; ids (heading anchors and directive ids) are unique in a lesson.
+    fn claim_id(&mut self, id: &str, line: usize) -> Result<(), CompileError>;
+
+    /// Renders LaTeX found at `line` as MathML.
+    fn math(&self, latex: &str, display: bool, line: usize) -> Result<Html, CompileError> {
+        math::to_mathml(latex, display).map(Html).map_err(|e| {
+            self.error(line, format!("cannot render the math `{latex}`: {e}; check the LaTeX (MathML supports the usual commands)"))
+        })
+    }
+}
 
 /// Compiles the text of one lesson. `file` names it in errors (e.g. `lessons/32-latency-throughput-slos.md`) and
 /// must end in `NN-slug.md`, which the front matter has to agree with.

@@ -2,9 +2,10 @@
 //! ([`llm`]), both open or closed loop, sharing one recorder of statistics and one summary format.
 //!
 //! **Random streams.** Each source of randomness (inter-arrival gaps, service demand, prompt and output lengths, think
-//! times, the initial state) draws from its own xoshiro256++ stream derived from the seed, and arrival gaps are drawn as unit
-//! exponentials scaled by `1/λ`. Request *k* therefore gets the same service demand at every load and arrivals only
-//! move closer together as load rises: common random numbers, so curves over load are smooth.
+//! times, the initial state) draws from its own xoshiro256++ stream derived from the seed, and arrival gaps are drawn
+//! with unit mean (exponential, or gamma for another coefficient of variation) and scaled by `1/λ`. Request *k*
+//! therefore gets the same service demand at every load and arrivals only move closer together as load rises: common
+//! random numbers, so curves over load are smooth.
 //!
 //! **Warm-up.** Statistics cover requests `warm_up .. warm_up + customers` in arrival order, and time averages run
 //! from the arrival of request `warm_up` to the end of the run. The open-loop textbook queue needs no warm-up: it

@@ -7,23 +7,23 @@
 
 mod controls;
 mod readouts;
-mod runner;
 mod url_state;
 
 use leptos::prelude::*;
+use leptos_use_timeout_fn::use_timeout_fn;
 
 use super::{use_lab_link, LabReading, WidgetFrame};
 use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
 use crate::components::lesson::use_progress;
 use crate::components::perf;
+use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
 use crate::components::theme::use_chart_theme;
 use crate::lab::settings::SettingNote;
-use crate::lab::{Figures, LabSettings, LabTask};
+use crate::lab::{sweep_for, Figures, LabSettings, LabTask};
 use crate::lesson::WidgetEmbed;
-use crate::model::default_load_points;
-use runner::{use_sliced_sweep, RunState};
+use crate::model::{default_load_points, Estimate, SlicedSweep};
 
 /// Which parts of the lab a directive shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +60,14 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
         LabVariant::Full => "lab",
         LabVariant::GoodputOnly => "goodput-chart",
     };
-    let (snapshot, run_state) = use_sliced_sweep(sweep_settings, default_load_points(), label);
+    let loads = default_load_points();
+    let (snapshot, run_state) = use_sliced_sweep(
+        move || Some(sweep_settings.get()),
+        move |settings| sweep_for(settings, &loads),
+        Snapshot::of,
+        Publish::EveryPass,
+        Some(label),
+    );
     let figures = Memo::new(move |_| {
         let settings = settings.get();
         snapshot.with(|snapshot| {
@@ -136,7 +143,7 @@ fn SettingNotes(notes: RwSignal<Vec<SettingNote>>) -> impl IntoView {
 
 /// Quiet time after the last change before the reading (with its simulated `/metrics`) is shared, milliseconds: the
 /// page is only asked for that extra run once the learner has settled on a setting.
-const READING_DEBOUNCE_MS: u32 = 300;
+const READING_DEBOUNCE_MS: f64 = 300.0;
 
 /// Shares the lab's converged reading with the sizer and the metrics reader.
 fn publish_reading(
@@ -145,32 +152,32 @@ fn publish_reading(
     run_state: ReadSignal<RunState>,
 ) {
     let link = use_lab_link();
-    let pending = StoredValue::new_local(None::<gloo_timers::callback::Timeout>);
+    // The simulated `/metrics` is an extra run: made once the pause is over.
+    let timer = use_timeout_fn(
+        move |(settings, reading): (LabSettings, LabReading)| {
+            link.0.set(Some(LabReading {
+                metrics_text: crate::lab::simulated_metrics(&settings).unwrap_or_default(),
+                ..reading
+            }));
+        },
+        READING_DEBOUNCE_MS,
+    );
+    let (publish_later, cancel) = (timer.start, timer.stop);
     Effect::new(move |_| {
         let settings = settings.get();
-        let (load, mean_latency_s, throughput_rps) = figures.with(|f| {
-            (
-                f.readouts.load,
-                f.readouts.mean_latency_s,
-                f.readouts.throughput,
-            )
+        let reading = figures.with(|f| LabReading {
+            load: f.readouts.load,
+            replicas: settings.replicas,
+            max_num_seqs: settings.max_num_seqs,
+            mean_latency_s: f.readouts.mean_latency_s,
+            throughput_rps: f.readouts.throughput,
+            metrics_text: String::new(),
         });
-        pending.set_value(None);
-        if run_state.get() != RunState::Done {
-            return;
+        if run_state.get() == RunState::Done {
+            publish_later((settings, reading));
+        } else {
+            cancel();
         }
-        let timeout = gloo_timers::callback::Timeout::new(READING_DEBOUNCE_MS, move || {
-            // `try_set`: the page may have moved on (a presentation replaced the lesson) while the timer waited.
-            let _ = link.0.try_set(Some(LabReading {
-                load,
-                replicas: settings.replicas,
-                max_num_seqs: settings.max_num_seqs,
-                mean_latency_s,
-                throughput_rps,
-                metrics_text: crate::lab::simulated_metrics(&settings).unwrap_or_default(),
-            }));
-        });
-        pending.set_value(Some(timeout));
     });
 }
 
@@ -207,7 +214,23 @@ fn first_draw_mark(snapshot: ReadSignal<Option<Snapshot>>) {
     });
 }
 
-use runner::Snapshot;
+/// The sweep's results after a pass.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    /// Load and latest estimate per point, ordered by load.
+    points: Vec<(f64, Option<Estimate>)>,
+}
+
+impl Snapshot {
+    fn of(sweep: &SlicedSweep) -> Snapshot {
+        Snapshot {
+            points: sweep
+                .points()
+                .map(|(load, estimate)| (load, estimate.cloned()))
+                .collect(),
+        }
+    }
+}
 
 /// The current run as the `/metrics` page a vLLM server would serve, computed when the learner opens it.
 #[component]

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::runner::RunState;
 use super::LabVariant;
 use crate::charts::format::format_percent;
+use crate::components::sliced_sweep::RunState;
 use crate::lab::Figures;
 
 /// Readouts at the current load, from the same [`Figures`] the charts draw.
@@ -36,7 +36,7 @@ pub fn LabReadouts(
     };
     let status = move || {
         match run_state.get() {
-        RunState::Running { passes_done: 0 } => "Simulating…".to_owned(),
+        RunState::Idle | RunState::Running { passes_done: 0 } => "Simulating…".to_owned(),
         RunState::Running { .. } => {
             let measured = figures.with(|f| f.readouts.measured);
             format!("Rough estimate from {measured} requests per load point; refining…")
@@ -62,7 +62,7 @@ pub fn LabReadouts(
             <p class="lab-status" role="status" aria-live="polite" data-state=move || match run_state.get() {
                 RunState::Done => "done",
                 RunState::Invalid(_) => "invalid",
-                RunState::Running { .. } => "running",
+                RunState::Idle | RunState::Running { .. } => "running",
             }>{status}</p>
         </div>
     }

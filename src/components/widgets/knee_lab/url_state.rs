@@ -1,8 +1,8 @@
 //! The full lab's settings in the page URL: read once at start (bad values clamped, with notes), written back with
 //! `history.replaceState` whenever they change, keeping the page's other parameters and the `#fragment`.
 
-use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
+use leptos_use_timeout_fn::use_timeout_fn;
 
 use crate::lab::settings::SettingNote;
 use crate::lab::LabSettings;
@@ -15,18 +15,17 @@ pub fn read(defaults: &LabSettings) -> (LabSettings, Vec<SettingNote>) {
 
 /// Quiet time before the URL is rewritten, milliseconds: a slider drag rewrites it once, when the learner lets go
 /// (browsers also throttle `replaceState` calls that come too fast).
-const URL_DEBOUNCE_MS: u32 = 250;
+const URL_DEBOUNCE_MS: f64 = 250.0;
 
 /// Writes `settings` into the URL whenever they change (only what differs from `defaults`).
 pub fn keep_in_url(settings: RwSignal<LabSettings>, defaults: LabSettings) {
-    let pending = StoredValue::new_local(None::<Timeout>);
-    Effect::new(move |_| {
-        let settings = settings.get();
-        let defaults = defaults.clone();
-        pending.set_value(Some(Timeout::new(URL_DEBOUNCE_MS, move || {
-            write(&settings, &defaults)
-        })));
-    });
+    // Each change restarts the pause.
+    let write_later = use_timeout_fn(
+        move |settings: LabSettings| write(&settings, &defaults),
+        URL_DEBOUNCE_MS,
+    )
+    .start;
+    Effect::new(move |_| write_later(settings.get()));
 }
 
 /// Replaces the URL's query with `settings` (kept: other parameters, path and fragment).
