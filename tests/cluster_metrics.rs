@@ -735,14 +735,22 @@ fn the_simulated_page_exports_todays_names_with_vllms_buckets() {
         "vLLM 0.13 no longer exports it"
     );
     // The course box has a KV budget it never fills: the gauge shows the share in use, and nothing is preempted.
-    let usage = today.family(KV_CACHE_METRIC).expect("the KV-cache gauge").samples[0].value;
+    let usage = today
+        .family(KV_CACHE_METRIC)
+        .expect("the KV-cache gauge")
+        .samples[0]
+        .value;
     assert!(usage > 0.0 && usage < 0.5, "KV usage {usage}");
     assert_eq!(
         today.family("vllm:num_preemptions_total").unwrap().kind,
         MetricKind::Counter
     );
     let server = &find_signals(&today)[0];
-    assert_eq!(server.preemptions, Some(0.0), "the course box never preempts");
+    assert_eq!(
+        server.preemptions,
+        Some(0.0),
+        "the course box never preempts"
+    );
     // One request-TPOT observation per request; one ITL observation per gap between output tokens.
     assert_eq!(
         server.tpot.as_ref().unwrap().value.count(),
