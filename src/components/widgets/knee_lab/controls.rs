@@ -8,8 +8,9 @@ use super::LabVariant;
 use crate::charts::LatencyMetric;
 use crate::components::perf;
 use crate::lab::settings::{
-    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE,
-    REPLICAS_RANGE, SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
+    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, LOAD_PERCENT_RANGE,
+    MAX_NUM_BATCHED_TOKENS_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE, SLO_TPOT_MS_RANGE,
+    SLO_TTFT_MS_RANGE,
 };
 use crate::lab::{LabSettings, LoopKind, Preset};
 
@@ -92,6 +93,16 @@ pub fn ScenarioControls(
                     />
                     " Chunked prefill"
                 </label>
+                <NumberField
+                    id=field("max-num-batched-tokens")
+                    label="--max-num-batched-tokens"
+                    range=(f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.0), f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.1))
+                    step="256"
+                    whole=true
+                    disabled=Signal::derive(textbook)
+                    value=Signal::derive(move || f64::from(settings.with(|s| s.token_budget().unwrap_or(0))))
+                    on_valid=move |v: f64| settings.update(|s| s.max_num_batched_tokens = Some(v as u32))
+                />
                 <NumberField
                     id=field("gpu-memory-utilization")
                     label="--gpu-memory-utilization"
