@@ -16,7 +16,7 @@
 use super::{LlmSim, Plan, Replica, Request};
 use crate::model::scenario::{IterationModel, Scenario, ScenarioError, ServiceKind};
 use serde::Serialize;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Most iterations a trace keeps.
 pub const MAX_ITERATIONS: usize = 2_048;
@@ -331,8 +331,9 @@ pub(crate) struct BatchObserver {
     /// Both the window and the followed request are complete: nothing more to record.
     done: bool,
     max_num_seqs: u32,
-    /// Scratch: the batch's sequences in admission order.
+    /// Scratch: the batch's sequences in admission order, and their `(id, index)` keys.
     members: Vec<(u32, Work)>,
+    keys: Vec<(u32, u64)>,
 }
 
 impl BatchObserver {
@@ -364,6 +365,7 @@ impl BatchObserver {
             done: false,
             max_num_seqs: fleet.max_num_seqs,
             members: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -470,12 +472,13 @@ impl BatchObserver {
         }
         members.extend(step.victims().map(|id| (id, Work::Preempted)));
         let index_of = |id: u32| requests[id as usize].index;
-        self.slots
-            .assign(number, members.iter().map(|&(id, _)| index_of(id)));
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.extend(members.iter().map(|&(id, _)| (id, index_of(id))));
+        self.slots.assign(number, &keys);
         let first_cell = self.trace.cells.len() as u32;
-        for &(id, work) in &members {
-            let request = index_of(id);
-            let slot = self.slots.of(request).expect("assigned above");
+        for (&(_, work), &(id, request)) in members.iter().zip(&keys) {
+            let slot = self.slots.of(id, request).expect("assigned above");
             self.trace.cells.push(Cell {
                 slot,
                 request,
@@ -484,9 +487,10 @@ impl BatchObserver {
         }
         // A preempted sequence leaves the batch now: its row is free for the next admission.
         for id in step.victims() {
-            self.slots.release(index_of(id));
+            self.slots.release(id, index_of(id));
         }
         self.members = members;
+        self.keys = keys;
         self.trace.iterations.push(IterationRecord {
             number,
             start: step.start,
@@ -504,13 +508,19 @@ impl BatchObserver {
     }
 }
 
-/// Rows of the timeline: the lowest free row for each sequence that joins, kept until it leaves.
+/// Rows of the timeline: the lowest free row for each sequence that joins, kept until it leaves. Sequences are keyed
+/// by their place in the simulator's request table (`id`), which a request keeps while it is in the batch; a row
+/// also remembers its request's arrival index, since a finished request's place is reused by a later one.
 struct Slots {
+    /// Each row's request, by arrival index.
     holder: Vec<Option<u64>>,
     /// The iteration in which each row's holder was last seen.
     seen: Vec<u64>,
-    row_of: HashMap<u64, u32>,
+    /// The row of each place in the request table (`NO_ROW`: none).
+    row_of_id: Vec<u32>,
 }
+
+const NO_ROW: u32 = u32::MAX;
 
 impl Slots {
     fn new(max_num_seqs: u32) -> Self {
@@ -518,43 +528,51 @@ impl Slots {
         Slots {
             holder: vec![None; rows],
             seen: vec![0; rows],
-            row_of: HashMap::with_capacity(rows),
+            row_of_id: Vec::new(),
         }
     }
 
-    fn of(&self, request: u64) -> Option<u32> {
-        self.row_of.get(&request).copied()
+    /// The row of the sequence at `id` in the request table, whose arrival index is `index`.
+    fn of(&self, id: u32, index: u64) -> Option<u32> {
+        let row = *self.row_of_id.get(id as usize)?;
+        (row != NO_ROW && self.holder[row as usize] == Some(index)).then_some(row)
     }
 
-    /// Iteration `number` holds `batch` (in admission order): rows of sequences that left are freed, then each
-    /// newcomer takes the lowest free row.
-    fn assign(&mut self, number: u64, batch: impl Iterator<Item = u64> + Clone) {
-        for request in batch.clone() {
-            if let Some(&row) = self.row_of.get(&request) {
+    /// Iteration `number` holds `batch` (`(id, index)` in admission order): rows of sequences that left are freed,
+    /// then each newcomer takes the lowest free row.
+    fn assign(&mut self, number: u64, batch: &[(u32, u64)]) {
+        for &(id, index) in batch {
+            if let Some(row) = self.of(id, index) {
                 self.seen[row as usize] = number;
             }
         }
         for row in 0..self.holder.len() {
-            if let Some(request) = self.holder[row].filter(|_| self.seen[row] != number) {
+            if self.holder[row].is_some() && self.seen[row] != number {
                 self.holder[row] = None;
-                self.row_of.remove(&request);
             }
         }
-        for request in batch {
-            if self.row_of.contains_key(&request) {
+        let mut free = 0;
+        for &(id, index) in batch {
+            if self.of(id, index).is_some() {
                 continue;
             }
             // A replica never holds more than max_num_seqs sequences, so a row is always free.
-            if let Some(row) = self.holder.iter().position(Option::is_none) {
-                self.holder[row] = Some(request);
-                self.seen[row] = number;
-                self.row_of.insert(request, row as u32);
+            while free < self.holder.len() && self.holder[free].is_some() {
+                free += 1;
+            }
+            if free < self.holder.len() {
+                self.holder[free] = Some(index);
+                self.seen[free] = number;
+                if self.row_of_id.len() <= id as usize {
+                    self.row_of_id.resize(id as usize + 1, NO_ROW);
+                }
+                self.row_of_id[id as usize] = free as u32;
             }
         }
     }
 
-    fn release(&mut self, request: u64) {
-        if let Some(row) = self.row_of.remove(&request) {
+    fn release(&mut self, id: u32, index: u64) {
+        if let Some(row) = self.of(id, index) {
             self.holder[row as usize] = None;
         }
     }
