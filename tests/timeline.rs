@@ -454,10 +454,10 @@ fn the_timeline_is_written_out_for_a_look() {
                 std::fs::write(dir.join(format!("{name}-compare-{suffix}.svg")), svg).unwrap();
             }
         }
-        println!(
-            "{name}: {}",
-            ChartSpec::BatchTimeline(figures.main.clone()).summary()
-        );
+        let phone = ChartSpec::BatchTimeline(figures.main.clone());
+        let svg = chart_svg(&phone, &ChartStyle::default(), 319, 574).unwrap();
+        std::fs::write(dir.join(format!("{name}-phone.svg")), svg).unwrap();
+        println!("{name}: {}", phone.summary());
         if let Some(sentence) = &figures.comparison {
             println!("  {sentence}");
         }

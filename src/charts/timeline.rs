@@ -803,14 +803,17 @@ fn draw_queue(
         Pos::new(HPos::Right, VPos::Top),
         look.waiting.pen.colour,
     )?;
-    label(
-        body,
-        style,
-        "0",
-        (edge, bottom),
-        Pos::new(HPos::Right, VPos::Bottom),
-        style.palette.text,
-    )
+    if bottom - top >= 2 * layout.text_height {
+        label(
+            body,
+            style,
+            "0",
+            (edge, bottom),
+            Pos::new(HPos::Right, VPos::Bottom),
+            style.palette.text,
+        )?;
+    }
+    Ok(())
 }
 
 fn draw_followed(

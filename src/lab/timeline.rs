@@ -34,6 +34,9 @@ pub const MIN_SPAN_S: f64 = 2.0;
 /// The longest window, so a timeline stays readable (and its trace small).
 pub const MAX_SPAN_S: f64 = 10.0;
 
+/// The timeline's caption, on the page and on its static picture.
+pub const CAPTION: &str = "Inside the batch: slots by iteration, at the lab's settings";
+
 /// What the timeline sets beside its picture.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Compare {
@@ -100,6 +103,34 @@ impl Compare {
         };
         Some((other, name))
     }
+}
+
+/// The directive setting that picks the comparison (`compare = "chunking"`); every other key is the lab's.
+pub const COMPARE_KEY: &str = "compare";
+
+/// A timeline's starting settings from its lesson directive: the lab's settings (the same names as the knee lab's)
+/// and `compare` (`none`, `chunking`, `load-85`, `load-99`), with a note for each value it cannot use.
+pub fn from_directive(
+    directive: &std::collections::BTreeMap<String, crate::lesson::SettingValue>,
+) -> (LabSettings, TimelineView, Vec<super::SettingNote>) {
+    let mut rest = directive.clone();
+    let compare = rest.remove(COMPARE_KEY);
+    let (settings, mut notes) = LabSettings::from_directive(&rest);
+    let mut view = TimelineView::default();
+    if let Some(value) = compare {
+        let text = value.to_string();
+        match Compare::ALL.into_iter().find(|c| c.key() == text.trim()) {
+            Some(compare) => view.compare = compare,
+            None => notes.push(super::SettingNote {
+                key: COMPARE_KEY.to_owned(),
+                message: format!(
+                    "{COMPARE_KEY}={text:?} is not one of {}; comparing with nothing",
+                    Compare::ALL.map(Compare::key).join(", ")
+                ),
+            }),
+        }
+    }
+    (settings, view, notes)
 }
 
 /// What the reader chose besides the lab's settings.
