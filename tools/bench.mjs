@@ -328,6 +328,7 @@ function modelRows(result, label) {
     const secs = median(row.runs);
     const rate = row.what.startsWith('default sweep') ? `${(secs * 1000).toFixed(0)} ms per sweep`
       : row.what.includes('/metrics page') ? `${(secs * 1000).toFixed(1)} ms per page`
+        : row.what.startsWith('batch timeline') ? `${(secs * 1000).toFixed(1)} ms per timeline`
         : `${(row.work / secs / 1e6).toFixed(2)} M ${row.unit}/s`;
     const times = row.runs.length > 1 ? `${secs.toFixed(3)} (${Math.min(...row.runs).toFixed(3)}–${Math.max(...row.runs).toFixed(3)})` : secs.toFixed(3);
     return `| ${row.what} | ${row.workText} | ${times} | ${rate} |`;
