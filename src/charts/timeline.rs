@@ -593,14 +593,17 @@ fn draw_steps(
         Pos::new(HPos::Right, VPos::Top),
         muted,
     )?;
-    label(
-        body,
-        style,
-        "step",
-        (layout.left - style.offset(6.0), bottom),
-        Pos::new(HPos::Right, VPos::Bottom),
-        muted,
-    )?;
+    // Its name under the longest length, where the band has room for both.
+    if bottom - top >= 3 * layout.text_height {
+        label(
+            body,
+            style,
+            "step",
+            (layout.left - style.offset(6.0), bottom),
+            Pos::new(HPos::Right, VPos::Bottom),
+            muted,
+        )?;
+    }
     draw_boundaries(body, style, layout, data, layout.steps)
 }
 
@@ -803,7 +806,7 @@ fn draw_queue(
         Pos::new(HPos::Right, VPos::Top),
         look.waiting.pen.colour,
     )?;
-    if bottom - top >= 2 * layout.text_height {
+    if bottom - top >= 3 * layout.text_height {
         label(
             body,
             style,

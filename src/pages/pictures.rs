@@ -21,12 +21,24 @@ pub struct Picture {
     pub table: crate::charts::DataTable,
     /// The light picture, then the dark one.
     pub files: [Asset; 2],
+    /// Its size, CSS px.
+    pub size: (u32, u32),
 }
 
-/// Draws `spec` as `<stem>-light.svg` and `<stem>-dark.svg` (site paths).
+/// Draws `spec` as `<stem>-light.svg` and `<stem>-dark.svg` (site paths), at the size of the lab's charts.
 pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, PagesError> {
+    draw_sized(stem, spec, caption, (WIDTH, HEIGHT))
+}
+
+/// [`draw`] at `size` (CSS px), for a chart that needs more room than the lab's.
+pub fn draw_sized(
+    stem: &str,
+    spec: &ChartSpec,
+    caption: &str,
+    (width, height): (u32, u32),
+) -> Result<Picture, PagesError> {
     let file = |theme: ChartTheme, suffix: &str| -> Result<Asset, PagesError> {
-        let contents = chart_svg(spec, &ChartStyle::new(theme, 1.0), WIDTH, HEIGHT)
+        let contents = chart_svg(spec, &ChartStyle::new(theme, 1.0), width, height)
             .map_err(|error| PagesError::Picture(format!("{stem}: {error}")))?;
         Ok(Asset {
             path: format!("{stem}-{suffix}.svg"),
@@ -41,6 +53,7 @@ pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, Page
             file(ChartTheme::Light, "light")?,
             file(ChartTheme::Dark, "dark")?,
         ],
+        size: (width, height),
     })
 }
 
@@ -63,8 +76,8 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
                 &[
                     ("src", &light.path),
                     ("alt", &picture.summary),
-                    ("width", &WIDTH.to_string()),
-                    ("height", &HEIGHT.to_string()),
+                    ("width", &picture.size.0.to_string()),
+                    ("height", &picture.size.1.to_string()),
                     ("loading", "lazy"),
                     ("decoding", "async"),
                 ],

@@ -24,7 +24,7 @@ pub fn PrimaryControls(
     let field = |name: &str| format!("{id}-{name}");
     view! {
         <div class="lab-controls lab-primary" role="group" aria-label="Load and arrivals">
-            <LoadSlider settings id=field("load")/>
+            <LoadSlider settings id=field("load") measure="lab:input-to-paint"/>
             <fieldset class="lab-loop">
                 <legend>"Arrivals"</legend>
                 {LoopKind::ALL.iter().map(|&kind| view! { <LoopRadio settings kind name=field("loop")/> }).collect_view()}
@@ -132,9 +132,14 @@ pub fn ScenarioControls(
     }
 }
 
-/// The offered-load slider, its value always printed beside it.
+/// The offered-load slider, its value always printed beside it. Each input is measured to the frame that shows it, as
+/// `measure` (see [`perf`]).
 #[component]
-fn LoadSlider(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+pub(crate) fn LoadSlider(
+    settings: RwSignal<LabSettings>,
+    id: String,
+    measure: &'static str,
+) -> impl IntoView {
     let (min, max) = LOAD_PERCENT_RANGE;
     let percent = move || settings.with(|s| s.load_percent);
     view! {
@@ -150,7 +155,7 @@ fn LoadSlider(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
                 aria-valuetext=move || format!("{}% of saturation", percent())
                 on:input=move |ev| {
                     if let Ok(value) = event_target_value(&ev).parse::<u32>() {
-                        perf::measure_at_next_frame("lab:input-to-paint".to_owned(), ev.time_stamp());
+                        perf::measure_at_next_frame(measure.to_owned(), ev.time_stamp());
                         settings.update(|s| s.load_percent = value.clamp(min, max));
                     }
                 }
@@ -190,7 +195,7 @@ fn MetricSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
 }
 
 #[component]
-fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+pub(crate) fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
     view! {
         <ChoiceSelect
             id
@@ -203,13 +208,13 @@ fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
 }
 
 /// Every value of a lab choice with its form key and label, for a [`ChoiceSelect`].
-fn choices<T: Choice>() -> Vec<(T, &'static str, &'static str)> {
+pub(crate) fn choices<T: Choice>() -> Vec<(T, &'static str, &'static str)> {
     T::ALL.iter().map(|&c| (c, c.key(), c.label())).collect()
 }
 
 /// A labelled `<select>` over `choices` (value, form key, label shown).
 #[component]
-fn ChoiceSelect<T>(
+pub(crate) fn ChoiceSelect<T>(
     id: String,
     label: &'static str,
     choices: Vec<(T, &'static str, &'static str)>,
@@ -242,7 +247,7 @@ where
 
 /// A number input that commits only valid values and explains an invalid one beside itself.
 #[component]
-fn NumberField(
+pub(crate) fn NumberField(
     id: String,
     #[prop(into)] label: Signal<String>,
     range: (f64, f64),
