@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 
 use super::knee_lab::controls::{ChoiceSelect, LoadSlider, NumberField, PresetSelect};
@@ -145,14 +146,28 @@ fn compare_choices() -> Vec<(Compare, &'static str, &'static str)> {
         .collect()
 }
 
-/// Takes the knee lab's settings whenever the learner changes them there.
+/// Quiet time after the last change of the knee lab's settings before the timeline takes them, milliseconds: a drag
+/// of the lab's slider then costs the lab nothing, and the timeline follows once the learner lets go.
+const FOLLOW_DEBOUNCE_MS: u32 = 250;
+
+/// Takes the knee lab's settings whenever the learner changes them there (at once when the timeline mounts).
 fn follow_the_lab(settings: RwSignal<LabSettings>) {
     let link = use_lab_settings_link();
-    Effect::new(move |_| {
-        if let Some(lab) = link.0.get() {
-            if settings.with_untracked(|s| *s != lab) {
-                settings.set(lab);
+    let pending = StoredValue::new_local(None::<Timeout>);
+    Effect::new(move |mounted: Option<()>| {
+        let Some(lab) = link.0.get() else {
+            return;
+        };
+        let adopt = move || {
+            // `try_`: the timeline may have left the page (a presentation moved on) while the timer waited.
+            if settings.try_with_untracked(|s| *s != lab) == Some(true) {
+                settings.try_set(lab);
             }
+        };
+        if mounted.is_none() {
+            adopt();
+        } else {
+            pending.set_value(Some(Timeout::new(FOLLOW_DEBOUNCE_MS, adopt)));
         }
     });
 }
