@@ -986,6 +986,12 @@ const LAB_SIZES: [(f64, f64); 4] = [
     (720.0, 382.0),
 ];
 const PREDICTION_SIZES: [(f64, f64); 3] = [(279.0, 398.0), (249.0, 398.0), (520.0, 382.0)];
+const TIMELINE_SIZES: [(f64, f64); 4] = [
+    (319.0, 574.0),
+    (289.0, 574.0),
+    (560.0, 542.0),
+    (1000.0, 542.0),
+];
 
 /// The least plot height a chart keeps, CSS px: room for three decades of a log axis with a label each.
 const MIN_PLOT_HEIGHT: f64 = 150.0;
@@ -1007,7 +1013,21 @@ fn on_a_phone_or_a_tablet_every_chart_keeps_a_readable_plot_and_no_two_labels_ov
         ChartSpec::Prediction(revealed_prediction()),
         &PREDICTION_SIZES[..],
     );
-    for (chart, sizes) in lab.iter().chain([&prediction]) {
+    // The batch timeline has a taller canvas of its own (style/lab.css, `.batch-timeline .chart-canvas`).
+    let timeline = (
+        ChartSpec::BatchTimeline(
+            goodput::lab::timeline_figures(
+                &goodput::lab::LabSettings {
+                    load_percent: 99,
+                    ..Default::default()
+                },
+                &Default::default(),
+            )
+            .main,
+        ),
+        &TIMELINE_SIZES[..],
+    );
+    for (chart, sizes) in lab.iter().chain([&prediction, &timeline]) {
         for &css in *sizes {
             for ratio in [1.0, 2.0, 3.0] {
                 let at = format!(

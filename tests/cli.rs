@@ -642,6 +642,7 @@ fn page_of(fast: usize, slow: usize) -> String {
                 finish: i as f64 + ttft + 2.0,
                 prompt_tokens: 500,
                 output_tokens: 101,
+                replica: 0,
             }
         })
         .collect();

@@ -22,6 +22,7 @@ fn request(index: u64, arrival: f64, ttft: f64, output_tokens: u32, gap: f64) ->
         finish: first_token + gap * f64::from(output_tokens.saturating_sub(1)),
         prompt_tokens: 1000,
         output_tokens,
+        replica: 0,
     }
 }
 

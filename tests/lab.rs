@@ -429,6 +429,7 @@ fn every_lab_setting_round_trips_through_the_url() {
         replicas: 3,
         max_num_seqs: 128,
         chunked_prefill: false,
+        max_num_batched_tokens: Some(2048),
         gpu_memory_utilization: 0.85,
         slo_ttft_ms: 250.0,
         slo_tpot_ms: 37.5,
@@ -439,7 +440,7 @@ fn every_lab_setting_round_trips_through_the_url() {
     assert_eq!(
         query,
         "load=0.93&arrival_cv=2.5&preset=distserve&replicas=3&max_num_seqs=128&chunked_prefill=off\
-         &gpu_memory_utilization=0.85&slo_ttft_ms=250&slo_tpot_ms=37.5&metric=e2e&seed=99"
+         &max_num_batched_tokens=2048&gpu_memory_utilization=0.85&slo_ttft_ms=250&slo_tpot_ms=37.5&metric=e2e&seed=99"
     );
     let (back, notes) = defaults.with_query(&query);
     assert!(notes.is_empty(), "{notes:?}");
@@ -473,4 +474,35 @@ fn every_lab_setting_round_trips_through_the_url() {
             "gpu_memory_utilization=0.2 is below 0.4; using 0.4",
         ]
     );
+    // The token budget: a whole number, or the preset's own.
+    let (lab, notes) = defaults.with_query("max_num_batched_tokens=4096");
+    assert_eq!((lab.max_num_batched_tokens, notes.len()), (Some(4096), 0));
+    assert_eq!(lab.token_budget(), Some(4096));
+    let (back, notes) = lab.with_query("max_num_batched_tokens=preset");
+    assert_eq!((back.max_num_batched_tokens, notes.len()), (None, 0));
+    assert_eq!(
+        back.token_budget(),
+        Some(8192),
+        "the course box's own budget"
+    );
+    let (lab, notes) = defaults.with_query("max_num_batched_tokens=lots&max_num_batched_tokens=8");
+    assert_eq!(lab.max_num_batched_tokens, Some(16));
+    let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "max_num_batched_tokens=\"lots\" is not a number (or preset); using the preset's",
+            "max_num_batched_tokens=8 is below 16; using 16",
+        ]
+    );
+    // A budget below --max-num-seqs is no scenario: the lab says which field.
+    let error = goodput::lab::scenario_for(
+        &LabSettings {
+            max_num_batched_tokens: Some(32),
+            ..defaults.clone()
+        },
+        0.9,
+    )
+    .unwrap_err();
+    assert_eq!(error.field, "service.llm.max_num_batched_tokens");
 }

@@ -232,10 +232,25 @@ fn the_widgets_carry_their_settings_and_the_lab_draws_its_curves_as_pictures() {
     }
     for asset in &site().assets {
         assert!(asset.contents.starts_with("<svg"), "{}", asset.path);
+        // The lab's curves are against offered load; the batch timeline is against time, slot by slot.
+        let axis = if asset.path.contains("batch-timeline") {
+            "time (s)"
+        } else {
+            "offered load"
+        };
         assert!(
-            asset.contents.contains("offered load"),
-            "{} has no load axis",
+            asset.contents.contains(axis),
+            "{} has no {axis} axis",
             asset.path
         );
     }
+    // The timeline's fallback: its picture at the lesson's settings, described by the chart's own summary, with the
+    // followed request's story and the step-time formula beside it.
+    let timeline = "pictures/latency-throughput-slos/batch-timeline-timeline-light.svg";
+    assert!(assets.contains(&timeline));
+    let body = &lesson_page().body;
+    assert!(body.contains(timeline));
+    assert!(body.contains("alt=\"At 90% load, chunked prefill on,"));
+    assert!(body.contains("(from the slow tail) waited"));
+    assert!(body.contains("step time = 5.5 ms + 12 µs × prefill tokens"));
 }

@@ -373,3 +373,83 @@ fn progress_that_no_longer_fits_the_lesson_is_dropped() {
         format!("1 of {} steps answered, 1 right.", summary.steps)
     );
 }
+
+/// p95 TPOT and p99 TTFT of the course box at `load` with the lab's seed, chunked or not, with `budget` tokens
+/// per iteration (the preset's when `None`); also the median TTFT.
+fn course_clocks(load: f64, chunked: bool, budget: Option<u32>) -> (f64, f64, f64) {
+    let scenario = goodput::model::ScenarioSettings {
+        load: Some(load),
+        chunked_prefill: Some(chunked),
+        max_num_batched_tokens: budget,
+        ..Default::default()
+    }
+    .apply(&goodput::model::Scenario::course_preset())
+    .expect("valid");
+    let summary =
+        goodput::model::run(&scenario, goodput::lesson::judge::PREDICTION_SEED).expect("runs");
+    let steady = summary.steady.expect("stable at 90%");
+    let (tpot, ttft) = (steady.tpot.unwrap(), steady.ttft.unwrap());
+    (tpot.p95, ttft.p99, ttft.p50)
+}
+
+/// The lesson's "chunked prefill off" step is answered by the model: each option's claim is evaluated on the
+/// simulation, and exactly the options that hold are marked right. So is every claim its reveal and the lesson's
+/// text around it make about chunking and the token budget.
+#[test]
+fn the_chunked_prefill_step_is_answered_by_the_simulation() {
+    let step = lesson()
+        .predict_steps()
+        .into_iter()
+        .find(|s| s.id == "predict-chunked-prefill-off")
+        .expect("the step ships");
+    let PredictAnswer::MultipleChoice { options } = &step.answer else {
+        panic!("a multiple choice");
+    };
+    let (tpot_on, ttft_on, _) = course_clocks(0.9, true, None);
+    let (tpot_off, ttft_off, _) = course_clocks(0.9, false, None);
+    let change = |off: f64, on: f64| off / on - 1.0;
+    let (tpot, ttft) = (change(tpot_off, tpot_on), change(ttft_off, ttft_on));
+    // The claims in the options' order, each with a word of its label, so a reordered lesson fails here.
+    let claims: [(&str, bool); 4] = [
+        ("jumps", tpot > 0.10 && ttft < -0.05),
+        ("barely", tpot.abs() < 0.02 && ttft.abs() < 0.02),
+        ("improves and", tpot < -0.05 && ttft > 0.05),
+        ("much worse", tpot > 0.10 && ttft > 0.10),
+    ];
+    assert_eq!(options.len(), claims.len());
+    for (option, (word, holds)) in options.iter().zip(claims) {
+        assert!(
+            option.label.as_str().contains(word),
+            "{} is not the {word:?} option",
+            option.label.as_str()
+        );
+        assert_eq!(
+            option.correct, holds,
+            "{:?}: the model gives p95 TPOT {tpot_on:.4} → {tpot_off:.4} s, p99 TTFT {ttft_on:.3} → {ttft_off:.3} s",
+            option.label.as_str()
+        );
+    }
+    assert!(step.reveal.as_str().contains("less than 2%"));
+    // The reveal: with a 2048-token budget chunking lowers p95 TPOT and raises p99 TTFT.
+    let (small_tpot_on, small_ttft_on, small_p50_on) = course_clocks(0.9, true, Some(2048));
+    let (small_tpot_off, small_ttft_off, _) = course_clocks(0.9, false, Some(2048));
+    assert!(
+        small_tpot_on < small_tpot_off,
+        "{small_tpot_on} vs {small_tpot_off}"
+    );
+    assert!(
+        small_ttft_on > small_ttft_off,
+        "{small_ttft_on} vs {small_ttft_off}"
+    );
+    // "On your cluster": a smaller budget shortens the TPOT tail and lengthens the typical TTFT.
+    let (_, _, p50_on) = course_clocks(0.9, true, None);
+    assert!(small_tpot_on < tpot_on && small_p50_on > p50_on);
+    // "Inside the batch": a 2,000-token prompt adds 24 ms to its iteration, four times the fixed cost.
+    let goodput::model::ServiceKind::Llm(fleet) = goodput::model::Scenario::course_preset().service
+    else {
+        panic!("an LLM preset");
+    };
+    let prompt = fleet.iteration.per_prefill_token * 2000.0;
+    assert!((prompt - 0.024).abs() < 1e-9);
+    assert_eq!((prompt / fleet.iteration.fixed).floor(), 4.0);
+}

@@ -26,6 +26,9 @@ const SLIDER = `${LAB} input[type="range"]`;
 const LAB_TOP = `${LAB} .lab-primary`;
 // The lab's island in the pre-rendered page (src/pages/), which the wasm fills when it nears the viewport.
 const LAB_ISLAND = '[data-island="widget"][data-widget-name="knee-lab"]';
+// The batch timeline, dragged the same way once the lab is done; its island mounts when it nears the viewport.
+const TIMELINE = 'section#batch-timeline';
+const TIMELINE_ISLAND = '[data-island="widget"][data-widget-name="batch-timeline"]';
 const VIEWPORT = { width: 1920, height: 1080 };
 const NOT_EMITTED = 'not emitted';
 
@@ -209,7 +212,7 @@ async function oneVisit(browser, server) {
     lcp: window.__bench.lcp.at(-1)?.startTime,
   }));
   const cls = await layoutShift(page);
-  const result = { fcp: loads.fcp, lcp: loads.lcp, cls, firstDraw, dragToPaint: [], inputToPaint: [], firstResult: undefined, converged: undefined, longestTask: undefined, chartDraws: {}, notes: [] };
+  const result = { fcp: loads.fcp, lcp: loads.lcp, cls, firstDraw, dragToPaint: [], inputToPaint: [], firstResult: undefined, converged: undefined, longestTask: undefined, chartDraws: {}, timeline: { draws: [], computes: [], dragToPaint: [] }, notes: [] };
   // The lab is an island of the pre-rendered page: bring it near the viewport and wait for the live lab.
   await page.locator(LAB_ISLAND).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
   await page.locator(`${LAB_ISLAND}.island-mounted`).waitFor({ state: 'attached', timeout: 20000 }).catch(() => {
@@ -234,18 +237,8 @@ async function oneVisit(browser, server) {
     const measured = () => entries(page, 'lab:input-to-paint', 'measure').then((list) => list.length);
     // A drag with the mouse, as a learner moves the slider: from its left end (85%) to its right end (100%) in 48
     // pointer moves about a frame apart. Chromium delivers pointer moves at the start of a frame, as for a real mouse.
-    const box = await slider.boundingBox();
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + 1, y);
-    await page.mouse.down();
-    await page.waitForTimeout(300); // pressing on the track is an input too: let it settle before counting
-    const beforeDrag = await measured();
-    for (let i = 0; i <= 48; i += 1) {
-      await page.mouse.move(box.x + 1 + ((box.width - 2) * i) / 48, y);
-      await page.waitForTimeout(16);
-    }
-    await page.mouse.up();
-    await page.waitForTimeout(500);
+    let beforeDrag = 0;
+    await dragAlong(page, slider, async () => { beforeDrag = await measured(); });
     result.dragToPaint = (await entries(page, 'lab:input-to-paint', 'measure')).slice(beforeDrag).map((e) => e.duration);
     // Arrow keys: discrete events, which Chromium does not align to frames, so each also waits for the next frame
     // (0–16.7 ms at 60 Hz) on top of the work it causes.
@@ -270,6 +263,7 @@ async function oneVisit(browser, server) {
       result.firstResult = (await waitForEntries(page, 'lab:first-result', 'measure', results.length + 1, 10000))[results.length]?.duration;
       result.converged = (await waitForEntries(page, 'lab:converged', 'measure', converged.length + 1, 30000))[converged.length]?.duration;
     }
+    result.timeline = await dragTimeline(page, result.notes);
     const tasks = await page.evaluate((since) => window.__bench.longtasks.filter((t) => t.startTime >= since), interactionStart);
     result.longestTask = tasks.length ? Math.max(...tasks.map((t) => t.duration)) : 0;
     result.chartDraws = await page.evaluate((since) => {
@@ -283,6 +277,46 @@ async function oneVisit(browser, server) {
   if (outside.length) result.notes.push(`requests left the origin: ${outside.join(', ')}`);
   await context.close();
   return result;
+}
+
+/** Drags the mouse along `slider` from its left end to its right end in 48 moves about a frame apart; `pressed`
+ *  runs once the button is down on the track (itself an input), before the first move. */
+async function dragAlong(page, slider, pressed = async () => {}) {
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 1, y);
+  await page.mouse.down();
+  await page.waitForTimeout(300); // pressing on the track is an input too: let it settle before counting
+  await pressed();
+  for (let i = 0; i <= 48; i += 1) {
+    await page.mouse.move(box.x + 1 + ((box.width - 2) * i) / 48, y);
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(500);
+}
+
+/** The batch timeline on screen, its load slider dragged from end to end: each draw of its chart, each computation
+ *  of its figures (`timeline:compute`), and each input → frame (`timeline:input-to-paint`) during the drag. */
+async function dragTimeline(page, notes) {
+  const none = { draws: [], computes: [], dragToPaint: [] };
+  await page.locator(TIMELINE_ISLAND).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' })).catch(() => {});
+  await page.locator(`${TIMELINE_ISLAND}.island-mounted`).waitFor({ state: 'attached', timeout: 20000 }).catch(() => {
+    notes.push('the batch timeline island did not mount within 20 s');
+  });
+  const slider = page.locator(`${TIMELINE} input[type="range"]`).first();
+  if (await slider.count() === 0) {
+    notes.push(`no batch timeline slider (${TIMELINE}): its drag not measured`);
+    return none;
+  }
+  await page.locator(`${TIMELINE} .timeline-controls`).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  await page.waitForTimeout(500);
+  const since = await page.evaluate(() => performance.now());
+  await dragAlong(page, slider);
+  return page.evaluate((from) => {
+    const during = (name) => performance.getEntriesByName(name, 'measure').filter((e) => e.startTime >= from).map((e) => e.duration);
+    return { draws: during('chart:draw:batch-timeline'), computes: during('timeline:compute'), dragToPaint: during('timeline:input-to-paint') };
+  }, since);
 }
 
 /** 85% load on the slider: its value if the slider is in fractions (0.85) or percent (85), else 85% of its range. */
@@ -430,10 +464,17 @@ function modelRows(result, label) {
     const secs = median(row.runs);
     const rate = row.what.startsWith('default sweep') ? `${(secs * 1000).toFixed(0)} ms per sweep`
       : row.what.includes('/metrics page') ? `${(secs * 1000).toFixed(1)} ms per page`
+        : row.what.startsWith('batch timeline') ? `${(secs * 1000).toFixed(1)} ms per timeline`
         : `${(row.work / secs / 1e6).toFixed(2)} M ${row.unit}/s`;
     const times = row.runs.length > 1 ? `${secs.toFixed(3)} (${Math.min(...row.runs).toFixed(3)}–${Math.max(...row.runs).toFixed(3)})` : secs.toFixed(3);
     return `| ${row.what} | ${row.workText} | ${times} | ${rate} |`;
   });
+}
+
+/** A quantile of one of the visit's batch-timeline measures; NaN when it recorded none. */
+function timelineQuantile(visit, key, q) {
+  const list = visit.timeline?.[key] ?? [];
+  return list.length ? quantile(list, q) : NaN;
 }
 
 function render({ env, model, weight, visits, throttled, lh, contents }) {
@@ -494,6 +535,9 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     ['Scenario change → first result (`lab:first-result`)', spread(perRun((v) => v.firstResult), ms), '≤ 100 ms'],
     ['Scenario change → converged (`lab:converged`)', spread(perRun((v) => v.converged), ms), '≤ 1 s'],
     ['Longest main-thread task while interacting (0: none over 50 ms)', spread(perRun((v) => v.longestTask), ms), '≤ 50 ms'],
+    ['Batch timeline drawn while its load slider is dragged (`chart:draw:batch-timeline`), p95', spread(perRun((v) => timelineQuantile(v, 'draws', 0.95)), ms1), '≤ 16 ms'],
+    ['Batch timeline: its figures at each new load (`timeline:compute`, two runs of the model and a traced window), p95', spread(perRun((v) => timelineQuantile(v, 'computes', 0.95)), ms1), '—'],
+    ['Batch timeline load slider dragged: input → frame (`timeline:input-to-paint`), p95', spread(perRun((v) => timelineQuantile(v, 'dragToPaint', 0.95)), ms), '—'],
     ...(charts.length
       ? charts.map((chart) => [`Chart draw, \`${chart}\` (each draw while interacting)`, drawSummary(draws[chart]), '—'])
       : [['Chart draw (`chart:draw:<chart>`)', NOT_EMITTED, '—']]),
@@ -618,7 +662,11 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     'page does. Last it selects the "Closed loop" radio (the lab records `lab:first-result` and',
     '`lab:converged` from the change to its first rough pass and to its final pass). The longest task comes from a',
     '`longtask` PerformanceObserver installed before the page loads, counting tasks from the first input on; the chart',
-    'draw times are the lab\'s `chart:draw:<chart>` measures over the same span, pooled over the visits.',
+    'draw times are the lab\'s `chart:draw:<chart>` measures over the same span, pooled over the visits. Last it scrolls',
+    `\`${TIMELINE}\` into view and drags the batch timeline's load slider the same way: each draw of the timeline`,
+    '(`chart:draw:batch-timeline`), each computation of its figures at a new load (`timeline:compute`: the run that',
+    'picks the followed request, the traced window and the comparison\'s; a load seen before is kept, not recomputed) and',
+    'each input → frame (`timeline:input-to-paint`) during that drag.',
     '',
     '| visit | FCP | LCP | lab first draw | drag → frame p50 / p95 (n) | arrow key → frame p50 / p95 (n) | first result | converged | longest task |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -41,6 +41,8 @@ impl Series {
 pub(crate) struct Shade {
     pub label: String,
     pub colour: RGBColor,
+    /// Painted in full colour (cells of the batch timeline), not at the palette's fill opacity.
+    pub solid: bool,
 }
 
 impl Shade {
@@ -48,6 +50,15 @@ impl Shade {
         Shade {
             label: label.into(),
             colour,
+            solid: false,
+        }
+    }
+
+    /// A shade painted in full colour.
+    pub fn solid(label: impl Into<String>, colour: RGBColor) -> Self {
+        Shade {
+            solid: true,
+            ..Shade::new(label, colour)
         }
     }
 }
@@ -299,9 +310,14 @@ fn draw_swatch(
         }
         LegendEntry::Fill(shade) => {
             let half = style.offset(7.0);
+            let fill = if shade.solid {
+                ShapeStyle::from(shade.colour).filled()
+            } else {
+                style.fill(shade.colour)
+            };
             area.draw(&Rectangle::new(
                 [(x, middle - half), (x + width, middle + half)],
-                style.fill(shade.colour),
+                fill,
             ))?;
             area.draw(&Rectangle::new(
                 [(x, middle - half), (x + width, middle + half)],

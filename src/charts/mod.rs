@@ -17,6 +17,7 @@ mod queue;
 mod style;
 pub mod surface;
 mod throughput;
+mod timeline;
 
 pub use distribution::{
     distribution_summary, distribution_table, latency_distribution, LatencyBin, LatencyDistribution,
@@ -35,6 +36,10 @@ pub use surface::{ChartArea, ChartBackend, ChartResult, Surface, SvgSurface};
 pub use throughput::{
     throughput_summary, throughput_table, throughput_vs_goodput, ThroughputPoint,
     ThroughputVsGoodput,
+};
+pub use timeline::{
+    batch_timeline, followed_story, timeline_summary, timeline_table, Activity, BarSegment,
+    BatchTimeline, FollowedBar, SlotRun, StepModel, TimelineStep, WaitReason, MAX_ROWS,
 };
 
 /// The rows behind a chart, already formatted, for the `<table>` the page shows beside it: what a screen-reader user
@@ -63,6 +68,8 @@ pub enum ChartSpec {
     LatencyDistribution(LatencyDistribution),
     /// A chart prediction's marker and real curve, [`prediction_chart`].
     Prediction(PredictionChart),
+    /// Inside the batch: one replica's iterations over a few seconds, [`batch_timeline`].
+    BatchTimeline(BatchTimeline),
 }
 
 impl ChartSpec {
@@ -74,6 +81,7 @@ impl ChartSpec {
             ChartSpec::QueueOverTime(data) => queue_over_time(area, data, style),
             ChartSpec::LatencyDistribution(data) => latency_distribution(area, data, style),
             ChartSpec::Prediction(data) => prediction_chart(area, data, style),
+            ChartSpec::BatchTimeline(data) => batch_timeline(area, data, style),
         }
     }
 
@@ -85,6 +93,7 @@ impl ChartSpec {
             ChartSpec::QueueOverTime(data) => queue_summary(data),
             ChartSpec::LatencyDistribution(data) => distribution_summary(data),
             ChartSpec::Prediction(data) => prediction_summary(data),
+            ChartSpec::BatchTimeline(data) => timeline_summary(data),
         }
     }
 
@@ -96,6 +105,7 @@ impl ChartSpec {
             ChartSpec::QueueOverTime(data) => queue_table(data),
             ChartSpec::LatencyDistribution(data) => distribution_table(data),
             ChartSpec::Prediction(data) => prediction_table(data),
+            ChartSpec::BatchTimeline(data) => timeline_table(data),
         }
     }
 
@@ -107,6 +117,7 @@ impl ChartSpec {
             ChartSpec::QueueOverTime(_) => "queue-over-time",
             ChartSpec::LatencyDistribution(_) => "latency-distribution",
             ChartSpec::Prediction(_) => "prediction",
+            ChartSpec::BatchTimeline(_) => "batch-timeline",
         }
     }
 }

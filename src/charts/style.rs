@@ -78,6 +78,10 @@ pub struct Palette {
     pub preemption: RGBColor,
     /// Histogram bars of the latency distribution.
     pub histogram: RGBColor,
+    /// Prefill cells of the batch timeline.
+    pub prefill: RGBColor,
+    /// Decode cells of the batch timeline.
+    pub decode: RGBColor,
     /// Opacity of shaded areas (confidence band, goodput gap, histogram bars).
     pub fill_opacity: f64,
 }
@@ -106,6 +110,8 @@ impl Palette {
                 kv_cache: PURPLE,
                 preemption: ORANGE,
                 histogram: SKY,
+                prefill: ORANGE,
+                decode: BLUE,
                 fill_opacity: 0.22,
             },
             ChartTheme::Dark => Palette {
@@ -128,6 +134,8 @@ impl Palette {
                 kv_cache: PURPLE,
                 preemption: ORANGE,
                 histogram: BLUE,
+                prefill: ORANGE,
+                decode: SKY,
                 fill_opacity: 0.30,
             },
             ChartTheme::HighContrast => Palette {
@@ -150,6 +158,8 @@ impl Palette {
                 kv_cache: RGBColor(0xA8, 0x45, 0x7F),
                 preemption: RGBColor(0x9E, 0x6D, 0x00),
                 histogram: RGBColor(0x2A, 0x7F, 0xB0),
+                prefill: RGBColor(0x9E, 0x6D, 0x00),
+                decode: BLUE,
                 fill_opacity: 0.35,
             },
         }

@@ -13,7 +13,7 @@ use leptos_use_element_visibility::use_element_visibility;
 use wasm_bindgen::JsCast;
 
 use super::perf;
-use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable};
+use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable, PlotRect};
 use crate::components::theme::use_chart_projection;
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
@@ -32,6 +32,11 @@ pub fn ChartCanvas(
     /// Caption shown above the chart (and the `<details>` summary names it too).
     #[prop(into)]
     caption: String,
+    /// Called with where a click landed in the chart's plot, as fractions of its width and height from its top left
+    /// corner (a click outside the plot is ignored). Charts with a keyboard twin of this pick only: the batch
+    /// timeline's request picker.
+    #[prop(optional)]
+    on_pick: Option<Callback<(f64, f64)>>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let geometry = use_canvas_geometry(canvas_ref);
@@ -41,6 +46,8 @@ pub fn ChartCanvas(
     let visible = use_element_visibility(canvas_ref);
     // Larger type and lines on a projected screen (1 on the lesson page).
     let projection = use_chart_projection();
+    // Where the last drawing put the plot, CSS px, for clicks.
+    let plot = StoredValue::new(None::<PlotRect>);
 
     // Redraw whenever the size, the pixel ratio, the data, the theme or the projection change.
     Effect::new(move |_| {
@@ -57,8 +64,11 @@ pub fn ChartCanvas(
         let projection = ChartStyle::fit_projection(projection.get(), width, height);
         let style = ChartStyle::new(theme, 1.0).with_projection(projection);
         let started = perf::now();
-        if let Err(error) = draw_chart(canvas, geometry, &spec, style) {
-            web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into());
+        match draw_chart(canvas, geometry, &spec, style) {
+            Ok(drawn) => plot.set_value(drawn),
+            Err(error) => {
+                web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into())
+            }
         }
         perf::measure(
             &format!("chart:draw:{}", spec.file_stem()),
@@ -108,10 +118,21 @@ pub fn ChartCanvas(
         }
     };
 
+    let on_click = move |event: web_sys::MouseEvent| {
+        let (Some(pick), Some(plot)) = (on_pick, plot.get_value()) else {
+            return;
+        };
+        let across = (f64::from(event.offset_x()) - plot.left) / plot.width();
+        let down = (f64::from(event.offset_y()) - plot.top) / plot.height();
+        if (0.0..1.0).contains(&across) && (0.0..1.0).contains(&down) {
+            pick.run((across, down));
+        }
+    };
     view! {
         <figure class="chart">
             <figcaption>{caption.clone()}</figcaption>
-            <canvas node_ref=canvas_ref class="chart-canvas" role="img" aria-label=label></canvas>
+            <canvas node_ref=canvas_ref class="chart-canvas" class:chart-canvas-pickable=on_pick.is_some()
+                role="img" aria-label=label on:click=on_click></canvas>
             <div class="chart-actions">
                 <button type="button" on:click=download_png>"Download PNG"</button>
                 <button type="button" on:click=download_svg>"Download SVG"</button>

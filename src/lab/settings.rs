@@ -17,6 +17,8 @@ pub const LOAD_PERCENT_RANGE: (u32, u32) = (85, 100);
 pub const REPLICAS_RANGE: (u32, u32) = (1, 16);
 /// `--max-num-seqs` values the lab accepts.
 pub const MAX_NUM_SEQS_RANGE: (u32, u32) = (1, 1024);
+/// `--max-num-batched-tokens` values the lab accepts (the model also wants at least `--max-num-seqs`).
+pub const MAX_NUM_BATCHED_TOKENS_RANGE: (u32, u32) = (16, 65_536);
 /// `--gpu-memory-utilization` values the lab accepts: every preset's KV cache still holds its longest sequence.
 pub const GPU_MEMORY_UTILIZATION_RANGE: (f64, f64) = (0.4, 0.95);
 /// Coefficients of variation of the gaps between open-loop arrivals the lab accepts (1 is Poisson).
@@ -123,6 +125,9 @@ pub struct LabSettings {
     pub max_num_seqs: u32,
     /// `--enable-chunked-prefill` (LLM presets only).
     pub chunked_prefill: bool,
+    /// `--max-num-batched-tokens`, the token budget of one iteration; `None` keeps the preset's (LLM presets only).
+    #[serde(default)]
+    pub max_num_batched_tokens: Option<u32>,
     /// `--gpu-memory-utilization`, which sizes the KV cache (LLM presets only).
     pub gpu_memory_utilization: f64,
     /// p99 TTFT objective, milliseconds (in the textbook queue: the wait before service).
@@ -147,6 +152,7 @@ impl Default for LabSettings {
             replicas: 1,
             max_num_seqs: 64,
             chunked_prefill: true,
+            max_num_batched_tokens: None,
             gpu_memory_utilization: 0.9,
             slo_ttft_ms: 500.0,
             slo_tpot_ms: 40.0,
@@ -155,6 +161,9 @@ impl Default for LabSettings {
         }
     }
 }
+
+/// How a setting that may keep the preset's own value writes that choice (`max_num_batched_tokens=preset`).
+pub const PRESET_VALUE: &str = "preset";
 
 /// A value that was not used as given, and what was used instead, for the page to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,6 +194,12 @@ enum Kind {
         unit: &'static str,
         get: fn(&LabSettings) -> f64,
         set: fn(&mut LabSettings, f64),
+    },
+    /// A whole number within `range`, or `preset` for the preset's own value (`None`).
+    WholeOrPreset {
+        range: (u32, u32),
+        get: fn(&LabSettings) -> Option<u32>,
+        set: fn(&mut LabSettings, Option<u32>),
     },
     /// A whole number within `range` (a fraction is rounded, with a note).
     Whole {
@@ -264,7 +279,7 @@ impl Field {
 }
 
 /// Every lab setting, in the order the URL writes them.
-pub static FIELDS: [Field; 12] = [
+pub static FIELDS: [Field; 13] = [
     Field {
         key: "load",
         aliases: &[],
@@ -309,6 +324,15 @@ pub static FIELDS: [Field; 12] = [
         kind: Kind::Flag {
             get: |s| s.chunked_prefill,
             set: |s, v| s.chunked_prefill = v,
+        },
+    },
+    Field {
+        key: "max_num_batched_tokens",
+        aliases: &[],
+        kind: Kind::WholeOrPreset {
+            range: MAX_NUM_BATCHED_TOKENS_RANGE,
+            get: |s| s.max_num_batched_tokens,
+            set: |s, v| s.max_num_batched_tokens = v,
         },
     },
     Field::number(
@@ -497,6 +521,22 @@ impl Field {
                 let value = clamp.number(key, raw, (range, "", true), f64::from(get(lab)));
                 set(lab, value as u32);
             }
+            Kind::WholeOrPreset { range, get, set } => {
+                let readable = raw.trim().parse::<f64>().is_ok_and(f64::is_finite);
+                if raw.trim() == PRESET_VALUE {
+                    set(lab, None);
+                } else if !readable {
+                    let used = get(lab).map_or("the preset's".to_owned(), |v| v.to_string());
+                    clamp.note(
+                        key,
+                        format!("{key}={raw:?} is not a number (or {PRESET_VALUE}); using {used}"),
+                    );
+                } else {
+                    let range = (f64::from(range.0), f64::from(range.1));
+                    let value = clamp.number(key, raw, (range, "", true), range.1);
+                    set(lab, Some(value as u32));
+                }
+            }
             Kind::Flag { get, set } => {
                 let value = clamp.flag(key, raw, get(lab));
                 set(lab, value);
@@ -529,6 +569,9 @@ impl Field {
             Kind::Load => format!("{:.2}", lab.load()),
             Kind::Number { get, .. } => trim_number(get(lab)),
             Kind::Whole { get, .. } => get(lab).to_string(),
+            Kind::WholeOrPreset { get, .. } => {
+                get(lab).map_or(PRESET_VALUE.to_owned(), |v| v.to_string())
+            }
             Kind::Flag { get, .. } => if get(lab) { "on" } else { "off" }.to_owned(),
             Kind::Choice { get, .. } => get(lab).to_owned(),
             Kind::Seed => lab.seed.to_string(),

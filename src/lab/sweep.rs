@@ -2,7 +2,7 @@
 //! point first (the learner sees curves within a frame or two), then passes that refine each point to the full run.
 
 use super::settings::{LabSettings, LoopKind, Preset};
-use crate::model::{Scenario, ScenarioError, ScenarioSettings, SlicedSweep};
+use crate::model::{Scenario, ScenarioError, ScenarioSettings, ServiceKind, SlicedSweep};
 
 /// Measured requests per load point after each pass. The last pass is the scenario's full run.
 const PASSES: [u64; 2] = [1_500, 6_000];
@@ -20,10 +20,25 @@ impl LabSettings {
             servers: Some(self.replicas),
             max_num_seqs: llm.then_some(self.max_num_seqs),
             chunked_prefill: llm.then_some(self.chunked_prefill),
+            max_num_batched_tokens: self.max_num_batched_tokens.filter(|_| llm),
             gpu_memory_utilization: llm.then_some(self.gpu_memory_utilization),
             slo_ttft: Some(self.slo_ttft_ms / 1000.0),
             slo_tpot: Some(self.slo_tpot_ms / 1000.0),
             ..ScenarioSettings::default()
+        }
+    }
+}
+
+impl LabSettings {
+    /// The token budget of one iteration (`--max-num-batched-tokens`): the one set, else the preset's; `None` for
+    /// the textbook queue, which has no batch.
+    pub fn token_budget(&self) -> Option<u32> {
+        match self.preset.scenario().service {
+            ServiceKind::Llm(fleet) => Some(
+                self.max_num_batched_tokens
+                    .unwrap_or(fleet.max_num_batched_tokens),
+            ),
+            ServiceKind::Textbook(_) => None,
         }
     }
 }

@@ -405,15 +405,18 @@ pub enum WidgetName {
     LittlesLawSizer,
     /// Reads a vLLM `/metrics` scrape and says where the replica is.
     MetricsReader,
+    /// Inside the batch: one replica's iterations at the lab's settings, one request followed through them.
+    BatchTimeline,
 }
 
 impl WidgetName {
     /// Every widget, for error messages and documentation.
-    pub const ALL: [WidgetName; 4] = [
+    pub const ALL: [WidgetName; 5] = [
         WidgetName::KneeLab,
         WidgetName::GoodputChart,
         WidgetName::LittlesLawSizer,
         WidgetName::MetricsReader,
+        WidgetName::BatchTimeline,
     ];
 
     /// The name an author writes, e.g. `knee-lab`.
@@ -423,6 +426,7 @@ impl WidgetName {
             WidgetName::GoodputChart => "goodput-chart",
             WidgetName::LittlesLawSizer => "littles-law-sizer",
             WidgetName::MetricsReader => "metrics-reader",
+            WidgetName::BatchTimeline => "batch-timeline",
         }
     }
 

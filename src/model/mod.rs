@@ -6,7 +6,8 @@
 //!   prefill), reporting `ttft`, `tpot`, end-to-end latency, throughput and `goodput`.
 //!
 //! Each LLM replica may have a KV-cache budget, with vLLM's admission and preemption; open-loop arrivals may be
-//! burstier or smoother than Poisson (gamma gaps). [`settings`] turns a preset and the changes a person asks for
+//! burstier or smoother than Poisson (gamma gaps). [`trace_batch`] records what one replica's scheduler put in each
+//! iteration of a run, and one request's whole life, for the batch timeline. [`settings`] turns a preset and the changes a person asks for
 //! into a [`Scenario`], the same way for the command line and the page.
 //!
 //! Pure Rust, no web types, deterministic given a seed; every input and output is `serde` serialisable.
@@ -39,6 +40,10 @@ pub use scenario::{
     ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV, POISSON_CV,
 };
 pub use settings::{LoopKind, Preset, ScenarioSettings};
+pub use sim::llm::batch::{
+    trace_batch, BatchTrace, Cell, Chunk, EndAfterFollow, FollowedRequest, IterationRecord, Phase,
+    PhaseKind, TraceSpec, Work, MAX_CELLS, MAX_ITERATIONS,
+};
 pub use sim::{
     run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, ServiceMode,
     Stability, SteadyState,

@@ -6,10 +6,6 @@ use super::writer::HtmlWriter;
 use super::{Asset, PagesError};
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
 
-/// The sizes the pictures are drawn at, in CSS pixels (the page scales them to its column): a laptop's column, and a
-/// phone's, where the chart code lays a chart out for a narrow screen (its legend and labels fit, not shrunk).
-const WIDE: (u32, u32) = (720, 360);
-const NARROW: (u32, u32) = (360, 330);
 /// Screens that get the narrow picture.
 const NARROW_MEDIA: &str = "(max-width: 600px)";
 
@@ -24,11 +20,37 @@ pub struct Picture {
     pub table: crate::charts::DataTable,
     /// Light and dark, wide then narrow.
     pub files: [Asset; 4],
+    /// The wide pictures' size and the narrow ones', CSS px.
+    pub sizes: Sizes,
 }
 
+/// A picture's size on a laptop's column and on a phone's, CSS px.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sizes {
+    pub wide: (u32, u32),
+    pub narrow: (u32, u32),
+}
+
+/// The lab's charts: a laptop's column, and a phone's, where the chart code lays a chart out for a narrow screen
+/// (its legend and labels fit, not shrunk).
+pub const LAB_CHART: Sizes = Sizes {
+    wide: (720, 360),
+    narrow: (360, 330),
+};
+
 /// Draws `spec` as `<stem>-light.svg`, `<stem>-dark.svg`, `<stem>-light-narrow.svg` and `<stem>-dark-narrow.svg`
-/// (site paths).
+/// (site paths), at the size of the lab's charts.
 pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, PagesError> {
+    draw_sized(stem, spec, caption, LAB_CHART)
+}
+
+/// [`draw`] at `sizes`, for a chart that needs more room than the lab's.
+pub fn draw_sized(
+    stem: &str,
+    spec: &ChartSpec,
+    caption: &str,
+    sizes: Sizes,
+) -> Result<Picture, PagesError> {
     let file = |theme: ChartTheme, (width, height): (u32, u32), suffix: &str| {
         let contents = chart_svg(spec, &ChartStyle::new(theme, 1.0), width, height)
             .map_err(|error| PagesError::Picture(format!("{stem}: {error}")))?;
@@ -42,11 +64,12 @@ pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, Page
         summary: spec.summary(),
         table: spec.table(),
         files: [
-            file(ChartTheme::Light, WIDE, "light")?,
-            file(ChartTheme::Dark, WIDE, "dark")?,
-            file(ChartTheme::Light, NARROW, "light-narrow")?,
-            file(ChartTheme::Dark, NARROW, "dark-narrow")?,
+            file(ChartTheme::Light, sizes.wide, "light")?,
+            file(ChartTheme::Dark, sizes.wide, "dark")?,
+            file(ChartTheme::Light, sizes.narrow, "light-narrow")?,
+            file(ChartTheme::Dark, sizes.narrow, "dark-narrow")?,
         ],
+        sizes,
     })
 }
 
@@ -58,9 +81,13 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
     let dark_narrow_media = format!("{dark_media} and {NARROW_MEDIA}");
     // The first source that matches wins: the narrow pictures first, each in its theme.
     let sources = [
-        (dark_narrow_media.as_str(), dark_narrow, NARROW),
-        (dark_media, dark, WIDE),
-        (NARROW_MEDIA, light_narrow, NARROW),
+        (
+            dark_narrow_media.as_str(),
+            dark_narrow,
+            picture.sizes.narrow,
+        ),
+        (dark_media, dark, picture.sizes.wide),
+        (NARROW_MEDIA, light_narrow, picture.sizes.narrow),
     ];
     m.element("figure", &[("class", "chart chart-static")], |m| {
         m.text_element("figcaption", &[], &picture.caption);
@@ -81,8 +108,8 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
                 &[
                     ("src", &light.path),
                     ("alt", &picture.summary),
-                    ("width", &WIDE.0.to_string()),
-                    ("height", &WIDE.1.to_string()),
+                    ("width", &picture.sizes.wide.0.to_string()),
+                    ("height", &picture.sizes.wide.1.to_string()),
                     ("loading", "lazy"),
                     ("decoding", "async"),
                 ],

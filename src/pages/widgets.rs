@@ -5,9 +5,10 @@
 use super::pictures::{self, Picture};
 use super::writer::HtmlWriter;
 use super::{Asset, PagesError};
+use crate::charts::followed_story;
 use crate::charts::ChartSpec;
 use crate::cluster::sizing::{size, SizingField};
-use crate::lab::{sweep_for, Figures, LabSettings};
+use crate::lab::{sweep_for, timeline_figures, Figures, LabSettings};
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::{WidgetEmbed, WidgetName};
 use crate::model::default_load_points;
@@ -21,6 +22,14 @@ pub enum WidgetFallback {
     Arithmetic(Vec<String>),
     /// The metrics reader: nothing to compute.
     Note,
+    /// The batch timeline: its picture at the lesson's settings, the followed request's story and the step-time
+    /// formula.
+    Timeline {
+        /// The timeline.
+        picture: Box<Picture>,
+        /// Paragraphs under it.
+        lines: Vec<String>,
+    },
 }
 
 impl WidgetFallback {
@@ -30,6 +39,7 @@ impl WidgetFallback {
             WidgetFallback::Charts(pictures) => {
                 pictures.iter().flat_map(|p| p.files.clone()).collect()
             }
+            WidgetFallback::Timeline { picture, .. } => picture.files.to_vec(),
             _ => Vec::new(),
         }
     }
@@ -82,8 +92,45 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
             }
         }
         WidgetName::MetricsReader => WidgetFallback::Note,
+        WidgetName::BatchTimeline => timeline_fallback(widget, stem)?,
     })
 }
+
+/// The batch timeline's picture at the lesson's settings, with what the live widget says beside it.
+fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, PagesError> {
+    let (settings, view, _) = crate::lab::timeline::from_directive(&widget.settings);
+    let figures = timeline_figures(&settings, &view);
+    let spec = ChartSpec::BatchTimeline(figures.main.clone());
+    let picture = pictures::draw_sized(
+        &format!("{stem}-timeline"),
+        &spec,
+        crate::lab::timeline::CAPTION,
+        TIMELINE_SIZE,
+    )?;
+    let mut lines = Vec::new();
+    if let Some(followed) = &figures.main.followed {
+        lines.push(format!(
+            "Request #{} (from the slow tail) {}.",
+            followed.request,
+            followed_story(followed)
+        ));
+    }
+    let [(_, fixed), (_, prefill), (_, decode), (_, context)] = &figures.formula.terms;
+    lines.push(format!(
+        "step time = {fixed} + {prefill} × prefill tokens + {decode} × decoding sequences + {context} × context tokens. {}",
+        figures.formula.source
+    ));
+    Ok(WidgetFallback::Timeline {
+        picture: Box::new(picture),
+        lines,
+    })
+}
+
+/// The timeline picture's size: wide and tall enough for 64 slot rows.
+const TIMELINE_SIZE: pictures::Sizes = pictures::Sizes {
+    wide: (960, 540),
+    narrow: (360, 480),
+};
 
 /// The lab's figures at the lesson's settings, from the same sweep the page runs, run to the end.
 fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
@@ -158,6 +205,10 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
             "The sizer's arithmetic at its starting numbers. Trying your own numbers needs JavaScript.",
             "the sizer",
         ),
+        WidgetName::BatchTimeline => (
+            "A picture of the timeline at the lesson's settings. Moving the load, switching chunked prefill and following another request need JavaScript.",
+            "the timeline",
+        ),
         WidgetName::MetricsReader => (
             "Reading a pasted /metrics page needs JavaScript. On a terminal, tools/cluster-probe.sh HOST:PORT or goodput-sim metrics reads a live server the same way.",
             "the reader",
@@ -185,6 +236,18 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
                     m.text_element("li", &[], line);
                 }
             });
+        }
+        WidgetFallback::Timeline { picture, lines } => {
+            m.element(
+                "div",
+                &[("class", "batch-timeline batch-timeline-static")],
+                |m| {
+                    pictures::write_figure(m, picture);
+                    for line in lines {
+                        m.text_element("p", &[("class", "timeline-static-text")], line);
+                    }
+                },
+            );
         }
         WidgetFallback::Note => {}
     }

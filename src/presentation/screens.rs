@@ -450,6 +450,7 @@ mod tests {
         for heading in [
             "Two clocks: TTFT and TPOT",
             "The knee",
+            "Inside the batch",
             "Little's Law sizes the fleet",
             "Wrap-up",
         ] {
@@ -461,9 +462,9 @@ mod tests {
         let steps = screens.iter().filter(|s| s.interactive).count();
         assert_eq!(
             steps,
-            8 + 4 + 1 + 1,
-            "eight predict steps (the five guided ones, two chart predictions, a recall), four widgets, one recall \
-             card, one explain card"
+            9 + 5 + 1 + 1,
+            "nine predict steps (the five guided ones, the chunked-prefill one, two chart predictions, a recall), \
+             five widgets, one recall card, one explain card"
         );
         let knee_lab = screens
             .iter()
@@ -473,5 +474,10 @@ mod tests {
             !knee_lab.notes.is_empty(),
             "the knee section's notes reach the knee lab's screen"
         );
+        let timeline = screens
+            .iter()
+            .find(|s| s.title.contains("Look inside the batch"))
+            .expect("the batch timeline has a screen");
+        assert!(timeline.interactive && !timeline.notes.is_empty());
     }
 }

@@ -167,7 +167,38 @@ pub fn measure(size: Size) -> Vec<Line> {
         });
     }
     lines.push(time_metrics_page());
+    lines.push(time_timeline());
     lines
+}
+
+/// What the batch timeline computes on each move of its load slider (two short runs of the model and a traced
+/// window, and the same window with chunked prefill switched), on the course preset at 90%: best of five.
+fn time_timeline() -> Line {
+    use goodput::lab::{timeline_figures, Compare, LabSettings, TimelineView};
+    let settings = LabSettings {
+        load_percent: 90,
+        ..LabSettings::default()
+    };
+    let view = TimelineView {
+        compare: Compare::Chunking,
+        follow: None,
+    };
+    let mut best = f64::INFINITY;
+    let mut iterations = 0;
+    for _ in 0..5 {
+        let (figures, secs) = timed(|| timeline_figures(&settings, &view));
+        iterations = figures.main.steps.len();
+        best = best.min(secs);
+    }
+    Line {
+        what: "batch timeline figures, course preset at 90%, chunking compared (best of 5)"
+            .to_string(),
+        work: iterations as u64,
+        unit: "iterations",
+        work_text: format!("{iterations} iterations drawn"),
+        seconds: best,
+        rate: format!("{:.1} ms per timeline", best * 1e3),
+    }
 }
 
 /// The metrics reader's claim: parsing a 1 MB `/metrics` page and finding its signals takes well under 100 ms.

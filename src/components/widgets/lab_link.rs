@@ -1,7 +1,10 @@
-//! What the knee lab shares with the other widgets on the page: its current reading. Provided once per lesson page;
-//! `None` until a lab on the page has a result (or when the page has no lab).
+//! What the knee lab shares with the other widgets on the page: its current reading, and its settings. Provided once
+//! per lesson page; `None` until a lab on the page has a result (or, for the settings, until they differ from the
+//! lesson's), and when the page has no lab.
 
 use leptos::prelude::*;
+
+use crate::lab::LabSettings;
 
 /// The knee lab's current state, as the sizer and the metrics reader use it.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,9 +28,20 @@ pub struct LabReading {
 #[derive(Clone, Copy, Debug)]
 pub struct LabLink(pub RwSignal<Option<LabReading>>);
 
-/// Creates the slot for this page; call once, above every widget.
+/// The full knee lab's settings, once the learner (or the page URL) moved them away from the lesson's: the batch
+/// timeline shows the lab's replica at them.
+#[derive(Clone, Copy, Debug)]
+pub struct LabSettingsLink(pub RwSignal<Option<LabSettings>>);
+
+/// Creates the slots for this page; call once, above every widget.
 pub fn provide_lab_link() {
     provide_context(LabLink(RwSignal::new(None)));
+    provide_context(LabSettingsLink(RwSignal::new(None)));
+}
+
+/// The page's slot for the lab's settings, or a fresh empty one when none was provided.
+pub fn use_lab_settings_link() -> LabSettingsLink {
+    use_context::<LabSettingsLink>().unwrap_or_else(|| LabSettingsLink(RwSignal::new(None)))
 }
 
 /// The page's slot, or a fresh empty one when none was provided (a widget shown on its own).

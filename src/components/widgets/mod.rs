@@ -3,8 +3,10 @@
 //! values fall back to the defaults with a visible note).
 //!
 //! Widgets on one page talk through [`LabLink`]: the knee lab publishes its current reading, which the sizer can use
-//! as its latency and the metrics reader as a scrape.
+//! as its latency and the metrics reader as a scrape; and through [`LabSettingsLink`], its settings, which the batch
+//! timeline follows.
 
+mod batch_timeline;
 mod copy_block;
 mod frame;
 mod knee_lab;
@@ -14,7 +16,9 @@ mod sizer;
 
 pub use copy_block::CopyBlock;
 pub use frame::WidgetFrame;
-pub use lab_link::{provide_lab_link, use_lab_link, LabLink, LabReading};
+pub use lab_link::{
+    provide_lab_link, use_lab_link, use_lab_settings_link, LabLink, LabReading, LabSettingsLink,
+};
 
 use crate::lesson::{WidgetEmbed, WidgetName};
 use leptos::prelude::*;
@@ -33,6 +37,9 @@ pub fn Widget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
         WidgetName::LittlesLawSizer => view! { <sizer::LittlesLawSizer widget id/> }.into_any(),
         WidgetName::MetricsReader => {
             view! { <metrics_reader::MetricsReader widget id/> }.into_any()
+        }
+        WidgetName::BatchTimeline => {
+            view! { <batch_timeline::BatchTimelineWidget widget id/> }.into_any()
         }
     }
 }

@@ -37,6 +37,8 @@ use crate::model::scenario::{
     Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS,
     MAX_TOKENS,
 };
+pub mod batch;
+
 use rand::Rng;
 use rand_distr::Exp1;
 use std::cmp::Reverse;
@@ -97,6 +99,8 @@ struct Request {
     decode_from: u64,
     /// Admission stamp: the highest is the most recently admitted.
     admitted: u64,
+    /// The replica that admitted it (last, if it was preempted and readmitted).
+    replica: u32,
 }
 
 impl Request {
@@ -231,6 +235,8 @@ pub(crate) struct LlmSim {
     kv_capacity: Option<u64>,
     /// KV blocks held across the fleet.
     kv_used: u64,
+    /// What a batch timeline records of this run; `None` (nothing recorded, nothing paid) in ordinary runs.
+    observer: Option<Box<batch::BatchObserver>>,
 }
 
 impl LlmSim {
@@ -285,6 +291,7 @@ impl LlmSim {
             admissions: 0,
             kv_capacity: fleet.kv_cache.tokens(),
             kv_used: 0,
+            observer: None,
         }
     }
 
@@ -360,6 +367,7 @@ impl LlmSim {
             first_token: 0.0,
             decode_from: 0,
             admitted: 0,
+            replica: 0,
         };
         let id = match self.free_slots.pop() {
             Some(id) => {
@@ -371,6 +379,9 @@ impl LlmSim {
                 (self.requests.len() - 1) as u32
             }
         };
+        if let Some(observer) = self.observer.as_deref_mut() {
+            observer.arrived(index, id, t);
+        }
         // The request waits in the fleet queue (vLLM's `waiting`) until a scheduler gives it budget. An idle replica
         // schedules at once; a busy one takes it, first come first served, when its current iteration ends.
         self.queue.push_back(id);
@@ -392,6 +403,9 @@ impl LlmSim {
     /// Schedules replica `r`'s next iteration starting at `t`, or leaves it idle when it has nothing to do.
     fn start_iteration(&mut self, r: usize, t: f64) {
         let held = self.replicas[r].kv.used;
+        if let Some(observer) = self.observer.as_deref_mut() {
+            observer.before_plan(&self.replicas[r], &self.requests);
+        }
         let plan = self.plan_iteration(r, t);
         let rep = &mut self.replicas[r];
         self.kv_used = self.kv_used - held + rep.kv.used;
@@ -410,6 +424,16 @@ impl LlmSim {
                 .iteration
                 .duration(plan.prefill_tokens, plan.decoding, rep.context);
         self.rec.peak_batch = self.rec.peak_batch.max(rep.admitted() as u32);
+        if let Some(observer) = self.observer.as_deref_mut() {
+            observer.iteration(batch::Step {
+                replica: r,
+                start: t,
+                plan: &plan,
+                rep: &self.replicas[r],
+                requests: &self.requests,
+                queue: &self.queue,
+            });
+        }
         if plan.preempted > 0 {
             // The preempted requests wait at the head of the fleet queue: another replica may be idle.
             self.wake_idle_replica(t);
@@ -506,6 +530,7 @@ impl LlmSim {
             if !continuing {
                 queue.pop_front();
                 requests[id as usize].admitted = *admissions;
+                requests[id as usize].replica = r as u32;
                 *admissions += 1;
                 rep.prefilling.push_back(id);
                 *admitted_total += 1;
@@ -589,6 +614,7 @@ impl LlmSim {
             finish: t,
             prompt_tokens: req.prompt,
             output_tokens: req.output,
+            replica: req.replica,
         };
         let sample = Sample {
             first: req.first_token - req.arrival,

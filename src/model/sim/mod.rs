@@ -203,6 +203,9 @@ pub struct RequestTrace {
     pub prompt_tokens: u32,
     /// Output tokens (0 in the textbook mode).
     pub output_tokens: u32,
+    /// The LLM replica that served it (0 in the textbook mode, whose servers share one queue).
+    #[serde(default)]
+    pub replica: u32,
 }
 
 /// One finished request as the recorder sees it.

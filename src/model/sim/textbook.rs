@@ -156,6 +156,7 @@ impl TextbookSim {
                 finish: depart,
                 prompt_tokens: 0,
                 output_tokens: 0,
+                replica: 0,
             };
             self.rec.sample(
                 index,

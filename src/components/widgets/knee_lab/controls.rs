@@ -8,8 +8,9 @@ use super::LabVariant;
 use crate::charts::LatencyMetric;
 use crate::components::perf;
 use crate::lab::settings::{
-    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, LOAD_PERCENT_RANGE, MAX_NUM_SEQS_RANGE,
-    REPLICAS_RANGE, SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
+    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, LOAD_PERCENT_RANGE,
+    MAX_NUM_BATCHED_TOKENS_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE, SLO_TPOT_MS_RANGE,
+    SLO_TTFT_MS_RANGE,
 };
 use crate::lab::{LabSettings, LoopKind, Preset};
 
@@ -23,7 +24,7 @@ pub fn PrimaryControls(
     let field = |name: &str| format!("{id}-{name}");
     view! {
         <div class="lab-controls lab-primary" role="group" aria-label="Load and arrivals">
-            <LoadSlider settings id=field("load")/>
+            <LoadSlider settings id=field("load") measure="lab:input-to-paint"/>
             <fieldset class="lab-loop">
                 <legend>"Arrivals"</legend>
                 {LoopKind::ALL.iter().map(|&kind| view! { <LoopRadio settings kind name=field("loop")/> }).collect_view()}
@@ -93,6 +94,16 @@ pub fn ScenarioControls(
                     " Chunked prefill"
                 </label>
                 <NumberField
+                    id=field("max-num-batched-tokens")
+                    label="--max-num-batched-tokens"
+                    range=(f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.0), f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.1))
+                    step="256"
+                    whole=true
+                    disabled=Signal::derive(textbook)
+                    value=Signal::derive(move || f64::from(settings.with(|s| s.token_budget().unwrap_or(0))))
+                    on_valid=move |v: f64| settings.update(|s| s.max_num_batched_tokens = Some(v as u32))
+                />
+                <NumberField
                     id=field("gpu-memory-utilization")
                     label="--gpu-memory-utilization"
                     range=GPU_MEMORY_UTILIZATION_RANGE
@@ -121,9 +132,14 @@ pub fn ScenarioControls(
     }
 }
 
-/// The offered-load slider, its value always printed beside it.
+/// The offered-load slider, its value always printed beside it. Each input is measured to the frame that shows it, as
+/// `measure` (see [`perf`]).
 #[component]
-fn LoadSlider(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+pub(crate) fn LoadSlider(
+    settings: RwSignal<LabSettings>,
+    id: String,
+    measure: &'static str,
+) -> impl IntoView {
     let (min, max) = LOAD_PERCENT_RANGE;
     let percent = move || settings.with(|s| s.load_percent);
     view! {
@@ -139,7 +155,7 @@ fn LoadSlider(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
                 aria-valuetext=move || format!("{}% of saturation", percent())
                 on:input=move |ev| {
                     if let Ok(value) = event_target_value(&ev).parse::<u32>() {
-                        perf::measure_at_next_frame("lab:input-to-paint".to_owned(), ev.time_stamp());
+                        perf::measure_at_next_frame(measure.to_owned(), ev.time_stamp());
                         settings.update(|s| s.load_percent = value.clamp(min, max));
                     }
                 }
@@ -179,7 +195,7 @@ fn MetricSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
 }
 
 #[component]
-fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
+pub(crate) fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
     view! {
         <ChoiceSelect
             id
@@ -192,13 +208,13 @@ fn PresetSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
 }
 
 /// Every value of a lab choice with its form key and label, for a [`ChoiceSelect`].
-fn choices<T: Choice>() -> Vec<(T, &'static str, &'static str)> {
+pub(crate) fn choices<T: Choice>() -> Vec<(T, &'static str, &'static str)> {
     T::ALL.iter().map(|&c| (c, c.key(), c.label())).collect()
 }
 
 /// A labelled `<select>` over `choices` (value, form key, label shown).
 #[component]
-fn ChoiceSelect<T>(
+pub(crate) fn ChoiceSelect<T>(
     id: String,
     label: &'static str,
     choices: Vec<(T, &'static str, &'static str)>,
@@ -231,7 +247,7 @@ where
 
 /// A number input that commits only valid values and explains an invalid one beside itself.
 #[component]
-fn NumberField(
+pub(crate) fn NumberField(
     id: String,
     #[prop(into)] label: Signal<String>,
     range: (f64, f64),

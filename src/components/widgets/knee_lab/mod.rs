@@ -5,14 +5,14 @@
 //! the full lab, in the page URL (so an instructor can share "97% load, closed loop"). The sweep reruns only when a
 //! setting other than the load or the metric changes: the slider just picks a point of a sweep already computed.
 
-mod controls;
+pub(super) mod controls;
 mod readouts;
 mod url_state;
 
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 
-use super::{use_lab_link, LabReading, WidgetFrame};
+use super::{use_lab_link, use_lab_settings_link, LabReading, WidgetFrame};
 use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
 use crate::components::lesson::use_progress;
@@ -79,6 +79,7 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
         })
     });
     if variant == LabVariant::Full {
+        publish_settings(settings, defaults.clone());
         publish_reading(settings, figures, run_state);
         first_draw_mark(snapshot);
         tick_tasks(settings, figures, run_state);
@@ -127,7 +128,7 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
 
 /// The values from the lesson or the URL that could not be used as given, with what was used instead.
 #[component]
-fn SettingNotes(notes: RwSignal<Vec<SettingNote>>) -> impl IntoView {
+pub(super) fn SettingNotes(notes: RwSignal<Vec<SettingNote>>) -> impl IntoView {
     view! {
         <Show when=move || notes.with(|n| !n.is_empty())>
             <div class="lab-notes" role="status">
@@ -139,6 +140,20 @@ fn SettingNotes(notes: RwSignal<Vec<SettingNote>>) -> impl IntoView {
             </div>
         </Show>
     }
+}
+
+/// Shares the full lab's settings with the batch timeline once they differ from the lesson's `defaults` (and from
+/// then on, every change).
+fn publish_settings(settings: RwSignal<LabSettings>, defaults: LabSettings) {
+    let link = use_lab_settings_link();
+    Effect::new(move |published: Option<bool>| {
+        let current = settings.get();
+        let publish = published == Some(true) || current != defaults;
+        if publish && link.0.try_get_untracked().flatten().as_ref() != Some(&current) {
+            link.0.try_set(Some(current));
+        }
+        publish
+    });
 }
 
 /// Quiet time after the last change before the reading (with its simulated `/metrics`) is shared, milliseconds: the

@@ -1,0 +1,302 @@
+//! The `batch-timeline` widget: inside the batch at the knee lab's settings. A few seconds of one replica's life from
+//! the simulation ([`crate::lab::timeline`]), one request followed through it, the step-time formula beside it, and
+//! the same window under one other setting.
+//!
+//! State: the settings and the reader's view (the comparison, the request followed) are [`synced_signal`]s, so
+//! presentation windows mirror them; the settings follow the knee lab's whenever the learner changes those (see
+//! [`LabSettingsLink`](super::LabSettingsLink)). Each setting's figures are computed once (a few milliseconds: two
+//! short runs of the model) and kept, so moving the load slider back and forth only redraws.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos_use_timeout_fn::use_timeout_fn;
+
+use super::knee_lab::controls::{ChoiceSelect, LoadSlider, NumberField, PresetSelect};
+use super::knee_lab::SettingNotes;
+use super::{use_lab_settings_link, WidgetFrame};
+use crate::charts::{followed_story, ChartSpec};
+use crate::components::chart_canvas::ChartCanvas;
+use crate::components::perf;
+use crate::components::sync::synced_signal;
+use crate::components::theme::use_chart_theme;
+use crate::lab::settings::MAX_NUM_BATCHED_TOKENS_RANGE;
+use crate::lab::timeline::{from_directive, StepFormula, CAPTION};
+use crate::lab::{timeline_figures, Compare, LabSettings, TimelineFigures, TimelineView};
+use crate::lesson::WidgetEmbed;
+
+/// Settings whose figures are kept: every load of the slider, and a few more.
+const KEPT: usize = 24;
+
+/// The batch timeline with the directive's settings as defaults.
+#[component]
+pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
+    let (defaults, start_view, notes) = from_directive(&widget.settings);
+    let settings = synced_signal(format!("{id}/settings"), defaults);
+    let view = synced_signal(format!("{id}/view"), start_view);
+    follow_the_lab(settings);
+    forget_the_followed_request_when_the_settings_change(settings, view);
+
+    let kept = StoredValue::new(Vec::<((LabSettings, TimelineView), Arc<TimelineFigures>)>::new());
+    let figures = Memo::new(move |_| {
+        let key = (settings.get(), view.get());
+        if let Some(found) = kept.with_value(|kept| {
+            kept.iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, f)| Arc::clone(f))
+        }) {
+            return found;
+        }
+        let started = perf::now();
+        let computed = Arc::new(timeline_figures(&key.0, &key.1));
+        perf::measure("timeline:compute", started, perf::now());
+        kept.update_value(|kept| {
+            if kept.len() >= KEPT {
+                kept.remove(0);
+            }
+            kept.push((key, Arc::clone(&computed)));
+        });
+        computed
+    });
+
+    let theme = use_chart_theme();
+    let chart = Memo::new(move |_| ChartSpec::BatchTimeline(figures.with(|f| f.main.clone())));
+    let on_pick = Callback::new(move |(across, down): (f64, f64)| {
+        figures.with_untracked(|f| {
+            let (from, until) = f.main.window;
+            let time = from + across * (until - from);
+            if let Some(request) = f.main.request_at(down, time) {
+                let follow = (Some(request) != f.tail_pick).then_some(request);
+                view.update(|v| v.follow = follow);
+            }
+        });
+    });
+    let field = |name: &str| format!("{id}-{name}");
+    let [load_id, budget_id, preset_id, compare_id, follow_id] = [
+        "load",
+        "max-num-batched-tokens",
+        "preset",
+        "compare",
+        "follow",
+    ]
+    .map(field);
+    let story = move || {
+        figures.with(|f| {
+            f.main.followed.as_ref().map(|followed| {
+                let who = if followed.from_the_tail {
+                    format!("Request #{} (from the slow tail)", followed.request)
+                } else {
+                    format!("Request #{}", followed.request)
+                };
+                format!("{who} {}.", followed_story(followed))
+            })
+        })
+    };
+    let notes = RwSignal::new(notes);
+    let frame_id = id.clone();
+    view! {
+        <WidgetFrame widget id=frame_id>
+            <SettingNotes notes/>
+            <div class="batch-timeline">
+                <div class="lab-controls timeline-controls" role="group" aria-label="Settings of the timeline">
+                    <LoadSlider settings id=load_id measure="timeline:input-to-paint"/>
+                    <label class="lab-check">
+                        <input
+                            type="checkbox"
+                            prop:checked=move || settings.with(|s| s.chunked_prefill)
+                            on:change=move |ev| settings.update(|s| s.chunked_prefill = event_target_checked(&ev))
+                        />
+                        " Chunked prefill"
+                    </label>
+                    <NumberField
+                        id=budget_id
+                        label="--max-num-batched-tokens"
+                        range=(f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.0), f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.1))
+                        step="256"
+                        whole=true
+                        value=Signal::derive(move || f64::from(settings.with(|s| s.token_budget().unwrap_or(0))))
+                        on_valid=move |v: f64| settings.update(|s| s.max_num_batched_tokens = Some(v as u32))
+                    />
+                    <PresetSelect settings id=preset_id/>
+                    <ChoiceSelect
+                        id=compare_id
+                        label="Compare with"
+                        choices=compare_choices()
+                        current=Signal::derive(move || view.with(|v| v.compare))
+                        on_pick=move |compare| view.update(|v| v.compare = compare)
+                    />
+                    <FollowSelect id=follow_id figures view/>
+                </div>
+                <p class="timeline-story">{story}</p>
+                <div class="timeline-main">
+                    <ChartCanvas chart theme caption=CAPTION on_pick/>
+                </div>
+                <Formula formula=Signal::derive(move || figures.with(|f| f.formula.clone()))/>
+                <Comparison figures theme/>
+            </div>
+        </WidgetFrame>
+    }
+}
+
+/// The comparison's choices for a [`ChoiceSelect`].
+fn compare_choices() -> Vec<(Compare, &'static str, &'static str)> {
+    Compare::ALL
+        .iter()
+        .map(|&c| (c, c.key(), c.label()))
+        .collect()
+}
+
+/// Quiet time after the last change of the knee lab's settings before the timeline takes them, milliseconds: a drag
+/// of the lab's slider then costs the lab nothing, and the timeline follows once the learner lets go.
+const FOLLOW_DEBOUNCE_MS: f64 = 250.0;
+
+/// Takes the knee lab's settings whenever the learner changes them there (at once when the timeline mounts).
+fn follow_the_lab(settings: RwSignal<LabSettings>) {
+    let link = use_lab_settings_link();
+    let adopt = move |lab: LabSettings| {
+        // `try_`: the timeline may have left the page (a presentation moved on) while the timer waited.
+        if settings.try_with_untracked(|s| *s != lab) == Some(true) {
+            settings.try_set(lab);
+        }
+    };
+    // Each change restarts the pause; the timer is cleared with the timeline.
+    let adopt_later = use_timeout_fn(adopt, FOLLOW_DEBOUNCE_MS).start;
+    Effect::new(move |mounted: Option<()>| {
+        let Some(lab) = link.0.get() else {
+            return;
+        };
+        if mounted.is_none() {
+            adopt(lab);
+        } else {
+            adopt_later(lab);
+        }
+    });
+}
+
+/// Another setting is another run: the request followed there is not the one followed here, so the slow-tail pick
+/// takes over again.
+fn forget_the_followed_request_when_the_settings_change(
+    settings: RwSignal<LabSettings>,
+    view: RwSignal<TimelineView>,
+) {
+    Effect::new(move |previous: Option<LabSettings>| {
+        let current = settings.get();
+        if previous.is_some_and(|p| p != current) && view.with_untracked(|v| v.follow.is_some()) {
+            view.update(|v| v.follow = None);
+        }
+        current
+    });
+}
+
+/// Picks the request followed, by keyboard: every request in the window, the slow-tail pick first named.
+#[component]
+fn FollowSelect(
+    id: String,
+    figures: Memo<Arc<TimelineFigures>>,
+    view: RwSignal<TimelineView>,
+) -> impl IntoView {
+    let current = move || {
+        figures.with(|f| {
+            view.with(|v| v.follow)
+                .or(f.tail_pick)
+                .map(|i| i.to_string())
+                .unwrap_or_default()
+        })
+    };
+    let options = move || {
+        figures.with(|f| {
+            f.requests
+                .iter()
+                .map(|choice| {
+                    let value = choice.index.to_string();
+                    let selected = {
+                        let value = value.clone();
+                        move || current() == value
+                    };
+                    view! { <option value=value selected=selected>{choice.label.clone()}</option> }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <div class="lab-field timeline-follow">
+            <label for=id.clone()>"Follow request"</label>
+            <select id=id prop:value=current on:change=move |ev| {
+                let Ok(index) = event_target_value(&ev).parse::<u64>() else {
+                    return;
+                };
+                let follow = figures.with_untracked(|f| (Some(index) != f.tail_pick).then_some(index));
+                view.update(|v| v.follow = follow);
+            }>
+                {options}
+            </select>
+        </div>
+    }
+}
+
+/// The step-time formula with the preset's coefficients, where they come from, and the longest iteration worked out.
+#[component]
+fn Formula(#[prop(into)] formula: Signal<StepFormula>) -> impl IntoView {
+    let terms = move || {
+        formula.with(|f| {
+            let [(_, fixed), (_, prefill), (_, decode), (_, context)] = f.terms.clone();
+            view! {
+                "step time = " <strong>{fixed}</strong>
+                " + " <strong>{prefill}</strong> " × prefill tokens"
+                " + " <strong>{decode}</strong> " × decoding sequences"
+                " + " <strong>{context}</strong> " × context tokens"
+            }
+        })
+    };
+    let example = move || {
+        formula.with(|f| {
+            f.example.as_ref().map(|e| {
+                let [fixed, prefill, decode, context] = e.terms_ms.clone();
+                format!(
+                    "Check it on iteration {} (the longest here, a row of the data table): {} prefill tokens, {} decoding \
+                     sequences, {} context tokens give {fixed} + {prefill} + {decode} + {context} ms = {}, the length \
+                     the simulation gave it.",
+                    e.iteration, e.prefill_tokens, e.decode_seqs, e.context_tokens, e.total
+                )
+            })
+        })
+    };
+    view! {
+        <div class="timeline-formula" role="group" aria-label="The step-time model">
+            <p class="timeline-formula-terms">{terms}</p>
+            <p class="timeline-formula-source">{move || formula.with(|f| f.source)}</p>
+            <p class="timeline-formula-example">{example}</p>
+        </div>
+    }
+}
+
+/// The same window under the other setting, with a sentence saying what changed.
+#[component]
+fn Comparison(
+    figures: Memo<Arc<TimelineFigures>>,
+    theme: Signal<crate::charts::ChartTheme>,
+) -> impl IntoView {
+    // The canvas is made again only when what is compared changes, not at every new figure.
+    let name =
+        Memo::new(move |_| figures.with(|f| f.compare.as_ref().map(|(name, _)| name.clone())));
+    let chart = Memo::new(move |_| {
+        figures.with(|f| {
+            ChartSpec::BatchTimeline(
+                f.compare
+                    .as_ref()
+                    .map(|(_, t)| t.clone())
+                    .unwrap_or_default(),
+            )
+        })
+    });
+    move || {
+        name.get().map(|name| {
+            view! {
+                <p class="timeline-comparison">{move || figures.with(|f| f.comparison.clone())}</p>
+                <div class="timeline-other">
+                    <ChartCanvas chart theme caption=format!("The same requests with {name}")/>
+                </div>
+            }
+        })
+    }
+}
