@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::Owner;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,6 +22,8 @@ use crate::lesson::WidgetName;
 
 /// How far outside the viewport an island counts as near: about a screen ahead of the reader.
 const NEAR: &str = "100% 0px";
+/// Where the browser has no idle callbacks (Safari), the pause before each idle mount, milliseconds.
+const SAFARI_IDLE_MS: u32 = 50;
 /// The longest an idle mount waits for the browser to be idle, milliseconds.
 const IDLE_TIMEOUT_MS: u32 = 2_000;
 
@@ -175,12 +178,12 @@ fn request_idle() {
     if QUEUE.with_borrow(|queue| queue.later.is_empty()) {
         return;
     }
-    let on_idle = Closure::once_into_js(|| {
+    let mount_next = || {
         if let Some(island) = QUEUE.with_borrow_mut(|queue| queue.later.pop_front()) {
             mount(&island);
         }
         request_idle();
-    });
+    };
     let window = leptos::prelude::window();
     let has_idle_callbacks =
         web_sys::js_sys::Reflect::has(&window, &JsValue::from_str("requestIdleCallback"))
@@ -188,12 +191,13 @@ fn request_idle() {
     if has_idle_callbacks {
         let options = web_sys::IdleRequestOptions::new();
         options.set_timeout(IDLE_TIMEOUT_MS);
+        let on_idle = Closure::once_into_js(mount_next);
         let _ = window.request_idle_callback_with_options(on_idle.unchecked_ref(), &options);
     } else {
-        // Safari has no idle callbacks: a moment after the page settles is near enough. (A plain timer, not
-        // leptos-use's: this queue belongs to no component and lives as long as the page.)
-        let _ = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(on_idle.unchecked_ref(), 50);
+        // Safari has no idle callbacks: a moment after the page settles is near enough. The queue belongs to no
+        // component and lives as long as the page, so its timer is a plain one, left to run (not leptos-use's,
+        // which a component's cleanup cancels).
+        Timeout::new(SAFARI_IDLE_MS, mount_next).forget();
     }
 }
 

@@ -194,6 +194,22 @@ test('with JavaScript the islands mount in place: nothing duplicated, no layout 
   }
 });
 
+test('without idle callbacks (Safari) the islands still all mount, the far ones on a timer', async () => {
+  const { page, problems } = await site.open('');
+  await page.addInitScript(() => {
+    delete window.requestIdleCallback;
+    delete window.cancelIdleCallback;
+  });
+  await page.goto(site.url(LESSON_PATH));
+  assert.equal(await page.evaluate(() => 'requestIdleCallback' in window), false);
+  await waitForApp(page);
+  // The last predict step is screens below the first: it mounted from the idle queue, not by coming near.
+  const last = page.locator('section.lesson-predict').last();
+  assert.equal(await last.locator('.predict-commit').count(), 1, 'the last predict step is live');
+  assert.equal(await page.locator('[data-island]:not([data-island="widget"]):not(.island-mounted)').count(), 0);
+  assert.deepEqual(problems(), []);
+});
+
 test('a deep link to the lab lands on it and the lab mounts there without moving the page', async () => {
   const { page, problems } = await site.open('', SIZES[1]);
   await recordShifts(page);
