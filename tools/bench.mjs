@@ -205,19 +205,24 @@ async function oneVisit(browser, server) {
   page.on('request', (request) => { if (!request.url().startsWith(server.origin) && !/^(data|blob):/.test(request.url())) outside.push(request.url()); });
   await page.goto(server.url(LESSON_PATH), { waitUntil: 'load' });
   await page.getByRole('heading', { level: 1 }).waitFor({ timeout: 20000 });
-  const firstDraw = (await waitForEntries(page, 'lab:first-draw', 'mark', 1, 10000))[0]?.startTime;
   await page.waitForTimeout(500); // let LCP settle before the first input ends it
   const loads = await page.evaluate(() => ({
     fcp: window.__bench.paint.find((e) => e.name === 'first-contentful-paint')?.startTime,
     lcp: window.__bench.lcp.at(-1)?.startTime,
   }));
   const cls = await layoutShift(page);
-  const result = { fcp: loads.fcp, lcp: loads.lcp, cls, firstDraw, dragToPaint: [], inputToPaint: [], firstResult: undefined, converged: undefined, longestTask: undefined, chartDraws: {}, timeline: { draws: [], computes: [], dragToPaint: [] }, notes: [] };
-  // The lab is an island of the pre-rendered page: bring it near the viewport and wait for the live lab.
-  await page.locator(LAB_ISLAND).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const result = { fcp: loads.fcp, lcp: loads.lcp, cls, firstDraw: undefined, dragToPaint: [], inputToPaint: [], firstResult: undefined, converged: undefined, longestTask: undefined, chartDraws: {}, timeline: { draws: [], computes: [], dragToPaint: [] }, notes: [] };
+  // The lab is an island of the pre-rendered page, mounted as it nears the viewport: scroll to it, and time its
+  // first draw from that moment.
+  const scrolledAt = await page.locator(LAB_ISLAND).evaluate((el) => {
+    el.scrollIntoView({ block: 'start', behavior: 'instant' });
+    return performance.now();
+  });
   await page.locator(`${LAB_ISLAND}.island-mounted`).waitFor({ state: 'attached', timeout: 20000 }).catch(() => {
     result.notes.push('the lab island did not mount within 20 s');
   });
+  const drawnAt = (await waitForEntries(page, 'lab:first-draw', 'mark', 1, 10000))[0]?.startTime;
+  result.firstDraw = drawnAt === undefined ? undefined : drawnAt - scrolledAt;
 
   const slider = page.locator(SLIDER).first();
   if (await slider.count() === 0) {
@@ -450,7 +455,7 @@ async function lighthouse(server, formFactor) {
     const score = (id) => Math.round(report.categories[id].score * 100);
     const failing = Object.values(report.audits)
       .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
-      .map((a) => a.id);
+      .map((a) => (a.displayValue && a.scoreDisplayMode === 'numeric' ? `${a.id} (${a.displayValue})` : a.id));
     runs.push({ performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), failing });
   }
   return { runs };
@@ -522,7 +527,7 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     ...throttledRows,
     ['Unthrottled: first contentful paint (lesson deep link)', spread(perRun((v) => v.fcp), ms), '—'],
     ['Unthrottled: largest contentful paint', spread(perRun((v) => v.lcp), ms), '—'],
-    ['Unthrottled: lab first draw (`lab:first-draw`, the lab mounting while the page is idle)', spread(perRun((v) => v.firstDraw), ms), '—'],
+    ['Unthrottled: the lab scrolled into view → its first draw (`lab:first-draw`)', spread(perRun((v) => v.firstDraw), ms), '—'],
     ['Unthrottled: layout shift up to the first input', spread(perRun((v) => v.cls), cls), '≤ 0.02'],
     ['Lighthouse performance, desktop', lhScore(lh.desktop, 'performance'), '100'],
     ['Lighthouse performance, mobile', lhScore(lh.mobile, 'performance'), '≥ 95'],
@@ -650,7 +655,8 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     '## Load and interaction',
     '',
     `Each visit opens the lesson's deep link (\`${LESSON_PATH}\`) in a fresh profile. First and largest contentful`,
-    'paint come from the browser\'s paint and LCP entries; the lab\'s first draw is its `performance.mark(\'lab:first-draw\')`.',
+    'paint come from the browser\'s paint and LCP entries. The lab mounts as it nears the viewport: the script scrolls its',
+    'island into view, and "lab first draw" is the time from that scroll to the lab\'s `performance.mark(\'lab:first-draw\')`.',
     `The window is ${VIEWPORT.width}×${VIEWPORT.height}. The lab's charts draw only while on screen, so the script scrolls`,
     `\`${LAB_TOP}\` to the top of the window and waits for the lab's first sweep to converge. Then it drives the`,
     'knee lab. It drags the load slider with the mouse from end to end (48 pointer moves about 16 ms apart; the value',
@@ -668,7 +674,7 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     'picks the followed request, the traced window and the comparison\'s; a load seen before is kept, not recomputed) and',
     'each input → frame (`timeline:input-to-paint`) during that drag.',
     '',
-    '| visit | FCP | LCP | lab first draw | drag → frame p50 / p95 (n) | arrow key → frame p50 / p95 (n) | first result | converged | longest task |',
+    '| visit | FCP | LCP | lab first draw (after the scroll) | drag → frame p50 / p95 (n) | arrow key → frame p50 / p95 (n) | first result | converged | longest task |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...visits.map((v, i) => {
       const f = (x) => (Number.isFinite(x) ? ms(x) : NOT_EMITTED);
@@ -689,6 +695,14 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     'Debian\'s Chromium (`CHROME_PATH`): its desktop settings (`--preset=desktop`) and its default mobile ones (a',
     'mid-range phone on a slow 4G link, simulated). Goals (issue 13): performance 100 on desktop and ≥ 95 on mobile;',
     'accessibility and best practices 100.',
+    '',
+    'Mobile metrics are simulated (Lighthouse\'s Lantern): a request counts towards the largest contentful paint if it',
+    'finished before the paint Lighthouse observed. On loopback the preloaded wasm (Trunk\'s `<link rel="preload">`)',
+    'finishes before the text paints, so the simulation charges its download at slow-4G speed to the LCP (about 3.3 s),',
+    'though the LCP element is the lesson\'s text, painted without the wasm (the throttled visits above measure it).',
+    'Tried on 2026-12-01: without the preload, mobile scored 100 in 2 runs, but on the slow network the lab first drew',
+    '160 ms later (3.54 s against 3.38 s, 3 runs each) and 110 ms later on the classroom link. The preload stays: what a',
+    'learner sees comes first.',
     '',
     ...[['desktop', lh.desktop], ['mobile', lh.mobile]].flatMap(([name, result]) => (result.error ? [`${name}: not measured: ${result.error}.`, ''] : [
       `| ${name} run | performance | accessibility | best practices | audits below full marks |`,
