@@ -2,7 +2,7 @@
 // unfold and recall cards that reveal — by mouse and by keyboard — on a laptop and on a phone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, waitForApp } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const site = siteUnderTest();
@@ -10,6 +10,9 @@ const site = siteUnderTest();
 async function openLesson(viewport) {
   const opened = await site.open(LESSON_PATH, viewport);
   await opened.page.getByRole('heading', { level: 1, name: /Latency, Throughput & SLOs/ }).waitFor({ timeout: 15000 });
+  // The pre-rendered keywords and cards are replaced by live ones as the islands mount: wait, or a click may land
+  // on an element on its way out.
+  await waitForApp(opened.page);
   return opened;
 }
 

@@ -40,6 +40,7 @@ test('after one visit, the home page and a lesson deep link load and respond wit
   await page.goto(server.url(LESSON_PATH));
   await page.getByRole('heading', LESSON_HEADING).waitFor({ timeout: 15000 });
   assert.ok(await page.locator('article h2').count() >= 5, 'the lesson text is missing offline');
+  await waitForApp(page);
 
   // A predict step still takes a guess, commits it and reveals its outcome (it runs in the cached wasm).
   const predict = page.locator('#step-1-ttft');
