@@ -374,14 +374,15 @@ pub fn batch_timeline(
         draw_centred(&body, style, &layout, note)?;
         return Ok(Some(layout.slots_rect(area, &body)));
     }
-    draw_grid(&body, style, &layout, data)?;
+    let ticks = time_ticks(&body, style, &layout, data)?;
+    draw_grid(&body, style, &layout, data, &ticks)?;
     draw_steps(&body, style, &layout, data, &look)?;
     draw_slots(&body, style, &layout, data, &look)?;
     draw_queue(&body, style, &layout, data, &look)?;
     if let Some(followed) = &data.followed {
         draw_followed(&body, style, &layout, data, followed, &look)?;
     }
-    draw_axis(&body, style, &layout, data)?;
+    draw_axis(&body, style, &layout, data, &ticks)?;
     if data.steps.is_empty() {
         draw_centred(&body, style, &layout, "no iterations in this window")?;
     }
@@ -547,10 +548,11 @@ fn draw_grid(
     style: &ChartStyle,
     layout: &Layout,
     data: &BatchTimeline,
+    ticks: &TimeTicks,
 ) -> ChartResult {
     let grid = ShapeStyle::from(style.palette.grid).stroke_width(style.px(1.0));
     let top = layout.follow.map_or(layout.steps.0, |f| f.0);
-    for tick in time_ticks(body, style, layout, data)?.0 {
+    for &tick in &ticks.at {
         let x = layout.x(data.window.0 + tick);
         body.draw(&PathElement::new(vec![(x, top), (x, layout.queue.1)], grid))?;
     }
@@ -917,29 +919,41 @@ fn bar_captions(f: &FollowedBar) -> Vec<String> {
     vec![full.join(" · "), short.join(" · "), String::new()]
 }
 
-/// Time ticks (seconds since the window's start) that fit without touching, and the format they print in.
+/// Ticks of the time axis, which the grid lines share.
+struct TimeTicks {
+    /// Seconds since the window's start.
+    at: Vec<f64>,
+    /// Decimals they print with.
+    decimals: usize,
+}
+
+/// Time ticks that fit without touching: the smallest step of the list whose labels leave a character's room.
 fn time_ticks(
     body: &ChartArea<'_>,
     style: &ChartStyle,
     layout: &Layout,
     data: &BatchTimeline,
-) -> ChartResult<(Vec<f64>, usize)> {
+) -> ChartResult<TimeTicks> {
     let (from, until) = data.x_span();
     let span = until - from;
     let width = f64::from(layout.right - layout.left);
     let text = style.text_style();
-    for step in [
-        0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0,
+    // (step in seconds, decimals its labels need)
+    for (step, decimals) in [
+        (0.1, 1),
+        (0.2, 1),
+        (0.25, 2),
+        (0.5, 1),
+        (1.0, 0),
+        (2.0, 0),
+        (2.5, 1),
+        (5.0, 0),
+        (10.0, 0),
+        (20.0, 0),
+        (30.0, 0),
+        (60.0, 0),
+        (120.0, 0),
     ] {
-        let decimals = if step < 1.0 {
-            if step == 0.25 {
-                2
-            } else {
-                1
-            }
-        } else {
-            0
-        };
         let count = (span / step).floor() as usize;
         if count > 40 {
             continue;
@@ -948,10 +962,14 @@ fn time_ticks(
         let (w, _) = body.estimate_text_size(&sample, &text)?;
         let spacing = width * step / span;
         if spacing >= f64::from(w) + f64::from(style.px(style.text_px)) {
-            return Ok(((0..=count).map(|i| i as f64 * step).collect(), decimals));
+            let at = (0..=count).map(|i| i as f64 * step).collect();
+            return Ok(TimeTicks { at, decimals });
         }
     }
-    Ok((vec![0.0, span], 1))
+    Ok(TimeTicks {
+        at: vec![0.0, span],
+        decimals: 1,
+    })
 }
 
 fn draw_axis(
@@ -959,15 +977,16 @@ fn draw_axis(
     style: &ChartStyle,
     layout: &Layout,
     data: &BatchTimeline,
+    ticks: &TimeTicks,
 ) -> ChartResult {
-    let (ticks, decimals) = time_ticks(body, style, layout, data)?;
+    let decimals = ticks.decimals;
     let first_half_width = body
         .estimate_text_size(&format!("{:.decimals$}", 0.0), &style.text_style())?
         .0 as i32
         / 2;
     let axis = ShapeStyle::from(style.palette.axis).stroke_width(style.px(1.0));
     let tick_length = style.offset(5.0);
-    for tick in &ticks {
+    for tick in &ticks.at {
         let x = layout.x(data.window.0 + tick);
         body.draw(&PathElement::new(
             vec![(x, layout.axis), (x, layout.axis + tick_length)],
@@ -1054,6 +1073,17 @@ pub fn timeline_summary(data: &BatchTimeline) -> String {
         sentence += " (the window was cut short to keep the trace small)";
     }
     sentence + "."
+}
+
+/// The followed request's story as the widget and its static picture tell it: "Request #633 (from the slow tail)
+/// waited 244 ms for a slot, then …".
+pub fn followed_sentence(f: &FollowedBar) -> String {
+    let tail = if f.from_the_tail {
+        " (from the slow tail)"
+    } else {
+        ""
+    };
+    format!("Request #{}{tail} {}.", f.request, followed_story(f))
 }
 
 /// "waited 1.9 s for a slot, then prefilled in 3 chunks (TTFT 2.0 s) and decoded 57 more tokens at 38 ms each".

@@ -5,7 +5,7 @@
 use super::pictures::{self, Picture};
 use super::writer::HtmlWriter;
 use super::{Asset, PagesError};
-use crate::charts::followed_story;
+use crate::charts::followed_sentence;
 use crate::charts::ChartSpec;
 use crate::cluster::sizing::{size, SizingField};
 use crate::lab::{sweep_for, timeline_figures, Figures, LabSettings};
@@ -107,14 +107,12 @@ fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback,
         crate::lab::timeline::CAPTION,
         TIMELINE_SIZE,
     )?;
-    let mut lines = Vec::new();
-    if let Some(followed) = &figures.main.followed {
-        lines.push(format!(
-            "Request #{} (from the slow tail) {}.",
-            followed.request,
-            followed_story(followed)
-        ));
-    }
+    let mut lines: Vec<String> = figures
+        .main
+        .followed
+        .iter()
+        .map(followed_sentence)
+        .collect();
     let [(_, fixed), (_, prefill), (_, decode), (_, context)] = &figures.formula.terms;
     lines.push(format!(
         "step time = {fixed} + {prefill} × prefill tokens + {decode} × decoding sequences + {context} × context tokens. {}",

@@ -12,15 +12,14 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 
-use super::knee_lab::controls::{ChoiceSelect, LoadSlider, NumberField, PresetSelect};
+use super::knee_lab::controls::{ChoiceSelect, ChunkingControls, LoadSlider, PresetSelect};
 use super::knee_lab::SettingNotes;
 use super::{use_lab_settings_link, WidgetFrame};
-use crate::charts::{followed_story, ChartSpec};
+use crate::charts::{followed_sentence, ChartSpec};
 use crate::components::chart_canvas::ChartCanvas;
 use crate::components::perf;
 use crate::components::sync::synced_signal;
 use crate::components::theme::use_chart_theme;
-use crate::lab::settings::MAX_NUM_BATCHED_TOKENS_RANGE;
 use crate::lab::timeline::{from_directive, StepFormula, CAPTION};
 use crate::lab::{timeline_figures, Compare, LabSettings, TimelineFigures, TimelineView};
 use crate::lesson::WidgetEmbed;
@@ -80,18 +79,7 @@ pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl Int
         "follow",
     ]
     .map(field);
-    let story = move || {
-        figures.with(|f| {
-            f.main.followed.as_ref().map(|followed| {
-                let who = if followed.from_the_tail {
-                    format!("Request #{} (from the slow tail)", followed.request)
-                } else {
-                    format!("Request #{}", followed.request)
-                };
-                format!("{who} {}.", followed_story(followed))
-            })
-        })
-    };
+    let story = move || figures.with(|f| f.main.followed.as_ref().map(followed_sentence));
     let notes = RwSignal::new(notes);
     let frame_id = id.clone();
     view! {
@@ -100,23 +88,7 @@ pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl Int
             <div class="batch-timeline">
                 <div class="lab-controls timeline-controls" role="group" aria-label="Settings of the timeline">
                     <LoadSlider settings id=load_id measure="timeline:input-to-paint"/>
-                    <label class="lab-check">
-                        <input
-                            type="checkbox"
-                            prop:checked=move || settings.with(|s| s.chunked_prefill)
-                            on:change=move |ev| settings.update(|s| s.chunked_prefill = event_target_checked(&ev))
-                        />
-                        " Chunked prefill"
-                    </label>
-                    <NumberField
-                        id=budget_id
-                        label="--max-num-batched-tokens"
-                        range=(f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.0), f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.1))
-                        step="256"
-                        whole=true
-                        value=Signal::derive(move || f64::from(settings.with(|s| s.token_budget().unwrap_or(0))))
-                        on_valid=move |v: f64| settings.update(|s| s.max_num_batched_tokens = Some(v as u32))
-                    />
+                    <ChunkingControls settings budget_id/>
                     <PresetSelect settings id=preset_id/>
                     <ChoiceSelect
                         id=compare_id

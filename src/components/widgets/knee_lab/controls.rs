@@ -14,6 +14,34 @@ use crate::lab::settings::{
 };
 use crate::lab::{LabSettings, LoopKind, Preset};
 
+/// Chunked prefill and its token budget (`--max-num-batched-tokens`): the knee lab's and the batch timeline's. The
+/// textbook queue has neither.
+#[component]
+pub fn ChunkingControls(settings: RwSignal<LabSettings>, budget_id: String) -> impl IntoView {
+    let textbook = move || settings.with(|s| s.preset == Preset::Textbook);
+    view! {
+        <label class="lab-check">
+            <input
+                type="checkbox"
+                prop:checked=move || settings.with(|s| s.chunked_prefill)
+                disabled=textbook
+                on:change=move |ev| settings.update(|s| s.chunked_prefill = event_target_checked(&ev))
+            />
+            " Chunked prefill"
+        </label>
+        <NumberField
+            id=budget_id
+            label="--max-num-batched-tokens"
+            range=(f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.0), f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.1))
+            step="256"
+            whole=true
+            disabled=Signal::derive(textbook)
+            value=Signal::derive(move || f64::from(settings.with(|s| s.token_budget().unwrap_or(0))))
+            on_valid=move |v: f64| settings.update(|s| s.max_num_batched_tokens = Some(v as u32))
+        />
+    }
+}
+
 /// What the learner moves all the time: the load, the loop and (in the full lab) the latency shown.
 #[component]
 pub fn PrimaryControls(
@@ -84,25 +112,7 @@ pub fn ScenarioControls(
                     value=Signal::derive(move || f64::from(settings.with(|s| s.max_num_seqs)))
                     on_valid=move |v: f64| settings.update(|s| s.max_num_seqs = v as u32)
                 />
-                <label class="lab-check">
-                    <input
-                        type="checkbox"
-                        prop:checked=move || settings.with(|s| s.chunked_prefill)
-                        disabled=textbook
-                        on:change=move |ev| settings.update(|s| s.chunked_prefill = event_target_checked(&ev))
-                    />
-                    " Chunked prefill"
-                </label>
-                <NumberField
-                    id=field("max-num-batched-tokens")
-                    label="--max-num-batched-tokens"
-                    range=(f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.0), f64::from(MAX_NUM_BATCHED_TOKENS_RANGE.1))
-                    step="256"
-                    whole=true
-                    disabled=Signal::derive(textbook)
-                    value=Signal::derive(move || f64::from(settings.with(|s| s.token_budget().unwrap_or(0))))
-                    on_valid=move |v: f64| settings.update(|s| s.max_num_batched_tokens = Some(v as u32))
-                />
+                <ChunkingControls settings budget_id=field("max-num-batched-tokens")/>
                 <NumberField
                     id=field("gpu-memory-utilization")
                     label="--gpu-memory-utilization"
