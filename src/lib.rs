@@ -4,11 +4,13 @@
 //! - [`model`]: the queue model (M/M/c and continuous batching), pure Rust with no web types; [`lab`] turns the
 //!   knee lab's settings into model runs and chart data, [`charts`] draws them (canvas in the page, SVG natively);
 //! - [`cluster`]: reading a real vLLM server's `/metrics`, the knee verdict and Little's Law sizing;
+//! - [`address`]: the query string the lab's settings and a presentation's place share;
 //! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
 //!   projected screens, with its keys, URL and window-sync protocol;
 //! - `pages` (native): the static site, every page written as complete HTML at build time;
 //! - `islands`, `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive.
 
+pub mod address;
 pub mod charts;
 pub mod cluster;
 pub mod lab;

@@ -189,15 +189,18 @@ fn the_knee_chart_draws_every_percentile_the_band_the_exact_curve_and_the_slo() 
     let svg = render(1200, 600, |area| {
         latency_vs_load(area, &knee_sweep(), &style())
     });
-    // The 100% point is missing, so each simulated series is one unbroken line over 85–99%.
-    assert_eq!(
-        polylines(&svg, P50),
-        1 + 1,
-        "p50 line and its legend swatch"
-    );
-    assert_eq!(polylines(&svg, P95), 1 + 1);
-    assert_eq!(polylines(&svg, MEAN), 1 + 1);
-    assert_eq!(polylines(&svg, P99), 1 + 1);
+    // The 100% point is missing, so each simulated series is one unbroken line over 85–99%, named where it ends
+    // (a tag in its colour in the right margin) rather than by a legend swatch.
+    assert_eq!(polylines(&svg, P50), 1, "p50 line, no legend swatch");
+    assert_eq!(polylines(&svg, P95), 1);
+    assert_eq!(polylines(&svg, MEAN), 1);
+    assert_eq!(polylines(&svg, P99), 1);
+    for name in ["p50", "p95", "p99", "mean"] {
+        assert!(
+            has_text(&svg, name),
+            "the {name} line is named where it ends"
+        );
+    }
     assert!(
         polylines(&svg, EXACT) > 10,
         "the exact curve is dashed: many short strokes"
@@ -210,9 +213,12 @@ fn the_knee_chart_draws_every_percentile_the_band_the_exact_curve_and_the_slo() 
         has_text(&svg, "SLO 500 ms"),
         "the SLO line is tagged with its value"
     );
+    let phone = render(320, 400, |area| {
+        latency_vs_load(area, &knee_sweep(), &style())
+    });
     assert!(
-        has_text(&svg, "SLO: p99 TTFT ≤ 500 ms"),
-        "the legend states the SLO in full"
+        has_text(&phone, "SLO: p99 TTFT ≤ 500 ms") && !has_text(&phone, "SLO 500 ms"),
+        "on a phone the legend states the SLO in full instead of a tag"
     );
     assert!(has_text(&svg, "load 97%"), "the current load is marked");
     assert!(
@@ -242,10 +248,10 @@ fn an_unstable_point_leaves_a_gap_instead_of_dropping_to_zero() {
     let svg = render(1200, 600, |area| latency_vs_load(area, &data, &style()));
     assert_eq!(
         polylines(&svg, P50),
-        2 + 1,
-        "two runs either side of the gap, plus the legend swatch"
+        2,
+        "two runs either side of the gap (the line is named where it ends, not in the legend)"
     );
-    assert_eq!(polylines(&svg, P95), 1 + 1, "other series are unaffected");
+    assert_eq!(polylines(&svg, P95), 1, "other series are unaffected");
 }
 
 #[test]
@@ -256,7 +262,11 @@ fn the_knee_chart_survives_empty_single_point_extreme_and_zero_size_inputs() {
     };
     let svg = render(800, 400, |area| latency_vs_load(area, &empty, &style()));
     assert!(has_text(&svg, "no results yet"));
-    assert_eq!(polylines(&svg, P99), 1, "only the legend swatch");
+    assert_eq!(
+        polylines(&svg, P99),
+        0,
+        "no line, and no swatch: p99 is named where its line ends"
+    );
 
     let mut one = knee_sweep();
     one.points.truncate(1);
@@ -401,9 +411,10 @@ fn every_legend_swatch_is_drawn_with_its_lines_pen() {
     let svg = render(1200, 600, |area| {
         latency_vs_load(area, &knee_sweep(), &style())
     });
-    // Swatch and line alike: p99 at the emphasis weight (1.5 × 2.5 px), p50 at the main weight, the SLO as a guide.
-    assert_eq!(stroke_widths(&svg, P99), [4, 4]);
-    assert_eq!(stroke_widths(&svg, P50), [3, 3]);
+    // p99 at the emphasis weight (1.5 × 2.5 px), p50 at the main weight (named by tags, they have no swatch), the
+    // SLO as a guide.
+    assert_eq!(stroke_widths(&svg, P99), [4]);
+    assert_eq!(stroke_widths(&svg, P50), [3]);
     let slo = stroke_widths(&svg, "#000000");
     assert!(slo.len() > 2 && slo.iter().all(|w| *w == 2), "{slo:?}");
     // Dashed lines have dashed swatches: two strokes in the legend, then the dashes of the line.
@@ -414,8 +425,8 @@ fn every_legend_swatch_is_drawn_with_its_lines_pen() {
     });
     assert_eq!(
         stroke_widths(&svg, GOODPUT),
-        [4, 4],
-        "goodput: solid, emphasised"
+        [4],
+        "goodput: solid, emphasised (named where it ends, no swatch)"
     );
     let throughput = stroke_widths(&svg, THROUGHPUT);
     assert!(throughput.len() > 3 && throughput.iter().all(|w| *w == 3));
@@ -434,10 +445,10 @@ fn throughput_keeps_rising_dashed_while_goodput_peels_off_solid() {
         polylines(&svg, THROUGHPUT) > 10,
         "throughput is dashed: many short strokes"
     );
-    assert_eq!(
-        polylines(&svg, GOODPUT),
-        1 + 1,
-        "goodput is one solid line, plus its legend swatch"
+    assert_eq!(polylines(&svg, GOODPUT), 1, "goodput is one solid line");
+    assert!(
+        has_text(&svg, "goodput") && has_text(&svg, "throughput"),
+        "each line is named where it ends"
     );
     assert!(svg.contains("<polygon"), "the gap between them is shaded");
     assert!(has_text(&svg, "work you paid for but can't count"));
@@ -471,7 +482,7 @@ fn the_goodput_chart_survives_empty_single_point_missing_and_extreme_inputs() {
     let svg = render(800, 400, |a| throughput_vs_goodput(a, &data, &style()));
     assert_eq!(
         polylines(&svg, GOODPUT),
-        2 + 1,
+        2,
         "the missing goodput point splits the line"
     );
 
@@ -936,7 +947,17 @@ impl Surface for TextRecorder<'_> {
 }
 
 /// Draws `chart` at `css` size and `ratio` device pixels per CSS pixel; returns the plot and every text drawn.
-fn lay_out(chart: &ChartSpec, (width, height): (f64, f64), ratio: f64) -> (PlotRect, Vec<Placed>) {
+fn lay_out(chart: &ChartSpec, css: (f64, f64), ratio: f64) -> (PlotRect, Vec<Placed>) {
+    lay_out_styled(chart, css, &ChartStyle::new(ChartTheme::Light, ratio))
+}
+
+/// [`lay_out`] in a given style (at the style's own scale).
+fn lay_out_styled(
+    chart: &ChartSpec,
+    (width, height): (f64, f64),
+    style: &ChartStyle,
+) -> (PlotRect, Vec<Placed>) {
+    let ratio = style.scale;
     let size = (
         (width * ratio).round() as u32,
         (height * ratio).round() as u32,
@@ -949,7 +970,7 @@ fn lay_out(chart: &ChartSpec, (width, height): (f64, f64), ratio: f64) -> (PlotR
         };
         let root = ChartBackend::new(surface).into_drawing_area();
         chart
-            .draw(&root, &ChartStyle::new(ChartTheme::Light, ratio))
+            .draw(&root, style)
             .expect("chart draws")
             .expect("room for a plot")
     };
@@ -1069,6 +1090,59 @@ fn on_a_phone_or_a_tablet_every_chart_keeps_a_readable_plot_and_no_two_labels_ov
                             b.text,
                             b.rect
                         );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The canvases of the charts a learner watches while dragging the load (the lab's latency and goodput charts, a
+/// chart prediction), CSS px less the border, as style/lab.css sizes them: a 360 and a 390 px phone, a tablet's
+/// single column, a 1280 px laptop's two columns, a 1920 px screen's.
+const WATCHED_SIZES: [(f64, f64); 6] = [
+    (289.0, 398.0),
+    (319.0, 398.0),
+    (700.0, 366.0),
+    (590.0, 366.0),
+    (640.0, 400.0),
+    (900.0, 430.0),
+];
+
+#[test]
+fn the_charts_a_learner_watches_spend_most_of_their_height_on_the_plot() {
+    let mut runaway = knee_sweep();
+    runaway.points[14].p99_s = Some(1e3);
+    runaway.points[14].p99_ci_s = Some((5e2, 2e3));
+    let watched = [
+        ChartSpec::LatencyVsLoad(knee_sweep()),
+        ChartSpec::LatencyVsLoad(runaway),
+        ChartSpec::ThroughputVsGoodput(goodput_sweep()),
+        ChartSpec::Prediction(revealed_prediction()),
+    ];
+    for chart in &watched {
+        for css in WATCHED_SIZES {
+            for ratio in [1.0, 2.0] {
+                // As the page draws them: the figure's caption is the title.
+                let style = ChartStyle::new(ChartTheme::Light, ratio).untitled();
+                let (plot, mut placed) = lay_out_styled(chart, css, &style);
+                placed.dedup_by(|b, a| a.text == b.text && a.rect == b.rect);
+                let plot = plot.per(ratio);
+                let at = format!(
+                    "{} at {}×{}, ratio {ratio}",
+                    chart.file_stem(),
+                    css.0,
+                    css.1
+                );
+                assert!(
+                    plot.height() >= 0.6 * css.1,
+                    "{at}: the plot is {:.0} of {:.0} px",
+                    plot.height(),
+                    css.1
+                );
+                for (i, a) in placed.iter().enumerate() {
+                    for b in &placed[i + 1..] {
+                        assert!(!a.overlaps(b), "{at}: {:?} overlaps {:?}", a.text, b.text);
                     }
                 }
             }

@@ -130,6 +130,105 @@ proptest! {
     }
 }
 
+/// A value a URL, a field or a synced window might give any lab setting: in range, out of range, fractional,
+/// huge, a choice's key, or junk.
+fn any_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0u32..70_000).prop_map(|n| n.to_string()),
+        (-10.0f64..100.0).prop_map(|x| format!("{x:.3}")),
+        proptest::sample::select(vec![
+            "0",
+            "1",
+            "16",
+            "32",
+            "63",
+            "64",
+            "65",
+            "1024",
+            "65536",
+            "1e9",
+            "-1",
+            "NaN",
+            "inf",
+            "0.4",
+            "0.95",
+            "on",
+            "off",
+            "preset",
+            "open",
+            "closed",
+            "textbook",
+            "course",
+            "distserve",
+            "ttft",
+            "tpot",
+            "e2e",
+            "97%",
+            "",
+        ])
+        .prop_map(str::to_owned),
+        ".{0,12}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+    /// Every field at once, in and out of range, numbers and junk: whatever the clamps let through, the reconciled
+    /// settings simulate, and the notes speak the learner's words, never the model's field paths.
+    #[test]
+    fn whole_settings_from_anywhere_always_simulate(
+        values in proptest::collection::vec((any::<bool>(), any_value()), lab_keys().count()),
+    ) {
+        let query = lab_keys()
+            .zip(&values)
+            .filter(|(_, (given, _))| *given)
+            .map(|(key, (_, value))| format!("{key}={}", value.replace(['&', '#'], "")))
+            .collect::<Vec<_>>()
+            .join("&");
+        let (clamped, clamp_notes) = LabSettings::default().with_query(&query);
+        let (lab, notes) = clamped.reconciled();
+        prop_assert_eq!(notes.is_empty(), lab == clamped, "a change without a note, or a note without one");
+        let mut sweep = sweep_for(&lab, &default_load_points()).expect("reconciled settings simulate");
+        sweep.step(200);
+        prop_assert!(sweep.points().any(|(_, estimate)| estimate.is_some()), "no estimate after a slice");
+        for note in clamp_notes.iter().chain(&notes) {
+            prop_assert!(!note.message.contains("service."), "internal path in {:?}", note.message);
+        }
+        prop_assert_eq!(lab.reconciled(), (lab.clone(), Vec::new()), "reconciling twice changes nothing more");
+    }
+}
+
+#[test]
+fn a_token_budget_below_the_sequences_is_raised_with_a_note() {
+    let (clamped, clamp_notes) = LabSettings::default().with_query("max_num_batched_tokens=32");
+    assert!(
+        clamp_notes.is_empty(),
+        "32 is within the field's own range: {clamp_notes:?}"
+    );
+    assert!(
+        sweep_for(&clamped, &default_load_points()).is_err(),
+        "the clash this guards against"
+    );
+    let (lab, notes) = clamped.reconciled();
+    assert_eq!(lab.max_num_batched_tokens, Some(64));
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0]
+            .message
+            .starts_with("token budget (--max-num-batched-tokens) raised from 32 to 64"),
+        "{}",
+        notes[0].message
+    );
+    assert!(sweep_for(&lab, &default_load_points()).is_ok());
+    // The textbook queue has no budget: nothing to reconcile.
+    let textbook = LabSettings {
+        preset: Preset::Textbook,
+        max_num_batched_tokens: Some(32),
+        ..clamped
+    };
+    assert_eq!(textbook.reconciled().1, Vec::new());
+}
+
 /// Runs a sliced sweep to the end in slices of `budget`, returning how many slices ended a pass.
 fn run_to_end(sweep: &mut SlicedSweep, budget: u64) -> usize {
     let mut passes = 0;
@@ -344,7 +443,7 @@ fn before_the_first_estimate_the_headline_readouts_hold_their_places() {
     // The pending lines are the first lines of the final readouts, in the same order, so nothing moves when the
     // numbers arrive; each holds a placeholder but the load, which is known from the start.
     let keys = |lines: &[goodput::lab::figures::ReadoutLine]| -> Vec<&'static str> {
-        lines.iter().map(|l| l.key).collect()
+        lines.iter().map(|l| l.key.as_str()).collect()
     };
     assert_eq!(keys(&pending)[..], keys(&done)[..pending.len()]);
     for key in [
@@ -376,7 +475,7 @@ fn the_kv_bound_preset_shows_preemptions_near_the_knee_and_the_course_box_none()
         f.readouts
             .lines()
             .into_iter()
-            .find(|l| l.key == key)
+            .find(|l| l.key.as_str() == key)
             .map(|l| l.value)
     };
     let course = readout(Preset::Course, 97);

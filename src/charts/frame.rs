@@ -102,6 +102,20 @@ pub(crate) struct Tag {
     pub color: RGBColor,
 }
 
+/// A line's name where the eye leaves it: a tag in the right margin, in the line's colour, at the height of its last
+/// finite value (`values` in the x axis's order, `None` for gaps). `None` when the line has no value at all.
+pub(crate) fn end_tag(
+    line: &Series,
+    values: impl DoubleEndedIterator<Item = Option<f64>>,
+) -> Option<Tag> {
+    let last = values.rev().flatten().find(|v| v.is_finite())?;
+    Some(Tag {
+        at: last,
+        text: line.label.clone(),
+        color: line.pen.colour,
+    })
+}
+
 /// Margins a chart asks for beyond the axes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Margins<'t> {
@@ -179,11 +193,14 @@ pub(crate) fn frame<'s>(
     let (_, line_height) = area.estimate_text_size(title, &title_style)?;
     // A title too long for a phone wraps rather than run off the canvas.
     let mut title_bottom = pad;
-    for (line, _) in wrap(area, title, &title_style, width as i32 - 2 * pad)? {
-        area.draw_text(&line, &title_style, (pad, title_bottom))?;
-        title_bottom += line_height as i32;
+    if style.titled {
+        for (line, _) in wrap(area, title, &title_style, width as i32 - 2 * pad)? {
+            area.draw_text(&line, &title_style, (pad, title_bottom))?;
+            title_bottom += line_height as i32;
+        }
+        title_bottom += style.offset(6.0);
     }
-    let legend_top = title_bottom + style.offset(6.0);
+    let legend_top = title_bottom;
     let legend_height = draw_legend(area, style, legend, legend_top)?;
     let body_top = legend_top + legend_height + style.offset(4.0);
     if body_top as u32 >= height {

@@ -5,8 +5,8 @@ use plotters::coord::combinators::IntoLogRange;
 use super::format::{format_ms, format_percent, format_ratio};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
-    draw_rule, draw_top_tags, frame, is_narrow, plot_rect, Axes, LegendEntry, Margins, PlotRect,
-    Rule, Scale, Series, Shade, Tag,
+    draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes, LegendEntry, Margins,
+    PlotRect, Rule, Scale, Series, Shade, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
@@ -145,33 +145,39 @@ pub fn latency_vs_load(
         );
         (series, slo)
     });
-    let mut legend: Vec<LegendEntry> = vec![
-        (&p50).into(),
-        (&p95).into(),
-        (&p99).into(),
-        (&band).into(),
-        (&mean).into(),
-    ];
+    // p50, p95, p99 and the mean are named where their lines end (see `end_tags`), so the legend keeps only what
+    // has no end to name: the band, the exact curve, and on a phone the SLO.
+    let narrow = is_narrow(area, style);
+    let mut legend: Vec<LegendEntry> = vec![(&band).into()];
     legend.extend(exact.as_ref().map(|(series, _)| LegendEntry::from(series)));
-    legend.extend(slo.as_ref().map(|(series, _)| LegendEntry::from(series)));
+    legend.extend(
+        slo.as_ref()
+            .filter(|_| narrow)
+            .map(|(series, _)| LegendEntry::from(series)),
+    );
     let Some(body) = frame(area, style, &format!("{metric} vs offered load"), &legend)? else {
         return Ok(None);
     };
+    // Bottom to top: the tail last among the simulated series so it is never hidden.
+    let series: [(Statistic, &Series); 4] = [
+        (|p| p.mean_s, &mean),
+        (|p| p.p50_s, &p50),
+        (|p| p.p95_s, &p95),
+        (|p| p.p99_s, &p99),
+    ];
 
     let x_range = load_range(data.points.iter().map(|p| p.offered_load));
     let y_range = decade_range(latency_values(data));
     let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
-    // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone.
-    let narrow = is_narrow(area, style);
-    let right_tags: Vec<Tag> = slo
-        .iter()
-        .filter(|_| !narrow)
-        .map(|(line, slo)| Tag {
-            at: slo.threshold_s,
-            text: format!("SLO {}", format_ms(slo.threshold_s)),
-            color: line.pen.colour,
-        })
-        .collect();
+    // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone: its tag would be the widest.
+    let mut right_tags = end_tags(&data.points, &series);
+    right_tags.extend(slo.iter().filter(|_| !narrow).map(|(line, slo)| Tag {
+        at: slo.threshold_s,
+        text: format!("SLO {}", format_ms(slo.threshold_s)),
+        color: line.pen.colour,
+    }));
+    // Top to bottom, so a tag nudged clear of the one above keeps its place in the order.
+    right_tags.sort_by(|a, b| b.at.total_cmp(&a.at));
     let (marker, marker_tag) = current_load_marker(style, data.current_load);
     let top_tags = [marker_tag];
     let margins = Margins {
@@ -198,14 +204,8 @@ pub fn latency_vs_load(
         (p.offered_load, ci)
     });
     draw_gapped_band(&mut chart, style, band_points, &band)?;
-    // Bottom to top: the tail last among the simulated series so it is never hidden, then the exact curve, dashed,
-    // on top of it — where simulation and theory agree the dashes ride on the p99 line.
-    let series: [(Statistic, &Series); 4] = [
-        (|p| p.mean_s, &mean),
-        (|p| p.p50_s, &p50),
-        (|p| p.p95_s, &p95),
-        (|p| p.p99_s, &p99),
-    ];
+    // The exact curve is drawn after the simulated series, dashed, on top of them: where simulation and theory agree
+    // the dashes ride on the p99 line.
     for (value, line) in series {
         let points = data
             .points
@@ -243,6 +243,17 @@ pub(crate) fn current_load_marker(style: &ChartStyle, load: f64) -> (Pen, Tag) {
 
 /// Reads one statistic (p50, p95, p99, mean) of a point.
 type Statistic = fn(&LatencyPoint) -> Option<f64>;
+
+/// A tag in the right margin for each line, at the height of its last value (its heaviest load with a steady state).
+fn end_tags(points: &[LatencyPoint], series: &[(Statistic, &Series)]) -> Vec<Tag> {
+    // On a log axis a zero latency has no place: it counts as a gap.
+    series
+        .iter()
+        .filter_map(|(value, line)| {
+            end_tag(line, points.iter().map(|p| value(p).filter(|v| *v > 0.0)))
+        })
+        .collect()
+}
 
 /// The load axis always spans at least 85%–100%, the lesson's range, and widens to any data outside it.
 pub(crate) fn load_range(loads: impl IntoIterator<Item = f64>) -> std::ops::Range<f64> {

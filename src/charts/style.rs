@@ -189,6 +189,9 @@ pub struct ChartStyle {
     pub title_px: f64,
     /// Width of data lines, CSS px at scale 1 (a [`Weight`] scales it).
     pub line_px: f64,
+    /// Whether the chart draws its title. A canvas in the page does not: its `<figcaption>` says it, and the plot
+    /// takes the room. Downloads and pictures keep it, since they travel without the page.
+    pub titled: bool,
 }
 
 impl Default for ChartStyle {
@@ -219,7 +222,14 @@ impl ChartStyle {
             } else {
                 2.5
             },
+            titled: true,
         }
+    }
+
+    /// The same style without the title (see [`titled`](Self::titled)).
+    pub fn untitled(mut self) -> Self {
+        self.titled = false;
+        self
     }
 
     /// The same style at another scale, e.g. `style.with_scale(device_pixel_ratio)`.

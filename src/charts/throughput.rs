@@ -3,8 +3,9 @@
 
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_rule, draw_top_tags, frame,
-    linear_range, plot_rect, Axes, Margins, PlotRect, Rule, Scale, Series, Shade,
+    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags, draw_rule,
+    draw_top_tags, end_tag, frame, linear_range, plot_rect, Axes, Margins, PlotRect, Rule, Scale,
+    Series, Shade, Tag,
 };
 use super::latency::{current_load_marker, load_range, nearest};
 use super::style::{ChartStyle, Pen, Weight};
@@ -45,12 +46,10 @@ pub fn throughput_vs_goodput(
 ) -> ChartResult<Option<PlotRect>> {
     let palette = &style.palette;
     let throughput = Series::new("throughput", Pen::dashed(palette.throughput, Weight::Main));
-    let goodput = Series::new(
-        "goodput (met both SLOs)",
-        Pen::solid(palette.goodput, Weight::Emphasis),
-    );
+    let goodput = Series::new("goodput", Pen::solid(palette.goodput, Weight::Emphasis));
     let gap = Shade::new(GAP_LABEL, palette.gap);
-    let legend = [(&throughput).into(), (&goodput).into(), (&gap).into()];
+    // The two lines are named where they end (right tags); the legend explains only the shaded gap.
+    let legend = [(&gap).into()];
     let Some(body) = frame(area, style, "Throughput vs goodput", &legend)? else {
         return Ok(None);
     };
@@ -75,9 +74,17 @@ pub fn throughput_vs_goodput(
     };
     let (marker, marker_tag) = current_load_marker(style, data.current_load);
     let top_tags = [marker_tag];
+    // Top to bottom (goodput never exceeds throughput), so a tag nudged clear of the one above keeps the order.
+    let right_tags: Vec<Tag> = [
+        end_tag(&throughput, data.points.iter().map(|p| p.throughput)),
+        end_tag(&goodput, data.points.iter().map(|p| p.goodput)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let margins = Margins {
         top_tags: &top_tags,
-        right_tags: &[],
+        right_tags: &right_tags,
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 
@@ -94,6 +101,7 @@ pub fn throughput_vs_goodput(
 
     draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
     draw_top_tags(&body, &chart, style, &top_tags)?;
+    draw_right_tags(&body, &chart, style, &right_tags)?;
     if data.points.is_empty() {
         draw_note(&chart, style, "no results yet")?;
     }

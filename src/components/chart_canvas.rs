@@ -37,6 +37,14 @@ pub fn ChartCanvas(
     /// timeline's request picker.
     #[prop(optional)]
     on_pick: Option<Callback<(f64, f64)>>,
+    /// Called with where the pointer is across the plot (0 at its left edge, 1 at its right, clamped) when it is
+    /// pressed on the chart and while it drags: a chart prediction's marker, whose keyboard twin is its slider.
+    #[prop(optional)]
+    on_drag: Option<Callback<f64>>,
+    /// The caption is the chart's only title: the canvas leaves its own out and gives the room to the plot (the SVG
+    /// download keeps it, since a file travels without its caption).
+    #[prop(optional)]
+    caption_only: bool,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let geometry = use_canvas_geometry(canvas_ref);
@@ -63,6 +71,11 @@ pub fn ChartCanvas(
         let (width, height) = geometry.css_size;
         let projection = ChartStyle::fit_projection(projection.get(), width, height);
         let style = ChartStyle::new(theme, 1.0).with_projection(projection);
+        let style = if caption_only {
+            style.untitled()
+        } else {
+            style
+        };
         let started = perf::now();
         match draw_chart(canvas, geometry, &spec, style) {
             Ok(drawn) => plot.set_value(drawn),
@@ -128,11 +141,38 @@ pub fn ChartCanvas(
             pick.run((across, down));
         }
     };
+    let dragging = StoredValue::new(false);
+    let drag_to = move |event: &web_sys::PointerEvent| {
+        if let (Some(drag), Some(plot)) = (on_drag, plot.get_value()) {
+            let across = (f64::from(event.offset_x()) - plot.left) / plot.width();
+            if across.is_finite() {
+                drag.run(across.clamp(0.0, 1.0));
+            }
+        }
+    };
+    let on_down = move |event: web_sys::PointerEvent| {
+        if on_drag.is_none() {
+            return;
+        }
+        if let Some(canvas) = canvas_ref.get_untracked() {
+            let _ = canvas.set_pointer_capture(event.pointer_id());
+        }
+        dragging.set_value(true);
+        drag_to(&event);
+    };
+    let on_move = move |event: web_sys::PointerEvent| {
+        if dragging.get_value() {
+            drag_to(&event);
+        }
+    };
+    let stop = move |_| dragging.set_value(false);
     view! {
         <figure class="chart">
             <figcaption>{caption.clone()}</figcaption>
             <canvas node_ref=canvas_ref class="chart-canvas" class:chart-canvas-pickable=on_pick.is_some()
-                role="img" aria-label=label on:click=on_click></canvas>
+                class:chart-canvas-draggable=on_drag.is_some()
+                role="img" aria-label=label on:click=on_click
+                on:pointerdown=on_down on:pointermove=on_move on:pointerup=stop on:pointercancel=stop></canvas>
             <div class="chart-actions">
                 <button type="button" on:click=download_png>"Download PNG"</button>
                 <button type="button" on:click=download_svg>"Download SVG"</button>

@@ -3,6 +3,7 @@
 //! ([`sync`]), the theme, the chart canvas's sizing, performance marks. A component reads signals, calls the model or
 //! a chart function, and renders; it holds no simulation logic.
 
+pub mod address;
 pub mod canvas_backend;
 pub mod chart_canvas;
 pub mod lesson;

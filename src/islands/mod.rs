@@ -90,24 +90,86 @@ fn island_kind(element: &Element) -> Option<IslandKind> {
         .and_then(IslandKind::from_name)
 }
 
-/// Replaces the island's static content with its live component, under the current reactive owner. `None` (the
-/// static version stays, the console says why) if the island cannot be read.
+/// Replaces the island's static content with its live component, under the current reactive owner, carrying over
+/// what the reader did to the static copy (see [`ReaderState`]). `None` (the static version stays, the console says
+/// why) if the island cannot be read.
 pub fn mount_island(island: &Element) -> Option<MountedIsland> {
-    let view = island_view(island)?;
+    let reader = ReaderState::read(island);
+    let view = island_view(island, &reader)?;
     let element = island.clone().dyn_into::<HtmlElement>().ok()?;
     element.set_inner_html("");
     let _ = element.class_list().add_1(markup::MOUNTED_CLASS);
-    Some(leptos::mount::mount_to(element, move || view))
+    let mounted = leptos::mount::mount_to(element, move || view);
+    reader.restore_focus(island);
+    Some(mounted)
 }
 
-/// The live component of an island, built from what the page says about it.
-fn island_view(island: &Element) -> Option<AnyView> {
+/// What a reader did to an island's pre-rendered copy before the wasm brought it to life (on a slow link that is
+/// seconds of reading): the live copy keeps it rather than fold an answer away or drop focus to `<body>`.
+struct ReaderState {
+    /// The reader opened an answer (a predict step's "Show the answer", a recall or explain card's reveal).
+    answer_opened: bool,
+    /// Focus was inside the island: the selector of the live element that takes it.
+    focus: Option<String>,
+}
+
+impl ReaderState {
+    fn read(island: &Element) -> ReaderState {
+        let answer_opened = island
+            .query_selector(&format!("details[{}][open]", markup::OPENABLE_ANSWER))
+            .ok()
+            .flatten()
+            .is_some();
+        let focus = document()
+            .active_element()
+            .filter(|active| island.contains(Some(active)))
+            .map(|active| {
+                let twin = active
+                    .closest(&format!("[{}]", markup::LIVE_FOCUS))
+                    .ok()
+                    .flatten()
+                    .and_then(|marked| marked.get_attribute(markup::LIVE_FOCUS));
+                // Failing a marked twin, the element with the same id, else the island's first control.
+                twin.or_else(|| {
+                    Some(format!("#{}", active.id())).filter(|_| !active.id().is_empty())
+                })
+                .unwrap_or_else(|| FOCUSABLE.to_owned())
+            });
+        ReaderState {
+            answer_opened,
+            focus,
+        }
+    }
+
+    /// Moves focus to the live twin of the element that had it, if any.
+    fn restore_focus(&self, island: &Element) {
+        let Some(selector) = &self.focus else {
+            return;
+        };
+        let twin = island
+            .query_selector(selector)
+            .ok()
+            .flatten()
+            .or_else(|| island.query_selector(FOCUSABLE).ok().flatten());
+        if let Some(twin) = twin.and_then(|t| t.dyn_into::<HtmlElement>().ok()) {
+            let _ = twin.focus();
+        }
+    }
+}
+
+/// What can take focus in a live island.
+const FOCUSABLE: &str =
+    "button:not([disabled]), input:not([disabled]), select, textarea, summary, [tabindex]";
+
+/// The live component of an island, built from what the page says about it and what the reader did to it.
+fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
+    let answer_opened = reader.answer_opened;
     Some(match island_kind(island)? {
         IslandKind::ThemeSwitcher => view! { <ThemeSwitcher/> }.into_any(),
         IslandKind::ProgressSummary => view! { <ProgressSummary/> }.into_any(),
         IslandKind::Predict => {
             let step = read::report(read::predict_step(island))?;
-            view! { <PredictStep step/> }.into_any()
+            view! { <PredictStep step answer_opened/> }.into_any()
         }
         IslandKind::Reveal => {
             let read::RevealData {
@@ -116,7 +178,8 @@ fn island_view(island: &Element) -> Option<AnyView> {
                 hide,
                 answer,
             } = read::report(read::reveal(island))?;
-            view! { <Reveal id show hide><p inner_html=answer.0></p></Reveal> }.into_any()
+            view! { <Reveal id show hide opened=answer_opened><p inner_html=answer.0></p></Reveal> }
+                .into_any()
         }
         IslandKind::Tasks => {
             let list = read::report(read::task_list(island))?;

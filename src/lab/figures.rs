@@ -353,11 +353,80 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
     }
 }
 
+/// Which readout a line is: its stable name in the page (`data-readout`, for tests and styling) and where it sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadoutKey {
+    Load,
+    P50,
+    P99,
+    Ratio,
+    Slo,
+    Attainment,
+    Throughput,
+    Goodput,
+    Little,
+    KvCache,
+    Preemptions,
+    Users,
+    UnqueuedRate,
+    EffectiveRate,
+    WaitingAtEnd,
+    Growth,
+}
+
+impl ReadoutKey {
+    /// The name the page writes in `data-readout`, e.g. `p99`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReadoutKey::Load => "load",
+            ReadoutKey::P50 => "p50",
+            ReadoutKey::P99 => "p99",
+            ReadoutKey::Ratio => "ratio",
+            ReadoutKey::Slo => "slo",
+            ReadoutKey::Attainment => "attainment",
+            ReadoutKey::Throughput => "throughput",
+            ReadoutKey::Goodput => "goodput",
+            ReadoutKey::Little => "little",
+            ReadoutKey::KvCache => "kv-cache",
+            ReadoutKey::Preemptions => "preemptions",
+            ReadoutKey::Users => "users",
+            ReadoutKey::UnqueuedRate => "unqueued-rate",
+            ReadoutKey::EffectiveRate => "effective-rate",
+            ReadoutKey::WaitingAtEnd => "waiting-at-end",
+            ReadoutKey::Growth => "growth",
+        }
+    }
+
+    /// Whether the full lab shows this readout beside its load slider, where the learner watches it while dragging:
+    /// the few that carry the story (the tail against the median, the SLO, goodput), or, with no steady state, the
+    /// queue that grows instead. The rest are folded under the charts.
+    pub fn beside_the_slider(self) -> bool {
+        matches!(
+            self,
+            ReadoutKey::P50
+                | ReadoutKey::P99
+                | ReadoutKey::Ratio
+                | ReadoutKey::Slo
+                | ReadoutKey::Goodput
+                | ReadoutKey::WaitingAtEnd
+                | ReadoutKey::Growth
+        )
+    }
+
+    /// Whether the goodput-only chart shows this readout (it has no latency chart).
+    pub fn in_goodput_chart(self) -> bool {
+        matches!(
+            self,
+            ReadoutKey::Throughput | ReadoutKey::Goodput | ReadoutKey::Attainment
+        )
+    }
+}
+
 /// One readout as the page prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadoutLine {
-    /// Stable name for tests and styling, e.g. `p99`.
-    pub key: &'static str,
+    /// Which readout it is.
+    pub key: ReadoutKey,
     /// What it is, e.g. "p99 TTFT".
     pub label: String,
     /// The value with its unit, e.g. "1.5 s".
@@ -371,40 +440,41 @@ impl Readouts {
     /// refit its type) when the numbers arrive.
     pub fn lines(&self) -> Vec<ReadoutLine> {
         use crate::charts::format::{format_ms, format_number, format_percent, format_ratio};
-        const HEADLINE: [&str; 7] = [
-            "p50",
-            "p99",
-            "ratio",
-            "slo",
-            "attainment",
-            "throughput",
-            "goodput",
+        use ReadoutKey as K;
+        const HEADLINE: [ReadoutKey; 7] = [
+            K::P50,
+            K::P99,
+            K::Ratio,
+            K::Slo,
+            K::Attainment,
+            K::Throughput,
+            K::Goodput,
         ];
         let metric = self.metric.label();
         let mut lines = Vec::new();
         let pending = self.pending;
         // Little's Law and the arrival rate are read from every steady run, the KV cache and its preemptions from
         // every run with a budget: their places are held too, so the readouts keep their rows.
-        let held = |key: &str| {
+        let held = |key: ReadoutKey| {
             HEADLINE.contains(&key)
-                || matches!(key, "little" | "effective-rate")
-                || (matches!(key, "kv-cache" | "preemptions") && self.has_kv_cache)
+                || matches!(key, K::Little | K::EffectiveRate)
+                || (matches!(key, K::KvCache | K::Preemptions) && self.has_kv_cache)
         };
-        let mut push = |key: &'static str, label: String, value: Option<String>| {
+        let mut push = |key: ReadoutKey, label: String, value: Option<String>| {
             let placeholder = || (pending && held(key)).then(|| placeholder(key).to_owned());
             if let Some(value) = value.or_else(placeholder) {
                 lines.push(ReadoutLine { key, label, value });
             }
         };
         push(
-            "load",
+            K::Load,
             "Offered load".into(),
             Some(format_percent(self.load)),
         );
-        push("p50", format!("p50 {metric}"), self.p50_s.map(format_ms));
-        push("p99", format!("p99 {metric}"), self.p99_s.map(format_ms));
+        push(K::P50, format!("p50 {metric}"), self.p50_s.map(format_ms));
+        push(K::P99, format!("p99 {metric}"), self.p99_s.map(format_ms));
         push(
-            "ratio",
+            K::Ratio,
             "p99 ÷ p50".into(),
             self.tail_ratio().map(format_ratio),
         );
@@ -417,7 +487,7 @@ impl Readouts {
                 }
             };
             push(
-                "slo",
+                K::Slo,
                 format!(
                     "SLO: {} {metric} ≤ {}",
                     slo.percentile.label(),
@@ -428,18 +498,18 @@ impl Readouts {
             );
         }
         push(
-            "attainment",
+            K::Attainment,
             "Requests meeting both SLOs".into(),
             self.slo_attainment.map(format_percent),
         );
         push(
-            "throughput",
+            K::Throughput,
             "Throughput".into(),
             self.throughput
                 .map(|x| format!("{} req/s", format_number(x))),
         );
         push(
-            "goodput",
+            K::Goodput,
             "Goodput".into(),
             self.goodput.map(|g| match self.goodput_share() {
                 Some(share) => format!(
@@ -451,7 +521,7 @@ impl Readouts {
             }),
         );
         push(
-            "little",
+            K::Little,
             "Little's Law: L vs λ·W".into(),
             match (
                 self.little_l,
@@ -470,7 +540,7 @@ impl Readouts {
             },
         );
         push(
-            "kv-cache",
+            K::KvCache,
             "KV cache in use".into(),
             match (self.kv_usage_mean, self.kv_usage_peak) {
                 (Some(mean), Some(peak)) => Some(format!(
@@ -482,7 +552,7 @@ impl Readouts {
             },
         );
         push(
-            "preemptions",
+            K::Preemptions,
             "Preemptions (KV cache full)".into(),
             match (self.preemptions, self.preemption_rate) {
                 (Some(0), _) => Some("none".to_owned()),
@@ -491,18 +561,18 @@ impl Readouts {
             },
         );
         push(
-            "users",
+            K::Users,
             "Users (closed loop)".into(),
             self.users.map(|n| n.to_string()),
         );
         push(
-            "unqueued-rate",
+            K::UnqueuedRate,
             "Rate they would send if nothing queued".into(),
             self.unqueued_rate
                 .map(|x| format!("{} req/s", format_number(x))),
         );
         push(
-            "effective-rate",
+            K::EffectiveRate,
             if self.users.is_some() {
                 "Rate they actually send"
             } else {
@@ -513,12 +583,12 @@ impl Readouts {
                 .map(|x| format!("{} req/s", format_number(x))),
         );
         push(
-            "waiting-at-end",
+            K::WaitingAtEnd,
             "Still waiting at the end of the run".into(),
             self.waiting_at_end.map(|n| format!("{n} requests")),
         );
         push(
-            "growth",
+            K::Growth,
             "Waiting queue grows by".into(),
             self.queue_growth_rate
                 .map(|x| format!("{} req/s, without bound", format_number(x))),
@@ -584,13 +654,13 @@ impl Readouts {
 
 /// What a readout shows before the first estimate: the shape of its value with "…" for the numbers, so it wraps
 /// as the value will and its row keeps its height when the numbers arrive.
-fn placeholder(key: &str) -> &'static str {
+fn placeholder(key: ReadoutKey) -> &'static str {
     match key {
-        "slo" => "… (…)",
-        "throughput" | "effective-rate" => "… req/s",
-        "goodput" => "… req/s (…% of throughput)",
-        "little" => "… in the system; … req/s × … s = …",
-        "kv-cache" => "…% on average, …% at peak",
+        ReadoutKey::Slo => "… (…)",
+        ReadoutKey::Throughput | ReadoutKey::EffectiveRate => "… req/s",
+        ReadoutKey::Goodput => "… req/s (…% of throughput)",
+        ReadoutKey::Little => "… in the system; … req/s × … s = …",
+        ReadoutKey::KvCache => "…% on average, …% at peak",
         _ => "…",
     }
 }

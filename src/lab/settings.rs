@@ -5,6 +5,7 @@
 //! reaches the model: it is clamped or replaced by the default, and a [`SettingNote`] says so in plain words for the
 //! page to show.
 
+pub use crate::address::query_pairs;
 use crate::charts::LatencyMetric;
 use crate::lesson::SettingValue;
 pub use crate::model::{LoopKind, Preset};
@@ -643,76 +644,15 @@ impl LabSettings {
     /// `query` with the lab's parameters replaced by this state's (only those differing from `defaults`), the
     /// page's other parameters kept in order. Returns the query without `?`, empty when nothing is left.
     pub fn merge_into_query(&self, query: &str, defaults: &LabSettings) -> String {
-        let mut pairs: Vec<(String, String)> = query_pairs(query)
+        let pairs = self
+            .to_query_pairs(defaults)
             .into_iter()
-            .filter(|(key, _)| field(key).is_none())
-            .collect();
-        pairs.extend(
-            self.to_query_pairs(defaults)
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), v)),
-        );
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-            .collect::<Vec<_>>()
-            .join("&")
+            .map(|(k, v)| (k.to_owned(), v));
+        crate::address::replace_params(query, |key| field(key).is_some(), pairs)
     }
 }
 
 /// A number as the URL writes it: the shortest text that reads back as the same number (`37.5`, `4`).
 fn trim_number(value: f64) -> String {
     value.to_string()
-}
-
-/// Splits a query string into decoded `(key, value)` pairs (`+` is a space; bad `%` escapes are kept literally).
-pub fn query_pairs(query: &str) -> Vec<(String, String)> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            (decode(key), decode(value))
-        })
-        .collect()
-}
-
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let escaped = (bytes[i] == b'%')
-            .then(|| bytes.get(i + 1..i + 3))
-            .flatten()
-            .and_then(|hex| std::str::from_utf8(hex).ok())
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match (escaped, bytes[i]) {
-            (Some(byte), _) => {
-                out.push(byte);
-                i += 3;
-            }
-            (None, b'+') => {
-                out.push(b' ');
-                i += 1;
-            }
-            (None, byte) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

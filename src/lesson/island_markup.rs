@@ -18,6 +18,12 @@ use std::collections::BTreeMap;
 pub const ISLAND: &str = "data-island";
 /// Set by the wasm on an island once its live component is mounted (the CSS stops reserving room for it then).
 pub const MOUNTED_CLASS: &str = "island-mounted";
+/// On a pre-rendered control: the selector, within its island, of the live element that takes focus if the control
+/// had it when the island came to life (the answer a reader opened before the wasm arrived, for instance).
+pub const LIVE_FOCUS: &str = "data-live-focus";
+/// An answer a reader can open on the pre-rendered page (a `<details>`): if it is open when the island comes to
+/// life, the live copy shows the answer too.
+pub const OPENABLE_ANSWER: &str = "data-openable-answer";
 
 /// The interactive parts of a page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

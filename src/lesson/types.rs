@@ -284,7 +284,22 @@ pub struct LoadRange {
     pub step: f64,
 }
 
+/// The step a chart prediction's marker moves in: half a point of load, as its slider does.
+pub const MARKER_STEP: f64 = 0.005;
+
 impl LoadRange {
+    /// The marker's load at `across` (0 at the axis's left end, 1 at its right), snapped to [`MARKER_STEP`] and kept
+    /// within the range: where a press or drag on a prediction chart puts the marker.
+    pub fn marker_at(self, across: f64) -> f64 {
+        let across = if across.is_finite() {
+            across.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let load = self.from + across * (self.to - self.from);
+        snap_marker(load).clamp(self.from, self.to.max(self.from))
+    }
+
     /// The loads of the range, computed from an integer count so no floating-point drift creeps in.
     pub fn points(self) -> Vec<f64> {
         if !(self.step > 0.0 && self.to >= self.from) {
@@ -295,6 +310,13 @@ impl LoadRange {
             .map(|i| self.from + self.step * i as f64)
             .collect()
     }
+}
+
+/// `load` on the marker's grid of [`MARKER_STEP`]s.
+pub fn snap_marker(load: f64) -> f64 {
+    // Dividing by the whole number of steps per unit gives the double nearest the decimal (0.88, not 0.8800000001).
+    let steps_per_unit = (1.0 / MARKER_STEP).round();
+    (load * steps_per_unit).round() / steps_per_unit
 }
 
 /// A checklist of tasks done in a widget, each ticked by the widget when the learner does it.

@@ -232,10 +232,14 @@ fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
         (islands::REVEAL_HIDE, hide),
     ];
     m.element("div", &attributes, |m| {
-        m.element("details", &[("class", "reveal-static")], |m| {
-            m.text_element("summary", &[], show);
-            m.html_element("p", &[("class", islands::REVEAL_ANSWER_CLASS)], answer);
-        });
+        m.element(
+            "details",
+            &[("class", "reveal-static"), (islands::OPENABLE_ANSWER, "")],
+            |m| {
+                m.text_element("summary", &[(islands::LIVE_FOCUS, ".reveal-toggle")], show);
+                m.html_element("p", &[("class", islands::REVEAL_ANSWER_CLASS)], answer);
+            },
+        );
     });
 }
 

@@ -102,15 +102,23 @@ pub fn write_step(
                         "Reveal unlocks once you commit a guess.",
                     );
                 });
-                m.element("details", &[("class", "predict-answer")], |m| {
-                    m.text_element("summary", &[], "Show the answer");
-                    write_answer(m, step, simulated);
-                    m.html_element(
-                        "div",
-                        &[("class", islands::EXPLANATION_CLASS)],
-                        &step.reveal,
-                    );
-                });
+                m.element(
+                    "details",
+                    &[("class", "predict-answer"), (islands::OPENABLE_ANSWER, "")],
+                    |m| {
+                        m.text_element(
+                            "summary",
+                            &[(islands::LIVE_FOCUS, ".predict-outcome")],
+                            "Show the answer",
+                        );
+                        write_answer(m, step, simulated);
+                        m.html_element(
+                            "div",
+                            &[("class", islands::EXPLANATION_CLASS)],
+                            &step.reveal,
+                        );
+                    },
+                );
                 // The live step's class tally (for instructors), folded: it only works live.
                 m.element("details", &[("class", "predict-tally needs-js")], |m| {
                     m.text_element("summary", &[], "Class tally (for instructors)");

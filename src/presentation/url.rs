@@ -1,5 +1,5 @@
 //! The presentation's place in the URL: `?present=1&view=presenter&screen=3`. One parser, clamping bad values
-//! with a note the page shows, and one writer.
+//! with a note the page shows, and one writer, which keeps the address's other parameters (the lab's settings).
 
 /// Which window this is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,12 +81,20 @@ pub fn parse_place(view: Option<&str>, screen: Option<&str>, screen_count: usize
     }
 }
 
-/// The query string of a presentation window at `screen` (counted from 0).
-pub fn place_query(view: View, screen: usize) -> String {
-    match view {
-        View::Audience => format!("?present=1&screen={}", screen + 1),
-        View::Presenter => format!("?present=1&view=presenter&screen={}", screen + 1),
+/// The parameters a presentation owns in the address.
+pub fn is_place_key(key: &str) -> bool {
+    matches!(key, "present" | "view" | "screen")
+}
+
+/// `query` with the presentation's place set to `view` at `screen` (counted from 0), every other parameter (the
+/// lab's settings, say) kept. Returns the query without `?`.
+pub fn merge_place(query: &str, view: View, screen: usize) -> String {
+    let mut place = vec![("present".to_owned(), "1".to_owned())];
+    if view == View::Presenter {
+        place.push(("view".to_owned(), View::Presenter.as_str().to_owned()));
     }
+    place.push(("screen".to_owned(), (screen + 1).to_string()));
+    crate::address::replace_params(query, is_place_key, place)
 }
 
 #[cfg(test)]
@@ -113,11 +121,24 @@ mod tests {
             }
         );
         assert_eq!(
-            place_query(place.view, place.screen),
-            "?present=1&view=presenter&screen=4"
+            merge_place("", place.view, place.screen),
+            "present=1&view=presenter&screen=4"
         );
-        assert_eq!(place_query(View::Audience, 0), "?present=1&screen=1");
+        assert_eq!(merge_place("", View::Audience, 0), "present=1&screen=1");
         assert_eq!(parse_place(None, None, 10).screen, 0);
+    }
+
+    #[test]
+    fn the_place_is_written_beside_the_lab_s_settings() {
+        let query = "?present=1&load=0.97&screen=2&loop=closed";
+        assert_eq!(
+            merge_place(query, View::Audience, 4),
+            "load=0.97&loop=closed&present=1&screen=5"
+        );
+        assert_eq!(
+            merge_place("load=0.97", View::Presenter, 0),
+            "load=0.97&present=1&view=presenter&screen=1"
+        );
     }
 
     #[test]

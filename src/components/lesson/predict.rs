@@ -23,7 +23,13 @@ use leptos::prelude::*;
 
 /// One step: question, guess, commit, reveal, outcome, tally.
 #[component]
-pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
+pub fn PredictStep(
+    step: &'static PredictStepData,
+    /// The reader opened "Show the answer" on the pre-rendered step before this copy came to life: the answer stays
+    /// shown, recorded as shown without a guess (as "Show me anyway" is).
+    #[prop(optional)]
+    answer_opened: bool,
+) -> impl IntoView {
     let progress = use_progress();
     let id: &'static str = step.id.as_str();
     let saved = progress.step(id);
@@ -31,6 +37,9 @@ pub fn PredictStep(step: &'static PredictStepData) -> impl IntoView {
     let key = |name: &str| format!("predict/{id}/{name}");
     let guess = synced_signal(key("guess"), saved.guess.clone());
     let phase = synced_signal(key("phase"), PredictPhase::from_record(&saved, is_recall));
+    if answer_opened && phase.get_untracked().is_open() {
+        phase.update(|p| *p = p.show_anyway());
+    }
     let retries = RwSignal::new(saved.retries);
     let revealed = Signal::derive(move || phase.get().is_revealed());
     let committed = Signal::derive(move || phase.get().is_committed());

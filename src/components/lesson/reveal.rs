@@ -16,8 +16,14 @@ pub fn Reveal(
     hide: String,
     /// The answer.
     children: Children,
+    /// Start with the answer shown: the reader opened it on the pre-rendered page before this copy came to life.
+    #[prop(optional)]
+    opened: bool,
 ) -> impl IntoView {
     let open = synced_signal(format!("reveal/{id}"), false);
+    if opened {
+        open.set(true);
+    }
     view! {
         <button
             type="button"

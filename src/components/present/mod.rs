@@ -26,10 +26,11 @@ mod stage;
 
 use leptos::prelude::*;
 
+use super::address::rewrite_query;
 use super::site_base::use_site_base;
 use super::sync::{synced_signal, SyncGroup};
 use crate::islands::PlannedScreen;
-use crate::presentation::url::{parse_place, place_query, View};
+use crate::presentation::url::{merge_place, parse_place, View};
 
 /// What every part of a presentation window shares.
 #[derive(Clone, Copy)]
@@ -92,13 +93,18 @@ impl Deck {
         }
     }
 
-    /// This lesson's presentation in `view` at the current screen, as a URL path with query.
+    /// The current screen, counted from 0.
+    fn place(&self) -> usize {
+        self.screen.get_untracked().min(self.count - 1)
+    }
+
+    /// This lesson's presentation in `view` at the current screen, as a URL path with query: the lab settings in
+    /// this window's address go along.
     fn window_url(&self, view: View) -> String {
-        let path = window().location().pathname().unwrap_or_default();
-        format!(
-            "{path}{}",
-            place_query(view, self.screen.get_untracked().min(self.count - 1))
-        )
+        let location = window().location();
+        let path = location.pathname().unwrap_or_default();
+        let query = merge_place(&location.search().unwrap_or_default(), view, self.place());
+        format!("{path}?{query}")
     }
 }
 
@@ -129,13 +135,10 @@ pub fn Presentation(
     mark_document_presenting();
     keyboard::listen(deck);
 
-    // The place in the URL, so a reload comes back to the same screen.
+    // The place in the URL, so a reload comes back to the same screen; the lab's settings there stay.
     Effect::new(move |_| {
-        let url = deck.window_url(deck.view);
         let current = deck.current();
-        if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-        }
+        rewrite_query(|query| merge_place(query, deck.view, current));
         let role = match deck.view {
             View::Audience => "",
             View::Presenter => "Presenter · ",

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 
 use super::knee_lab::controls::{ChoiceSelect, ChunkingControls, LoadSlider, PresetSelect};
-use super::knee_lab::SettingNotes;
+use super::knee_lab::{keep_reconciled, SettingNotes};
 use super::{use_lab_settings_link, WidgetFrame};
 use crate::charts::{followed_sentence, ChartSpec};
 use crate::components::chart_canvas::ChartCanvas;
@@ -30,8 +30,12 @@ const KEPT: usize = 24;
 /// The batch timeline with the directive's settings as defaults.
 #[component]
 pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
-    let (defaults, start_view, notes) = from_directive(&widget.settings);
+    let (defaults, start_view, mut notes) = from_directive(&widget.settings);
+    let (defaults, clashes) = defaults.reconciled();
+    notes.extend(clashes);
+    let notes = RwSignal::new(notes);
     let settings = synced_signal(format!("{id}/settings"), defaults);
+    keep_reconciled(settings, notes);
     let view = synced_signal(format!("{id}/view"), start_view);
     follow_the_lab(settings);
     forget_the_followed_request_when_the_settings_change(settings, view);
@@ -80,14 +84,16 @@ pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl Int
     ]
     .map(field);
     let story = move || figures.with(|f| f.main.followed.as_ref().map(followed_sentence));
-    let notes = RwSignal::new(notes);
     let frame_id = id.clone();
     view! {
         <WidgetFrame widget id=frame_id>
             <SettingNotes notes/>
             <div class="batch-timeline">
-                <div class="lab-controls timeline-controls" role="group" aria-label="Settings of the timeline">
+                // The slider stays in view while the timeline scrolls under it, as in the knee lab.
+                <div class="lab-strip timeline-strip" role="group" aria-label="Offered load">
                     <LoadSlider settings id=load_id measure="timeline:input-to-paint"/>
+                </div>
+                <div class="lab-controls timeline-controls" role="group" aria-label="Settings of the timeline">
                     <ChunkingControls settings budget_id/>
                     <PresetSelect settings id=preset_id/>
                     <ChoiceSelect

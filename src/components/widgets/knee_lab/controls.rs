@@ -42,17 +42,17 @@ pub fn ChunkingControls(settings: RwSignal<LabSettings>, budget_id: String) -> i
     }
 }
 
-/// What the learner moves all the time: the load, the loop and (in the full lab) the latency shown.
+/// How requests arrive (open or closed loop) and, in the full lab, which latency the charts show. The load slider is
+/// not here: it sits in the lab's strip, beside the figures it moves.
 #[component]
-pub fn PrimaryControls(
+pub fn ArrivalControls(
     settings: RwSignal<LabSettings>,
     variant: LabVariant,
     id: String,
 ) -> impl IntoView {
     let field = |name: &str| format!("{id}-{name}");
     view! {
-        <div class="lab-controls lab-primary" role="group" aria-label="Load and arrivals">
-            <LoadSlider settings id=field("load") measure="lab:input-to-paint"/>
+        <div class="lab-controls lab-primary" role="group" aria-label="Arrivals and the latency shown">
             <fieldset class="lab-loop">
                 <legend>"Arrivals"</legend>
                 {LoopKind::ALL.iter().map(|&kind| view! { <LoopRadio settings kind name=field("loop")/> }).collect_view()}

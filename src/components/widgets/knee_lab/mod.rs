@@ -45,15 +45,21 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     } else {
         defaults.clone()
     };
+    let (initial, clashes) = initial.reconciled();
+    notes.extend(clashes);
+    let notes = RwSignal::new(notes);
     let settings = synced_signal(format!("{id}/settings"), initial);
+    keep_reconciled(settings, notes);
     if variant == LabVariant::Full {
         url_state::keep_in_url(settings, defaults.clone());
     }
     // The sweep depends on everything but the load and the metric.
+    // Reconciled here too: a field's clashing value is in the signal for a moment before `keep_reconciled` mends it,
+    // and the sweep should never start on it.
     let sweep_settings = Memo::new(move |_| LabSettings {
         load_percent: 100,
         metric: Default::default(),
-        ..settings.get()
+        ..settings.get().reconciled().0
     });
     // Only the full lab reports to the benchmark and to the other widgets: one lab per page is "the" lab.
     let label = match variant {
@@ -88,42 +94,72 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     let theme = use_chart_theme();
     let chart = |spec: fn(&Figures) -> ChartSpec| Memo::new(move |_| figures.with(spec));
     let throughput = chart(|f| ChartSpec::ThroughputVsGoodput(f.throughput.clone()));
-    let charts = match variant {
+    let (main_charts, more) = match variant {
         LabVariant::Full => {
             let latency = chart(|f| ChartSpec::LatencyVsLoad(f.latency.clone()));
             let queue = chart(|f| ChartSpec::QueueOverTime(f.queue.clone()));
             let distribution = chart(|f| ChartSpec::LatencyDistribution(f.distribution.clone()));
+            (
+                view! {
+                    <div class="lab-charts lab-charts-main">
+                        <ChartCanvas chart=latency theme caption_only=true caption="Latency against offered load"/>
+                        <ChartCanvas chart=throughput theme caption_only=true caption="Throughput and goodput against offered load"/>
+                    </div>
+                }
+                .into_any(),
+                Some(view! {
+                    <readouts::MoreReadouts figures/>
+                    <div class="lab-charts lab-charts-more">
+                        <ChartCanvas chart=queue theme caption="Running and waiting requests over time"/>
+                        <ChartCanvas chart=distribution theme caption="Latency distribution at the current load"/>
+                    </div>
+                }),
+            )
+        }
+        LabVariant::GoodputOnly => (
             view! {
-                <div class="lab-charts">
-                    <ChartCanvas chart=latency theme caption="Latency against offered load"/>
-                    <ChartCanvas chart=throughput theme caption="Throughput and goodput against offered load"/>
-                    <ChartCanvas chart=queue theme caption="Running and waiting requests over time"/>
-                    <ChartCanvas chart=distribution theme caption="Latency distribution at the current load"/>
+                <div class="lab-charts lab-charts-main lab-charts-single">
+                    <ChartCanvas chart=throughput theme caption_only=true caption="Throughput and goodput against offered load"/>
                 </div>
             }
-            .into_any()
-        }
-        LabVariant::GoodputOnly => view! {
-            <div class="lab-charts lab-charts-single">
-                <ChartCanvas chart=throughput theme caption="Throughput and goodput against offered load"/>
-            </div>
-        }
-        .into_any(),
+            .into_any(),
+            None,
+        ),
     };
-    let notes = RwSignal::new(notes);
     let frame_id = id.clone();
+    let full = variant == LabVariant::Full;
     view! {
         <WidgetFrame widget id=frame_id>
             <SettingNotes notes/>
-            <div class=format!("knee-lab knee-lab-{}", if variant == LabVariant::Full { "full" } else { "goodput" })>
-                <controls::PrimaryControls settings variant id=id.clone()/>
-                <readouts::LabReadouts figures run_state variant/>
-                {charts}
+            <div class=format!("knee-lab knee-lab-{}", if full { "full" } else { "goodput" })>
+                // Stays in view while the charts scroll under it (style/lab.css): the slider and the figures it
+                // moves, on the screen with the picture at every size.
+                <div class="lab-strip" role="group" aria-label="Offered load and what it does">
+                    <controls::LoadSlider settings id=format!("{id}-load") measure="lab:input-to-paint"/>
+                    <readouts::SliderReadouts figures variant/>
+                </div>
+                <controls::ArrivalControls settings variant id=id.clone()/>
+                {main_charts}
+                <readouts::LabStory figures run_state/>
+                {more}
                 <controls::ScenarioControls settings variant id=id.clone()/>
-                {(variant == LabVariant::Full).then(|| view! { <SimulatedMetrics settings/> })}
+                {full.then(|| view! { <SimulatedMetrics settings/> })}
             </div>
         </WidgetFrame>
     }
+}
+
+/// Keeps `settings` ones the model accepts: whatever a field, the URL or another window puts in the signal is
+/// reconciled ([`LabSettings::reconciled`]), and each change made is added to `notes` for the learner to see.
+pub(super) fn keep_reconciled(settings: RwSignal<LabSettings>, notes: RwSignal<Vec<SettingNote>>) {
+    Effect::new(move |_| {
+        let current = settings.get();
+        let (reconciled, changes) = current.reconciled();
+        if reconciled != current {
+            notes.update(|notes| notes.extend(changes));
+            settings.set(reconciled);
+        }
+    });
 }
 
 /// The values from the lesson or the URL that could not be used as given, with what was used instead.

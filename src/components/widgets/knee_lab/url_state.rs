@@ -1,5 +1,6 @@
 //! The full lab's settings in the page URL: read once at start (bad values clamped, with notes), written back with
-//! `history.replaceState` whenever they change, keeping the page's other parameters and the `#fragment`.
+//! `history.replaceState` whenever they change, keeping the page's other parameters (a presentation's place) and the
+//! `#fragment`.
 
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
@@ -28,23 +29,7 @@ pub fn keep_in_url(settings: RwSignal<LabSettings>, defaults: LabSettings) {
     Effect::new(move |_| write_later(settings.get()));
 }
 
-/// Replaces the URL's query with `settings` (kept: other parameters, path and fragment).
+/// Writes `settings` into the URL's query (kept: other parameters, path and fragment).
 fn write(settings: &LabSettings, defaults: &LabSettings) {
-    let location = window().location();
-    let search = location.search().unwrap_or_default();
-    let query = settings.merge_into_query(&search, defaults);
-    if query == search.trim_start_matches('?') {
-        return;
-    }
-    let path = location.pathname().unwrap_or_default();
-    let hash = location.hash().unwrap_or_default();
-    let url = if query.is_empty() {
-        format!("{path}{hash}")
-    } else {
-        format!("{path}?{query}{hash}")
-    };
-    if let Ok(history) = window().history() {
-        let state = history.state().unwrap_or(wasm_bindgen::JsValue::NULL);
-        let _ = history.replace_state_with_url(&state, "", Some(&url));
-    }
+    crate::components::address::rewrite_query(|query| settings.merge_into_query(query, defaults));
 }
