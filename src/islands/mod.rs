@@ -91,8 +91,8 @@ fn island_kind(element: &Element) -> Option<IslandKind> {
 }
 
 /// Replaces the island's static content with its live component, under the current reactive owner, carrying over
-/// what the reader did to the static copy (see [`ReaderState`]). `None` (the static version stays, the console says
-/// why) if the island cannot be read.
+/// what the reader did to the static copy and keeping in place what they were looking at (see [`ReaderState`]).
+/// `None` (the static version stays, the console says why) if the island cannot be read.
 pub fn mount_island(island: &Element) -> Option<MountedIsland> {
     let reader = ReaderState::read(island);
     let view = island_view(island, &reader)?;
@@ -100,17 +100,23 @@ pub fn mount_island(island: &Element) -> Option<MountedIsland> {
     element.set_inner_html("");
     let _ = element.class_list().add_1(markup::MOUNTED_CLASS);
     let mounted = leptos::mount::mount_to(element, move || view);
-    reader.restore_focus(island);
+    reader.restore(island);
     Some(mounted)
 }
 
 /// What a reader did to an island's pre-rendered copy before the wasm brought it to life (on a slow link that is
-/// seconds of reading): the live copy keeps it rather than fold an answer away or drop focus to `<body>`.
+/// seconds of reading), and where they were looking: the live copy keeps the answer they opened and the focus, and
+/// nothing they see moves.
 struct ReaderState {
     /// The reader opened an answer (a predict step's "Show the answer", a recall or explain card's reveal).
     answer_opened: bool,
-    /// Focus was inside the island: the selector of the live element that takes it.
-    focus: Option<String>,
+    /// Focus was inside the island: the selector of the live element that takes it, and the focused element's top
+    /// in the window, where its twin is kept.
+    focus: Option<(String, f64)>,
+    /// The island's bottom edge in the window, when the island starts above the top of the window (the reader
+    /// scrolled past it, or followed a link below it): what comes after it is kept in place, as scroll anchoring
+    /// would, even though the anchor was inside the island's old content.
+    bottom_when_above: Option<f64>,
 }
 
 impl ReaderState {
@@ -124,35 +130,49 @@ impl ReaderState {
             .active_element()
             .filter(|active| island.contains(Some(active)))
             .map(|active| {
-                let twin = active
+                let marked = active
                     .closest(&format!("[{}]", markup::LIVE_FOCUS))
                     .ok()
                     .flatten()
                     .and_then(|marked| marked.get_attribute(markup::LIVE_FOCUS));
                 // Failing a marked twin, the element with the same id, else the island's first control.
-                twin.or_else(|| {
-                    Some(format!("#{}", active.id())).filter(|_| !active.id().is_empty())
-                })
-                .unwrap_or_else(|| FOCUSABLE.to_owned())
+                let twin = match (marked, active.id()) {
+                    (Some(selector), _) => selector,
+                    (None, id) if !id.is_empty() => format!("#{id}"),
+                    _ => FOCUSABLE.to_owned(),
+                };
+                (twin, active.get_bounding_client_rect().top())
             });
+        let rect = island.get_bounding_client_rect();
         ReaderState {
             answer_opened,
             focus,
+            bottom_when_above: (rect.top() < 0.0).then(|| rect.bottom()),
         }
     }
 
-    /// Moves focus to the live twin of the element that had it, if any.
-    fn restore_focus(&self, island: &Element) {
-        let Some(selector) = &self.focus else {
-            return;
+    /// Moves focus to the live twin of the element that had it, and scrolls so what the reader was looking at is
+    /// where it was.
+    fn restore(&self, island: &Element) {
+        let drift = if let Some((selector, top)) = &self.focus {
+            let twin = island
+                .query_selector(selector)
+                .ok()
+                .flatten()
+                .or_else(|| island.query_selector(FOCUSABLE).ok().flatten())
+                .and_then(|twin| twin.dyn_into::<HtmlElement>().ok());
+            twin.map(|twin| {
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = twin.focus_with_options(&options);
+                twin.get_bounding_client_rect().top() - top
+            })
+        } else {
+            self.bottom_when_above
+                .map(|bottom| island.get_bounding_client_rect().bottom() - bottom)
         };
-        let twin = island
-            .query_selector(selector)
-            .ok()
-            .flatten()
-            .or_else(|| island.query_selector(FOCUSABLE).ok().flatten());
-        if let Some(twin) = twin.and_then(|t| t.dyn_into::<HtmlElement>().ok()) {
-            let _ = twin.focus();
+        if let Some(drift) = drift.filter(|d| d.abs() >= 0.5) {
+            window().scroll_by_with_x_and_y(0.0, drift);
         }
     }
 }

@@ -207,21 +207,11 @@ fn mount(island: &Element) {
         return;
     }
     let owner = QUEUE.with_borrow(|queue| queue.owner.clone());
-    // An island that starts above the top of the window (the reader scrolled past it, or followed a link to a
-    // section below it) would move everything the reader sees if the live version is taller or shorter: keep the
-    // view where it is, as scroll anchoring would, even when the anchor was inside the island's old content.
-    let above = island.get_bounding_client_rect();
-    let before = (above.top() < 0.0).then(|| above.height());
+    // `mount_island` keeps what the reader sees where it is.
     let mounted = match owner {
         Some(owner) => owner.with(|| mount_island(island)),
         None => mount_island(island),
     };
-    if let Some(before) = before {
-        let change = island.get_bounding_client_rect().height() - before;
-        if change.abs() >= 0.5 {
-            leptos::prelude::window().scroll_by_with_x_and_y(0.0, change);
-        }
-    }
     if let Some(mounted) = mounted {
         // The page's islands live as long as the page.
         mounted.forget();
