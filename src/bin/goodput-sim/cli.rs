@@ -1,6 +1,7 @@
 //! The flags and the subcommands.
 
 use super::bench;
+use super::finite::{self, FiniteArgs};
 use super::output::{print_run, print_sweep, OutputArgs};
 use super::scenario_args::ScenarioArgs;
 use clap::{Args, Parser, Subcommand};
@@ -19,10 +20,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Simulate one scenario and report its latencies, throughput, goodput, KV cache and checks.
+    /// Simulate one scenario and report its latencies, throughput, goodput, KV cache and checks: a steady state
+    /// (measured requests after a warm-up, at an offered load below 1), or with --rate or --trace a finite run
+    /// like `vllm bench serve` (N requests to an empty fleet, until the last finishes, at any rate).
     Run {
         #[command(flatten)]
         scenario: ScenarioArgs,
+        #[command(flatten)]
+        finite: FiniteArgs,
         #[command(flatten)]
         seed: SeedArgs,
         #[command(flatten)]
@@ -144,9 +149,13 @@ fn execute(command: Command) -> Result<(), String> {
     match command {
         Command::Run {
             scenario,
+            finite,
             seed,
             output,
         } => {
+            if finite.wanted() {
+                return finite::run(&finite, &scenario, seed.seed, &output);
+            }
             let scenario = scenario.scenario()?;
             let summary = run(&scenario, seed.seed).map_err(|e| e.to_string())?;
             print_run(&scenario, &summary, &output);

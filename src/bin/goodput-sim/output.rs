@@ -1,7 +1,7 @@
 //! How results are printed: an aligned table, CSV or JSON.
 
 use clap::Args;
-use goodput::model::{exact_reference, LatencyStats, RunSummary, Scenario, SweepPoint};
+use goodput::model::{exact_reference, LatencyStats, RunSummary, Scenario, Stability, SweepPoint};
 
 #[derive(Args)]
 pub struct OutputArgs {
@@ -139,21 +139,64 @@ fn render(rows: &[Vec<(&'static str, String)>], csv: bool) -> String {
     out
 }
 
+/// What a run without a steady state says instead of blank figures: how fast the queue grew, and how to run the
+/// finite experiment a benchmark would.
+pub fn no_steady_state(summary: &RunSummary) -> Option<String> {
+    let Stability::Unstable {
+        waiting_growth_rate,
+        waiting_at_end,
+        arrived,
+        completed,
+    } = summary.stability
+    else {
+        return None;
+    };
+    let unit = if summary.is_llm() { "s" } else { "time unit" };
+    let finite = if summary.is_llm() {
+        let rate = summary
+            .arrival_rate
+            .unwrap_or(summary.saturation_throughput);
+        format!(
+            " To measure what a benchmark would, send a finite number of requests at that rate and wait for the last:              --rate {rate:.3} --requests N."
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "No steady state: at offered load {:.2} requests arrive at least as fast as the fleet can serve them          (capacity {:.3} per {unit}), so the waiting queue grows without bound — by {:.2} requests per {unit} here          ({arrived} arrived and {completed} completed while measuring; {waiting_at_end} waiting when the run          stopped). Latency percentiles would only measure how long the run lasted, so none are reported.{finite}",
+        summary.offered_load, summary.saturation_throughput, waiting_growth_rate
+    ))
+}
+
 pub fn print_run(scenario: &Scenario, summary: &RunSummary, output: &OutputArgs) {
+    let note = no_steady_state(summary);
     if output.json {
         let mut v = serde_json::to_value(summary).expect("summaries serialise");
-        if let (Some(e), Some(map)) = (exact_reference(scenario), v.as_object_mut()) {
-            map.insert(
-                "exact".into(),
-                serde_json::to_value(e).expect("references serialise"),
-            );
+        if let Some(map) = v.as_object_mut() {
+            if let Some(e) = exact_reference(scenario) {
+                map.insert(
+                    "exact".into(),
+                    serde_json::to_value(e).expect("references serialise"),
+                );
+            }
+            if let Some(note) = &note {
+                map.insert("note".into(), serde_json::Value::String(note.clone()));
+            }
         }
         println!("{v}");
     } else if output.csv {
+        if let Some(note) = &note {
+            eprintln!("goodput-sim: {note}");
+        }
         print!("{}", render(&[columns(summary)], true));
     } else {
+        if let Some(note) = &note {
+            println!("{note}\n");
+        }
         for (k, v) in columns(summary) {
-            println!("{k:>26}  {v}");
+            if note.is_none() || !v.is_empty() {
+                println!("{k:>26}  {v}");
+            }
         }
     }
 }

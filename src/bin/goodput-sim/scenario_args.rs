@@ -105,6 +105,11 @@ const FLAGS: [(&str, &str); 17] = [
 ];
 
 impl ScenarioArgs {
+    /// `--requests`, when given.
+    pub fn requests(&self) -> Option<u64> {
+        self.requests
+    }
+
     /// The scenario these flags describe, or a one-line reason there is none.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let base = match &self.scenario {
