@@ -248,6 +248,49 @@ fn a_steady_state_run_without_one_says_so_and_points_to_a_finite_run() {
 }
 
 #[test]
+fn a_run_above_the_measured_capacity_is_not_called_a_steady_state() {
+    // A tight KV cache: the simulated fleet serves less than the analytic capacity says.
+    let args = [
+        "run",
+        "--preset",
+        "distserve",
+        "--kv-cache-tokens",
+        "16000",
+        "--load",
+        "0.99",
+        "--requests",
+        "4000",
+    ];
+    let out = sim(&args, b"");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Not a steady state"), "{text}");
+    assert!(text.contains("measured_saturation"), "{text}");
+    assert!(text.contains("stable  false"), "{text}");
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let v = json(&json_args, b"");
+    let measured = v["measured_saturation_throughput"].as_f64().unwrap();
+    assert!(measured < v["saturation_throughput"].as_f64().unwrap());
+    assert!(v["note"].as_str().unwrap().contains("--rate"));
+    // Well below it, no note.
+    let v = json(
+        &[
+            "run",
+            "--preset",
+            "distserve",
+            "--load",
+            "0.8",
+            "--requests",
+            "3000",
+            "--json",
+        ],
+        b"",
+    );
+    assert!(v.get("note").is_none(), "{v}");
+    assert!(v["measured_saturation_throughput"].as_f64().unwrap() > 3.0);
+}
+
+#[test]
 fn help_documents_the_finite_flags() {
     let out = sim(&["run", "--help"], b"");
     let help = String::from_utf8(out.stdout).unwrap();

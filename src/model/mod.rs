@@ -45,8 +45,8 @@ pub use sim::llm::batch::{
     PhaseKind, TraceSpec, Work, MAX_CELLS, MAX_ITERATIONS,
 };
 pub use sim::llm::replay::{
-    bench_requests, check_requests, replay, replay_traced, BenchStats, BenchSummary, TraceRequest,
-    MAX_BENCH_REQUESTS,
+    bench_requests, check_requests, measured_saturation_throughput, replay, replay_traced,
+    BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
 };
 pub use sim::{
     run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, ServiceMode,

@@ -6,7 +6,7 @@ use super::output::{print_run, print_sweep, OutputArgs};
 use super::scenario_args::ScenarioArgs;
 use clap::{Args, Parser, Subcommand};
 use goodput::cluster::report::{self, Options};
-use goodput::model::{load_points, run, sweep};
+use goodput::model::{load_points, measured_saturation_throughput, run, sweep};
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
@@ -158,7 +158,11 @@ fn execute(command: Command) -> Result<(), String> {
             }
             let scenario = scenario.scenario()?;
             let summary = run(&scenario, seed.seed).map_err(|e| e.to_string())?;
-            print_run(&scenario, &summary, &output);
+            // The capacity the simulated fleet really has (its KV cache included), to check "stable" against.
+            let measured = (summary.is_llm() && scenario.is_open())
+                .then(|| measured_saturation_throughput(&scenario, seed.seed).ok())
+                .flatten();
+            print_run(&scenario, &summary, measured, &output);
         }
         Command::Sweep {
             scenario,

@@ -322,6 +322,38 @@ fn summarise(
     }
 }
 
+/// Requests a capacity measurement sends per slot of the fleet (at least [`MIN_CAPACITY_REQUESTS`] in all).
+const CAPACITY_REQUESTS_PER_SLOT: u64 = 50;
+/// Fewest requests a capacity measurement sends.
+const MIN_CAPACITY_REQUESTS: u64 = 4000;
+
+/// The fleet's saturation throughput as the simulation measures it, requests per second: a burst of requests (the
+/// scenario's lengths, from `seed`) all sent at once, and the completion rate between the 20th and the 80th
+/// percentile of completions, while the fleet is full and the queue still long. Unlike
+/// [`Scenario::saturation_throughput`], which takes a full batch of mean-sized requests, it includes what the KV
+/// cache really allows — admission waiting for a prompt's blocks, preemptions and their recompute — and the compute
+/// term of the step time, so an offered rate below it is one the fleet can keep up with.
+pub fn measured_saturation_throughput(
+    scenario: &Scenario,
+    seed: u64,
+) -> Result<f64, ScenarioError> {
+    let ServiceKind::Llm(fleet) = &scenario.service else {
+        return Ok(scenario.saturation_throughput());
+    };
+    let slots = u64::from(fleet.max_num_seqs) * u64::from(fleet.replicas);
+    let n = (slots * CAPACITY_REQUESTS_PER_SLOT).clamp(MIN_CAPACITY_REQUESTS, MAX_BENCH_REQUESTS);
+    // A burst: every arrival at 0 (a rate so high the gaps vanish).
+    let mut requests = bench_requests(scenario, 1.0, n, seed)?;
+    for r in &mut requests {
+        r.arrival_s = 0.0;
+    }
+    let (_, traces) = replay_traced(scenario, &requests, None)?;
+    let mut finishes: Vec<f64> = traces.iter().map(|t| t.finish).collect();
+    finishes.sort_by(f64::total_cmp);
+    let (a, b) = ((n / 5) as usize, (4 * n / 5) as usize);
+    Ok((b - a) as f64 / (finishes[b] - finishes[a]))
+}
+
 /// numpy's default percentile: linear interpolation between the order statistics around `(n − 1)·q`.
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     match sorted.len() {
