@@ -318,3 +318,26 @@ fn without_the_prefix_cache_the_burst_is_predicted_far_worse() {
     assert!(burst(&with) < 0.15);
     assert!(burst(&full_recompute) > 1.0, "{}", burst(&full_recompute));
 }
+
+/// `codellama-34b.json` beside the trace is this fit, rounded to four digits, for the command line:
+/// `goodput-sim run --scenario tests/fixtures/vllm-otel/codellama-34b.json --trace
+/// tests/fixtures/vllm-otel/codellama-34b-sweep.csv`.
+#[test]
+fn the_scenario_file_beside_the_trace_is_the_fit() {
+    let file: Scenario =
+        serde_json::from_str(include_str!("fixtures/vllm-otel/codellama-34b.json")).unwrap();
+    file.validate().unwrap();
+    let ServiceKind::Llm(f) = &file.service else {
+        unreachable!()
+    };
+    let rows = measured();
+    let fit = fitted(&rows[stages(&rows)[0].clone()]);
+    let close = |a: f64, b: f64| (a / b - 1.0).abs() < 5e-4;
+    let (c, cf) = (f.iteration.compute.as_ref().unwrap(), fit.compute.unwrap());
+    assert!(close(f.iteration.fixed, fit.fixed));
+    assert!(close(f.iteration.per_context_token, fit.per_context_token));
+    assert!(close(c.fixed, cf.fixed) && close(c.per_token, cf.per_token));
+    assert_eq!(f.kv_cache, KvCache::Tokens(40_592));
+    assert!(f.prefix_caching && f.chunked_prefill);
+    assert_eq!((f.max_num_seqs, f.max_num_batched_tokens), (256, BUDGET));
+}
