@@ -306,3 +306,43 @@ fn help_documents_the_finite_flags() {
         assert!(help.contains(needle), "{needle}: {help}");
     }
 }
+
+#[test]
+fn empirical_lengths_can_come_from_a_file_beside_the_scenario() {
+    let dir = std::env::temp_dir().join(format!("goodput-lengths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("prompts.txt"), "# prompt lengths\n100\n\n300\n").unwrap();
+    let preset = sim(&["scenario", "--preset", "distserve"], b"");
+    let mut scenario: serde_json::Value = serde_json::from_slice(&preset.stdout).unwrap();
+    scenario["service"]["llm"]["prompt_tokens"] =
+        serde_json::json!({"empirical": {"file": "prompts.txt"}});
+    let file = dir.join("s.json");
+    std::fs::write(&file, scenario.to_string()).unwrap();
+    let file = file.to_str().unwrap();
+    let printed = json(&["scenario", "--scenario", file], b"");
+    assert_eq!(
+        printed["service"]["llm"]["prompt_tokens"],
+        serde_json::json!({"empirical": {"tokens": [100, 300]}})
+    );
+    let v = json(
+        &[
+            "run",
+            "--scenario",
+            file,
+            "--rate",
+            "1",
+            "--requests",
+            "50",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(v["total_input_tokens"].as_u64().unwrap() % 100, 0);
+    std::fs::write(dir.join("prompts.txt"), "100\nlots\n").unwrap();
+    let e = error(&["run", "--scenario", file], b"");
+    assert!(
+        e.contains("prompts.txt line 2") && e.contains("lots"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
