@@ -156,3 +156,23 @@ fn bad_requests_are_refused_naming_the_request() {
     assert!(bench_requests(&s, 1.0, 0, 1).is_err());
     assert!(bench_requests(&Scenario::textbook_preset(), 1.0, 10, 1).is_err());
 }
+
+#[test]
+fn a_rate_run_cuts_a_geometric_tail_at_the_cache_as_a_steady_run_does() {
+    let mut s = distserve();
+    if let ServiceKind::Llm(f) = &mut s.service {
+        f.kv_cache = KvCache::Tokens(2_000);
+        f.prompt_tokens = goodput::model::LengthDist::Uniform {
+            min: 100,
+            max: 1000,
+        };
+    }
+    let requests = bench_requests(&s, 1.0, 2000, 1).unwrap();
+    assert!(requests
+        .iter()
+        .all(|r| r.prompt_tokens + r.output_tokens - 1 <= 2000));
+    assert!(requests
+        .iter()
+        .any(|r| r.prompt_tokens + r.output_tokens - 1 == 2000));
+    replay(&s, &requests, Some(1.0)).unwrap();
+}

@@ -68,7 +68,7 @@ pub struct ScenarioArgs {
     /// SLO threshold on TPOT.
     #[arg(long)]
     slo_tpot: Option<f64>,
-    /// Measured requests per run.
+    /// Measured requests per run (after --warm-up); with --rate, the number of requests sent, every one measured.
     #[arg(long)]
     requests: Option<u64>,
     /// Requests discarded before measuring (default: a tenth of --requests, or the preset's).

@@ -136,16 +136,24 @@ pub fn bench_requests(
     let mut rng_outputs = stream(seed, super::OUTPUTS);
     let prompts = super::LengthSampler::new(&fleet.prompt_tokens);
     let outputs = super::LengthSampler::new(&fleet.output_tokens);
+    // As in a steady-state run, no sequence outgrows the cache: a geometric tail is cut there (as at vLLM's
+    // max_model_len).
+    let capacity = fleet
+        .kv_cache
+        .tokens()
+        .map_or(MAX_TOKENS, |c| c.min(u64::from(MAX_TOKENS)) as u32);
     let mut t = 0.0;
     Ok((0..n)
         .map(|i| {
             if i > 0 {
                 t += gaps.next(&mut rng_arrivals);
             }
+            let prompt = prompts.sample(&mut rng_prompts).min(capacity);
+            let output = outputs.sample(&mut rng_outputs).min(capacity + 1 - prompt);
             TraceRequest {
                 arrival_s: t,
-                prompt_tokens: prompts.sample(&mut rng_prompts),
-                output_tokens: outputs.sample(&mut rng_outputs),
+                prompt_tokens: prompt,
+                output_tokens: output,
             }
         })
         .collect())
