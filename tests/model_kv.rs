@@ -24,10 +24,13 @@ fn fleet_scenario(
                 per_prefill_token: 2e-5,
                 per_decode_seq: 5e-5,
                 per_context_token: 1e-8,
+                compute: None,
             },
             prompt_tokens: prompt,
             output_tokens: output,
             kv_cache,
+            prefix_caching: true,
+            frontend_overhead: 0.0,
         }),
         arrivals: Arrivals::poisson(load),
         slo: Slo {
@@ -124,7 +127,10 @@ fn preemptions_appear_when_the_budget_binds_and_every_request_still_completes_on
     for (chunked, replicas) in [(true, 1), (false, 1), (true, 2)] {
         let mut s = fleet_scenario(
             LengthDist::Fixed { tokens: 200 },
-            LengthDist::Geometric { mean: 100.0 },
+            LengthDist::Geometric {
+                mean: 100.0,
+                max: None,
+            },
             KvCache::Tokens(12 * 300),
             chunked,
             0.95,
@@ -167,7 +173,10 @@ fn a_binding_cache_costs_latency_at_the_same_arrival_rate() {
     let with_cache = |tokens| {
         fleet_scenario(
             LengthDist::Fixed { tokens: 400 },
-            LengthDist::Geometric { mean: 150.0 },
+            LengthDist::Geometric {
+                mean: 150.0,
+                max: None,
+            },
             KvCache::Tokens(tokens),
             false,
             0.8,
@@ -193,7 +202,10 @@ fn a_binding_cache_costs_latency_at_the_same_arrival_rate() {
 fn kv_usage_stays_within_the_cache_and_fills_it_under_pressure() {
     let s = fleet_scenario(
         LengthDist::Uniform { min: 16, max: 900 },
-        LengthDist::Geometric { mean: 60.0 },
+        LengthDist::Geometric {
+            mean: 60.0,
+            max: None,
+        },
         KvCache::Tokens(8_000),
         true,
         0.99,

@@ -13,7 +13,7 @@ fn length() -> impl Strategy<Value = LengthDist> {
             min,
             max: min + extra
         }),
-        (1.0f64..300.0).prop_map(|mean| LengthDist::Geometric { mean }),
+        (1.0f64..300.0).prop_map(|mean| LengthDist::Geometric { mean, max: None }),
     ]
 }
 
@@ -64,10 +64,13 @@ fn llm_service() -> impl Strategy<Value = ServiceKind> {
                                 per_prefill_token: pre,
                                 per_decode_seq: dec,
                                 per_context_token: ctx,
+                                compute: None,
                             },
                             prompt_tokens,
                             output_tokens,
                             kv_cache,
+                            prefix_caching: true,
+                            frontend_overhead: 0.0,
                         })
                     })
             },

@@ -150,7 +150,7 @@ fn every_predict_answer_is_folded_in_a_closed_details() {
         let start = body.find(&format!("id=\"{}\"", step.id)).unwrap();
         let section = &body[start..start + body[start..].find("</section>").unwrap()];
         let fold = section
-            .find("<details class=\"predict-answer\">")
+            .find("<details class=\"predict-answer\" data-openable-answer>")
             .unwrap_or_else(|| panic!("{} has no folded answer", step.id));
         let explanation = section.find("class=\"predict-explanation\"").unwrap();
         assert!(

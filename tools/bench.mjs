@@ -461,6 +461,17 @@ async function lighthouse(server, formFactor) {
   return { runs };
 }
 
+/** The hand-written accuracy section of the existing BENCHMARKS.md (from its heading to the next `## ` or the end),
+ * which `make bench` measures nothing of and so carries over unchanged; empty when there is none. */
+function keptSection(file) {
+  const heading = '## Accuracy against real vLLM';
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = old.indexOf(heading);
+  if (start < 0) return '';
+  const next = old.indexOf('\n## ', start + heading.length);
+  return '\n' + old.slice(start, next < 0 ? undefined : next + 1).trimEnd() + '\n';
+}
+
 // ── BENCHMARKS.md ───────────────────────────────────────────────────────────────────────────────────────────────
 
 function modelRows(result, label) {
@@ -742,6 +753,6 @@ async function main() {
   }
   env.loadAtEnd = loadavg().map((l) => l.toFixed(1)).join(' ');
   const out = join(ROOT, 'BENCHMARKS.md');
-  writeFileSync(out, render({ env, model, weight, visits, throttled, lh, contents }));
+  writeFileSync(out, render({ env, model, weight, visits, throttled, lh, contents }) + keptSection(out));
   log(`wrote ${relative(process.cwd(), out) || out}`);
 }

@@ -36,13 +36,17 @@ pub mod sweep;
 pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva};
 pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
 pub use scenario::{
-    Arrivals, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ScenarioError,
-    ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV, POISSON_CV,
+    Arrivals, ComputeTime, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario,
+    ScenarioError, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV, POISSON_CV,
 };
 pub use settings::{LoopKind, Preset, ScenarioSettings};
 pub use sim::llm::batch::{
     trace_batch, BatchTrace, Cell, Chunk, EndAfterFollow, FollowedRequest, IterationRecord, Phase,
     PhaseKind, TraceSpec, Work, MAX_CELLS, MAX_ITERATIONS,
+};
+pub use sim::llm::replay::{
+    bench_requests, check_requests, measured_saturation_throughput, replay, replay_traced,
+    BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
 };
 pub use sim::{
     run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, ServiceMode,

@@ -63,13 +63,17 @@ impl Scenario {
                 per_prefill_token: 12.0e-6,
                 per_decode_seq: 30.0e-6,
                 per_context_token: 30.0e-9,
+                compute: None,
             },
             // Prompts uniform over 19×64 ..= 47×64 tokens (mean 33×); outputs geometric with mean 64.
             LengthDist::Uniform {
                 min: 1216,
                 max: 3008,
             },
-            LengthDist::Geometric { mean: 64.0 },
+            LengthDist::Geometric {
+                mean: 64.0,
+                max: None,
+            },
             Slo {
                 ttft: 0.5,
                 tpot: 0.04,
@@ -122,12 +126,16 @@ impl Scenario {
                 per_prefill_token: 0.0979e-3,
                 per_decode_seq: 0.039e-3,
                 per_context_token: 6.3e-7,
+                compute: None,
             },
             LengthDist::Uniform {
                 min: 128,
                 max: 1382,
             },
-            LengthDist::Geometric { mean: 200.0 },
+            LengthDist::Geometric {
+                mean: 200.0,
+                max: None,
+            },
             Slo {
                 ttft: 0.2,
                 tpot: 0.1,
@@ -154,8 +162,8 @@ impl Scenario {
     }
 }
 
-/// One replica with `(max_num_seqs, max_num_batched_tokens, chunked_prefill)` and its KV cache, Poisson arrivals at
-/// 90% load, 20 000 measured requests after 2 000 of warm-up.
+/// One replica with `(max_num_seqs, max_num_batched_tokens, chunked_prefill)` and its KV cache, full recompute on
+/// preemption, no front-end overhead, Poisson arrivals at 90% load, 20 000 measured requests after 2 000 of warm-up.
 fn llm_preset(
     (max_num_seqs, max_num_batched_tokens, chunked_prefill): (u32, u32, bool),
     kv_cache: KvCache,
@@ -174,6 +182,10 @@ fn llm_preset(
             prompt_tokens,
             output_tokens,
             kv_cache,
+            // The presets keep the full recompute on preemption that the course's lab and lesson were written
+            // against (a scenario file without the field gets vLLM V1's default, on).
+            prefix_caching: false,
+            frontend_overhead: 0.0,
         }),
         arrivals: Arrivals::poisson(0.9),
         slo,

@@ -73,6 +73,27 @@ pub struct LlmFleet {
     /// The KV-cache budget of one replica. A scenario file without it has no KV limit.
     #[serde(default)]
     pub kv_cache: KvCache,
+    /// vLLM's `--enable-prefix-caching` (on by default in V1) as it matters here: a preempted sequence's freed blocks
+    /// stay in the cache until reused, so on readmission to the same replica the prefix still there is a cache hit
+    /// and only the rest is recomputed. Off, a preempted sequence recomputes its whole context.
+    #[serde(default = "enabled", skip_serializing_if = "is_enabled")]
+    pub prefix_caching: bool,
+    /// Seconds the server's front end adds to every request before the scheduler sees it (HTTP, tokenisation):
+    /// part of TTFT and end-to-end latency, not of TPOT.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub frontend_overhead: f64,
+}
+
+fn enabled() -> bool {
+    true
+}
+
+fn is_enabled(on: &bool) -> bool {
+    *on
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// Tokens per KV-cache block (vLLM's default `--block-size`): a sequence holds whole blocks.
@@ -173,9 +194,11 @@ impl KvCache {
     }
 }
 
-/// Linear iteration-time model, in seconds:
+/// Iteration-time model, in seconds: the linear
 /// `fixed + per_prefill_token · prefill tokens + per_decode_seq · decoding sequences + per_context_token · context
-/// tokens of the decoding sequences`.
+/// tokens of the decoding sequences`, or, with a [`compute`](Self::compute) term, the larger of that (read as the
+/// step's memory time: weights and KV cache read) and the compute time — a GPU step is memory-bound at small batches
+/// and compute-bound at large ones.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IterationModel {
@@ -187,15 +210,45 @@ pub struct IterationModel {
     pub per_decode_seq: f64,
     /// Cost per context token attended by the decoding sequences (KV-cache reads), seconds.
     pub per_context_token: f64,
+    /// The compute-bound regime, when given: the iteration lasts the larger of the linear time above and this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute: Option<ComputeTime>,
+}
+
+/// The compute time of an iteration: `fixed + per_token · (prefill tokens + decoding sequences)`, every token the
+/// step processes costing the same matrix multiplications.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputeTime {
+    /// Cost of any iteration in the compute-bound regime, seconds (0 when left out).
+    #[serde(default)]
+    pub fixed: f64,
+    /// Cost per token processed (prefilled or decoded), seconds.
+    pub per_token: f64,
 }
 
 impl IterationModel {
     /// Duration of an iteration with the given content.
+    #[inline]
     pub fn duration(&self, prefill_tokens: u64, decode_seqs: u64, context_tokens: u64) -> f64 {
-        self.fixed
-            + self.per_prefill_token * prefill_tokens as f64
-            + self.per_decode_seq * decode_seqs as f64
-            + self.per_context_token * context_tokens as f64
+        self.mean_duration(
+            prefill_tokens as f64,
+            decode_seqs as f64,
+            context_tokens as f64,
+        )
+    }
+
+    /// [`duration`](Self::duration) for fractional (mean) contents, as the analytic formulas use it.
+    #[inline]
+    pub fn mean_duration(&self, prefill_tokens: f64, decode_seqs: f64, context_tokens: f64) -> f64 {
+        let linear = self.fixed
+            + self.per_prefill_token * prefill_tokens
+            + self.per_decode_seq * decode_seqs
+            + self.per_context_token * context_tokens;
+        match &self.compute {
+            None => linear,
+            Some(c) => linear.max(c.fixed + c.per_token * (prefill_tokens + decode_seqs)),
+        }
     }
 
     /// The shortest time a prompt of `prompt_tokens` can take to prefill: one iteration holding only it. Every TTFT
@@ -221,20 +274,47 @@ pub enum LengthDist {
         /// Largest length.
         max: u32,
     },
-    /// Geometric on `1, 2, …` with the given mean (memoryless: every token is the last with probability 1/mean).
+    /// Geometric on `1, 2, …` with the given mean (memoryless: every token is the last with probability 1/mean),
+    /// cut at `max` when given, as a request's `max_tokens` cuts its output.
     Geometric {
-        /// Mean length, at least 1.
+        /// Mean length before the cut, at least 1.
         mean: f64,
+        /// The longest length: longer draws become `max` (no cut when left out).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<u32>,
+    },
+    /// Drawn uniformly from a list of observed lengths (each entry equally likely), e.g. a dataset's prompt lengths.
+    Empirical {
+        /// The observed token counts.
+        tokens: Vec<u32>,
     },
 }
 
+/// Largest accepted list of an empirical length distribution.
+pub const MAX_EMPIRICAL_LENGTHS: usize = 1_000_000;
+
+/// Geometric on `1, 2, …` with mean `mean`, cut at `cap`: `(E[min(G, cap)], E[min(G, cap)²])`.
+fn capped_geometric_moments(mean: f64, cap: u32) -> (f64, f64) {
+    let q = 1.0 - 1.0 / mean;
+    if q <= 0.0 {
+        return (1.0, 1.0);
+    }
+    let m = f64::from(cap);
+    let qm = q.powf(m);
+    // E[X] = Σ_{k<cap} q^k; E[X²] = Σ_{k=1..cap} (2k − 1) q^(k−1).
+    let first = (1.0 - qm) / (1.0 - q);
+    let sum_k = (1.0 - (m + 1.0) * qm + m * qm * q) / ((1.0 - q) * (1.0 - q));
+    (first, 2.0 * sum_k - first)
+}
+
 impl LengthDist {
-    /// The longest length it draws; `None` for the geometric, which has no bound.
+    /// The longest length it draws; `None` for an uncut geometric, which has no bound.
     pub fn max(&self) -> Option<u32> {
         match *self {
             LengthDist::Fixed { tokens } => Some(tokens),
             LengthDist::Uniform { max, .. } => Some(max),
-            LengthDist::Geometric { .. } => None,
+            LengthDist::Geometric { max, .. } => max,
+            LengthDist::Empirical { ref tokens } => tokens.iter().copied().max(),
         }
     }
 
@@ -243,13 +323,28 @@ impl LengthDist {
         match *self {
             LengthDist::Fixed { tokens } => f64::from(tokens),
             LengthDist::Uniform { min, max } => (f64::from(min) + f64::from(max)) / 2.0,
-            LengthDist::Geometric { mean } => mean,
+            LengthDist::Geometric { mean, max: None } => mean,
+            LengthDist::Geometric {
+                mean,
+                max: Some(cap),
+            } => capped_geometric_moments(mean, cap).0,
+            LengthDist::Empirical { ref tokens } => {
+                tokens.iter().map(|&t| f64::from(t)).sum::<f64>() / tokens.len().max(1) as f64
+            }
         }
     }
 
     /// Second moment `E[L²]`.
     pub fn second_moment(&self) -> f64 {
         match *self {
+            LengthDist::Geometric {
+                mean,
+                max: Some(cap),
+            } => capped_geometric_moments(mean, cap).1,
+            LengthDist::Empirical { ref tokens } => {
+                tokens.iter().map(|&t| f64::from(t).powi(2)).sum::<f64>()
+                    / tokens.len().max(1) as f64
+            }
             LengthDist::Fixed { tokens } => f64::from(tokens).powi(2),
             LengthDist::Uniform { min, max } => {
                 let (a, b) = (f64::from(min), f64::from(max));
@@ -258,7 +353,7 @@ impl LengthDist {
                 var + ((a + b) / 2.0).powi(2)
             }
             // Geometric on 1.. with success probability p = 1/m: Var = (1−p)/p².
-            LengthDist::Geometric { mean } => mean * mean * (2.0 - 1.0 / mean),
+            LengthDist::Geometric { mean, max: None } => mean * mean * (2.0 - 1.0 / mean),
         }
     }
 }
@@ -402,15 +497,30 @@ impl LengthDist {
                 in_range(&format!("{field}.uniform.min"), min, 1, MAX_TOKENS)?;
                 in_range(&format!("{field}.uniform.max"), max, min, MAX_TOKENS)
             }
-            LengthDist::Geometric { mean } => {
-                if mean.is_finite() && (1.0..=f64::from(MAX_TOKENS)).contains(&mean) {
-                    Ok(())
-                } else {
-                    Err(err(
+            LengthDist::Geometric { mean, max } => {
+                if !(mean.is_finite() && (1.0..=f64::from(MAX_TOKENS)).contains(&mean)) {
+                    return Err(err(
                         &format!("{field}.geometric.mean"),
                         "must be a finite number between 1 and 10000000",
-                    ))
+                    ));
                 }
+                match max {
+                    Some(max) => in_range(&format!("{field}.geometric.max"), max, 1, MAX_TOKENS),
+                    None => Ok(()),
+                }
+            }
+            LengthDist::Empirical { ref tokens } => {
+                let field = format!("{field}.empirical.tokens");
+                if tokens.is_empty() || tokens.len() > MAX_EMPIRICAL_LENGTHS {
+                    return Err(err(
+                        &field,
+                        &format!("must list between 1 and {MAX_EMPIRICAL_LENGTHS} lengths"),
+                    ));
+                }
+                for (i, &t) in tokens.iter().enumerate() {
+                    in_range(&format!("{field}[{i}]"), t, 1, MAX_TOKENS)?;
+                }
+                Ok(())
             }
         }
     }
@@ -446,6 +556,11 @@ impl Scenario {
                     "service.llm.iteration.per_context_token",
                     f.iteration.per_context_token,
                 )?;
+                if let Some(c) = &f.iteration.compute {
+                    non_negative("service.llm.iteration.compute.fixed", c.fixed)?;
+                    non_negative("service.llm.iteration.compute.per_token", c.per_token)?;
+                }
+                non_negative("service.llm.frontend_overhead", f.frontend_overhead)?;
                 f.prompt_tokens.validate("service.llm.prompt_tokens")?;
                 f.output_tokens.validate("service.llm.output_tokens")?;
                 f.validate_kv_cache()?;
@@ -643,25 +758,30 @@ impl LlmFleet {
         let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
         let o2 = self.output_tokens.second_moment();
         let context_per_slot = (p * (o - 1.0) + (o2 - o) / 2.0) / o;
-        let it = &self.iteration;
-        let t_full = it.fixed
-            + it.per_prefill_token * b * p / o
-            + it.per_decode_seq * b * (o - 1.0) / o
-            + it.per_context_token * b * context_per_slot;
+        let t_full =
+            self.iteration
+                .mean_duration(b * p / o, b * (o - 1.0) / o, b * context_per_slot);
         f64::from(self.replicas) * b / (o * t_full)
     }
 
-    /// Mean response time of a request alone on a replica: one prefill iteration, then `O−1` decode iterations of a
-    /// batch of one.
+    /// Mean response time of a request alone on a replica: the front end, one prefill iteration, then `O−1` decode
+    /// iterations of a batch of one (with a compute term, each at the mean context).
     pub fn unloaded_response_time(&self) -> f64 {
         let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
         let o2 = self.output_tokens.second_moment();
         let it = &self.iteration;
-        let prefill = it.fixed + it.per_prefill_token * p;
+        let prefill = it.mean_duration(p, 0.0, 0.0);
         let decode_iterations = o - 1.0;
         let context = p * (o - 1.0) + (o2 - o) / 2.0;
-        prefill
-            + decode_iterations * (it.fixed + it.per_decode_seq)
-            + it.per_context_token * context
+        let decode = match it.compute {
+            None => {
+                decode_iterations * (it.fixed + it.per_decode_seq) + it.per_context_token * context
+            }
+            Some(_) if decode_iterations > 0.0 => {
+                decode_iterations * it.mean_duration(0.0, 1.0, context / decode_iterations)
+            }
+            Some(_) => 0.0,
+        };
+        self.frontend_overhead + prefill + decode
     }
 }

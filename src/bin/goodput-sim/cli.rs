@@ -1,11 +1,12 @@
 //! The flags and the subcommands.
 
 use super::bench;
+use super::finite::{self, FiniteArgs};
 use super::output::{print_run, print_sweep, OutputArgs};
 use super::scenario_args::ScenarioArgs;
 use clap::{Args, Parser, Subcommand};
 use goodput::cluster::report::{self, Options};
-use goodput::model::{load_points, run, sweep};
+use goodput::model::{load_points, measured_saturation_throughput, run, sweep};
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
@@ -19,10 +20,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Simulate one scenario and report its latencies, throughput, goodput, KV cache and checks.
+    /// Simulate one scenario and report its latencies, throughput, goodput, KV cache and checks: a steady state
+    /// (measured requests after a warm-up, at an offered load below 1), or with --rate or --trace a finite run
+    /// like `vllm bench serve` (N requests to an empty fleet, until the last finishes, at any rate).
     Run {
         #[command(flatten)]
         scenario: ScenarioArgs,
+        #[command(flatten)]
+        finite: FiniteArgs,
         #[command(flatten)]
         seed: SeedArgs,
         #[command(flatten)]
@@ -144,12 +149,20 @@ fn execute(command: Command) -> Result<(), String> {
     match command {
         Command::Run {
             scenario,
+            finite,
             seed,
             output,
         } => {
+            if finite.wanted() {
+                return finite::run(&finite, &scenario, seed.seed, &output);
+            }
             let scenario = scenario.scenario()?;
             let summary = run(&scenario, seed.seed).map_err(|e| e.to_string())?;
-            print_run(&scenario, &summary, &output);
+            // The capacity the simulated fleet really has (its KV cache included), to check "stable" against.
+            let measured = (summary.is_llm() && scenario.is_open())
+                .then(|| measured_saturation_throughput(&scenario, seed.seed).ok())
+                .flatten();
+            print_run(&scenario, &summary, measured, &output);
         }
         Command::Sweep {
             scenario,

@@ -6,6 +6,8 @@
 //! goodput-sim run --preset course --load 0.97 --closed --json
 //! goodput-sim sweep --preset course --from 0.85 --to 1.0 --step 0.01 --csv
 //! goodput-sim run --preset distserve --load 0.95 --arrival-cv 2 --json
+//! goodput-sim run --preset distserve --rate 3 --requests 200 --seeds 10 --json
+//! goodput-sim run --scenario my.json --trace requests.jsonl --json
 //! goodput-sim scenario --preset distserve > my.json; goodput-sim run --scenario my.json
 //! goodput-sim bench [--json]
 //! goodput-sim metrics tests/fixtures/metrics/healthy.prom
@@ -13,8 +15,9 @@
 //! goodput-sim metrics --json earlier.prom later.prom
 //! ```
 //!
-//! Modules: [`cli`] (the subcommands), [`scenario_args`] (the flags that make a scenario), [`input`] (files and
-//! standard input), [`output`] (table, CSV and JSON), [`bench`] (the model's speed, for BENCHMARKS.md). The
+//! Modules: [`cli`] (the subcommands), [`scenario_args`] (the flags that make a scenario), [`finite`] (finite runs
+//! at a rate or of a trace, like `vllm bench serve`), [`trace`] (reading traces), [`input`] (files and standard
+//! input), [`output`] (table, CSV and JSON), [`bench`] (the model's speed, for BENCHMARKS.md). The
 //! `metrics` subcommand is `goodput::cluster::report`, which the probe script and tests share.
 
 #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
@@ -22,11 +25,15 @@ mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
+mod finite;
+#[cfg(not(target_arch = "wasm32"))]
 mod input;
 #[cfg(not(target_arch = "wasm32"))]
 mod output;
 #[cfg(not(target_arch = "wasm32"))]
 mod scenario_args;
+#[cfg(not(target_arch = "wasm32"))]
+mod trace;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {

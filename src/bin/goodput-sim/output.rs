@@ -1,7 +1,7 @@
 //! How results are printed: an aligned table, CSV or JSON.
 
 use clap::Args;
-use goodput::model::{exact_reference, LatencyStats, RunSummary, Scenario, SweepPoint};
+use goodput::model::{exact_reference, LatencyStats, RunSummary, Scenario, Stability, SweepPoint};
 
 #[derive(Args)]
 pub struct OutputArgs {
@@ -139,21 +139,109 @@ fn render(rows: &[Vec<(&'static str, String)>], csv: bool) -> String {
     out
 }
 
-pub fn print_run(scenario: &Scenario, summary: &RunSummary, output: &OutputArgs) {
+/// What a run without a steady state says instead of blank figures: how fast the queue grew, and how to run the
+/// finite experiment a benchmark would.
+pub fn no_steady_state(summary: &RunSummary) -> Option<String> {
+    let Stability::Unstable {
+        waiting_growth_rate,
+        waiting_at_end,
+        arrived,
+        completed,
+    } = summary.stability
+    else {
+        return None;
+    };
+    let unit = if summary.is_llm() { "s" } else { "time unit" };
+    let finite = if summary.is_llm() {
+        let rate = summary
+            .arrival_rate
+            .unwrap_or(summary.saturation_throughput);
+        format!(
+            " To measure what a benchmark would, send a finite number of requests at that rate and wait for the last: \
+             --rate {rate:.3} --requests N."
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "No steady state: at offered load {:.2} requests arrive at least as fast as the fleet can serve them \
+             (capacity {:.3} per {unit}), so the waiting queue grows without bound — by {:.2} requests per {unit} here \
+             ({arrived} arrived and {completed} completed while measuring; {waiting_at_end} waiting when the run \
+             stopped). Latency percentiles would only measure how long the run lasted, so none are reported.{finite}",
+        summary.offered_load, summary.saturation_throughput, waiting_growth_rate
+    ))
+}
+
+/// What a run labelled stable says when its arrival rate is at or above the capacity the simulation measures (the
+/// analytic one takes a full batch of mean-sized requests; the KV cache may allow less).
+pub fn over_measured_capacity(summary: &RunSummary, measured: Option<f64>) -> Option<String> {
+    let (rate, measured) = (summary.arrival_rate?, measured?);
+    (summary.steady.is_some() && rate >= measured).then(|| {
+        format!(
+            "Not a steady state, though below the analytic capacity: requests arrive at {rate:.3}/s, {:.0}% of the \
+             analytic {:.3}/s, but the simulated fleet serves at most {measured:.3}/s (measured with a burst; the KV \
+             cache's admission waits and preemptions cost the difference), so the queue grows through the run and \
+             these percentiles measure its length. Stay below --load {:.3}, or run a finite experiment: --rate \
+             {rate:.3} --requests N.",
+            100.0 * rate / summary.saturation_throughput,
+            summary.saturation_throughput,
+            measured / summary.saturation_throughput
+        )
+    })
+}
+
+pub fn print_run(
+    scenario: &Scenario,
+    summary: &RunSummary,
+    measured: Option<f64>,
+    output: &OutputArgs,
+) {
+    let over = over_measured_capacity(summary, measured);
+    // Past the measured capacity the table's `stable` says false too (the JSON keeps the model's own verdict, with
+    // the note and the measured figure beside it).
+    let cells = || {
+        let mut c = columns(summary);
+        if over.is_some() {
+            if let Some(cell) = c.iter_mut().find(|(k, _)| *k == "stable") {
+                cell.1 = "false".to_owned();
+            }
+        }
+        c
+    };
+    let note = no_steady_state(summary).or(over.clone());
     if output.json {
         let mut v = serde_json::to_value(summary).expect("summaries serialise");
-        if let (Some(e), Some(map)) = (exact_reference(scenario), v.as_object_mut()) {
-            map.insert(
-                "exact".into(),
-                serde_json::to_value(e).expect("references serialise"),
-            );
+        if let Some(map) = v.as_object_mut() {
+            if let Some(e) = exact_reference(scenario) {
+                map.insert(
+                    "exact".into(),
+                    serde_json::to_value(e).expect("references serialise"),
+                );
+            }
+            if let Some(note) = &note {
+                map.insert("note".into(), serde_json::Value::String(note.clone()));
+            }
+            if let Some(m) = measured {
+                map.insert("measured_saturation_throughput".into(), m.into());
+            }
         }
         println!("{v}");
     } else if output.csv {
-        print!("{}", render(&[columns(summary)], true));
+        if let Some(note) = &note {
+            eprintln!("goodput-sim: {note}");
+        }
+        print!("{}", render(&[cells()], true));
     } else {
-        for (k, v) in columns(summary) {
-            println!("{k:>26}  {v}");
+        if let Some(note) = &note {
+            println!("{note}\n");
+        }
+        for (k, v) in cells() {
+            if note.is_none() || !v.is_empty() {
+                println!("{k:>26}  {v}");
+            }
+        }
+        if let Some(m) = measured {
+            println!("{:>26}  {m:.6}", "measured_saturation");
         }
     }
 }

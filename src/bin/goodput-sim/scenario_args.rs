@@ -68,7 +68,7 @@ pub struct ScenarioArgs {
     /// SLO threshold on TPOT.
     #[arg(long)]
     slo_tpot: Option<f64>,
-    /// Measured requests per run.
+    /// Measured requests per run (after --warm-up); with --rate, the number of requests sent, every one measured.
     #[arg(long)]
     requests: Option<u64>,
     /// Requests discarded before measuring (default: a tenth of --requests, or the preset's).
@@ -105,6 +105,11 @@ const FLAGS: [(&str, &str); 17] = [
 ];
 
 impl ScenarioArgs {
+    /// `--requests`, when given.
+    pub fn requests(&self) -> Option<u64> {
+        self.requests
+    }
+
     /// The scenario these flags describe, or a one-line reason there is none.
     pub fn scenario(&self) -> Result<Scenario, String> {
         let base = match &self.scenario {
@@ -160,9 +165,64 @@ impl ScenarioArgs {
     }
 }
 
+/// Largest file of lengths accepted (a million lengths is under 8 MB).
+const MAX_LENGTHS_BYTES: usize = 16 * 1024 * 1024;
+
+/// The scenario text with every `{"empirical": {"file": F}}` length distribution replaced by the lengths F lists
+/// (one token count a line; blank lines and `#` comments skipped; F relative to the scenario file), or `None` when
+/// there is none (or the text does not parse, which the caller reports).
+fn resolve_length_files(text: &str, source: &str) -> Result<Option<String>, String> {
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Ok(None);
+    };
+    let name = display_name(source);
+    let mut changed = false;
+    for which in ["prompt_tokens", "output_tokens"] {
+        let pointer = format!("/service/llm/{which}/empirical");
+        let Some(dist) = value.pointer_mut(&pointer).and_then(|d| d.as_object_mut()) else {
+            continue;
+        };
+        let Some(file) = dist.get("file").and_then(|f| f.as_str()).map(str::to_owned) else {
+            continue;
+        };
+        if dist.contains_key("tokens") {
+            return Err(format!(
+                "{name}: invalid service.llm.{which}.empirical: give tokens or file, not both"
+            ));
+        }
+        let base = std::path::Path::new(source)
+            .parent()
+            .filter(|_| source != "-");
+        let path = base.map_or(std::path::PathBuf::from(&file), |dir| dir.join(&file));
+        let path = path.to_string_lossy().into_owned();
+        let lengths = read_text(&path, MAX_LENGTHS_BYTES, "one token count a line")?;
+        let mut tokens = Vec::new();
+        for (i, line) in lengths.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            match line.parse::<u32>() {
+                Ok(n) if n > 0 => tokens.push(serde_json::Value::from(n)),
+                _ => {
+                    return Err(format!(
+                        "{path} line {}: not a token count (a whole number above 0): {line}",
+                        i + 1
+                    ))
+                }
+            }
+        }
+        dist.remove("file");
+        dist.insert("tokens".to_owned(), tokens.into());
+        changed = true;
+    }
+    Ok(changed.then(|| value.to_string()))
+}
+
 /// A scenario file, parsed; an error names the field at fault (e.g. `service.iteration.fixed`).
 fn read_scenario(source: &str) -> Result<Scenario, String> {
     let text = read_text(source, MAX_SCENARIO_BYTES, "a scenario file is a few kB")?;
+    let text = resolve_length_files(&text, source)?.unwrap_or(text);
     let name = display_name(source);
     let mut json = serde_json::Deserializer::from_str(&text);
     let scenario: Scenario = serde_path_to_error::deserialize(&mut json).map_err(|e| {

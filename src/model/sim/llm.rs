@@ -38,6 +38,7 @@ use crate::model::scenario::{
     MAX_TOKENS,
 };
 pub mod batch;
+pub mod replay;
 
 use rand::Rng;
 use rand_distr::Exp1;
@@ -55,29 +56,40 @@ struct LengthSampler {
     dist: LengthDist,
     /// Geometric: `1 / −ln(1 − 1/mean)`, so `1 + ⌊E · this⌋` with `E ~ Exp(1)` is geometric with that mean.
     scale: f64,
+    /// Geometric: the longest length (its cut, or the largest accepted).
+    cap: f64,
 }
 
 impl LengthSampler {
     fn new(dist: &LengthDist) -> Self {
-        let scale = match *dist {
-            LengthDist::Geometric { mean } if mean > 1.0 => 1.0 / -(1.0 - 1.0 / mean).ln(),
-            _ => 0.0,
+        let (scale, cap) = match *dist {
+            LengthDist::Geometric { mean, max } => (
+                if mean > 1.0 {
+                    1.0 / -(1.0 - 1.0 / mean).ln()
+                } else {
+                    0.0
+                },
+                f64::from(max.unwrap_or(MAX_TOKENS).min(MAX_TOKENS)),
+            ),
+            _ => (0.0, f64::from(MAX_TOKENS)),
         };
         Self {
             dist: dist.clone(),
             scale,
+            cap,
         }
     }
 
     #[inline]
     fn sample(&self, rng: &mut Stream) -> u32 {
-        match self.dist {
-            LengthDist::Fixed { tokens } => tokens,
-            LengthDist::Uniform { min, max } => rng.random_range(min..=max),
+        match &self.dist {
+            LengthDist::Fixed { tokens } => *tokens,
+            LengthDist::Uniform { min, max } => rng.random_range(*min..=*max),
             LengthDist::Geometric { .. } => {
                 let e: f64 = rng.sample(Exp1);
-                (1.0 + (e * self.scale).floor()).min(f64::from(MAX_TOKENS)) as u32
+                (1.0 + (e * self.scale).floor()).min(self.cap) as u32
             }
+            LengthDist::Empirical { tokens } => tokens[rng.random_range(0..tokens.len())],
         }
     }
 }
@@ -95,10 +107,17 @@ struct Request {
     prefill_left: u32,
     /// Time of the first token (kept through preemptions).
     first_token: f64,
+    /// Time of the latest token before a preemption (for the stall's inter-token gap).
+    last_token: f64,
     /// The replica iteration that completed the current prefill; the sequence decodes from the next one on.
     decode_from: u64,
     /// Admission stamp: the highest is the most recently admitted.
     admitted: u64,
+    /// After a preemption: one past the free-queue position of its first block ([`KvBlocks::tail`]); its prefix
+    /// blocks are still cached while the replica's `head` has not passed them.
+    cache_top: u64,
+    /// After a preemption: the whole blocks it left in the cache (0: none to find).
+    cache_blocks: u32,
     /// The replica that admitted it (last, if it was preempted and readmitted).
     replica: u32,
 }
@@ -146,6 +165,11 @@ struct KvBlocks {
     /// Decoding sequences by `(KV tokens − iteration) mod 16`: in iteration `n` the group `(1 − n) mod 16` holds the
     /// sequences whose token starts a new block.
     phase: [u32; KV_BLOCK_TOKENS as usize],
+    /// The free-block queue as vLLM keeps it (least recently freed first), as two counters: blocks ever taken from
+    /// its front (new allocations evict the oldest cached contents) ...
+    head: u64,
+    /// ... and one past the position of the last block put at its back (initially every block is free: `total`).
+    tail: u64,
 }
 
 impl KvBlocks {
@@ -237,6 +261,13 @@ pub(crate) struct LlmSim {
     kv_used: u64,
     /// What a batch timeline records of this run; `None` (nothing recorded, nothing paid) in ordinary runs.
     observer: Option<Box<batch::BatchObserver>>,
+    /// A finite run's requests and its extra records ([`replay`]); `None` in steady-state runs.
+    replay: Option<Box<replay::ReplayState>>,
+    /// Prefill tokens computed so far (prompts, and recomputes after preemptions).
+    prefill_computed: u64,
+    /// The front end's time before the scheduler sees a request ([`LlmFleet::frontend_overhead`]): requests reach
+    /// the queue this long after they are sent.
+    overhead: f64,
 }
 
 impl LlmSim {
@@ -254,6 +285,8 @@ impl LlmSim {
                 total: kv_blocks.unwrap_or(u64::MAX),
                 used: 0,
                 phase: [0; KV_BLOCK_TOKENS as usize],
+                head: 0,
+                tail: kv_blocks.unwrap_or(0),
             },
             iterations: 0,
             busy_until: f64::INFINITY,
@@ -292,7 +325,26 @@ impl LlmSim {
             kv_capacity: fleet.kv_cache.tokens(),
             kv_used: 0,
             observer: None,
+            replay: None,
+            prefill_computed: 0,
+            overhead: fleet.frontend_overhead,
         }
+    }
+
+    /// A finite run of `requests` (checked by [`replay::check_requests`]) on an empty fleet: arrivals and lengths
+    /// come from the list, and the recorder keeps every request's trace.
+    fn replaying(scenario: &Scenario, requests: Vec<replay::TraceRequest>) -> Self {
+        let mut sim = Self::new(scenario, 0);
+        sim.next_arrival = requests
+            .first()
+            .map_or(f64::INFINITY, |r| r.arrival_s + sim.overhead);
+        sim.unstable = false;
+        sim.rec.trace_limit = requests.len();
+        sim.replay = Some(Box::new(replay::ReplayState {
+            requests,
+            ..Default::default()
+        }));
+        sim
     }
 
     pub fn summary(&self) -> RunSummary {
@@ -301,6 +353,10 @@ impl LlmSim {
 
     #[inline]
     fn set_occupancy(&mut self, t: f64) {
+        if let Some(replay) = self.replay.as_deref_mut() {
+            replay.peak_running = replay.peak_running.max(self.admitted_total);
+            replay.peak_waiting = replay.peak_waiting.max(self.queue.len() as u32);
+        }
         self.rec.occupancy.set(
             t,
             self.admitted_total,
@@ -349,8 +405,20 @@ impl LlmSim {
                 self.sends.pop();
             }
         }
-        let mut prompt = self.prompts.sample(&mut self.rng_prompts);
-        let mut output = self.outputs.sample(&mut self.rng_outputs);
+        let (mut prompt, mut output) = match self.replay.as_deref() {
+            Some(replay) => {
+                let r = replay.requests[index as usize];
+                self.next_arrival = replay
+                    .requests
+                    .get(index as usize + 1)
+                    .map_or(f64::INFINITY, |next| next.arrival_s + self.overhead);
+                (r.prompt_tokens, r.output_tokens)
+            }
+            None => (
+                self.prompts.sample(&mut self.rng_prompts),
+                self.outputs.sample(&mut self.rng_outputs),
+            ),
+        };
         if let Some(capacity) = self.kv_capacity {
             // No sequence outgrows the cache (validation guarantees it for bounded lengths; a geometric tail is cut).
             let capacity = capacity.min(u64::from(MAX_TOKENS)) as u32;
@@ -365,8 +433,11 @@ impl LlmSim {
             generated: 0,
             prefill_left: prompt,
             first_token: 0.0,
+            last_token: 0.0,
             decode_from: 0,
             admitted: 0,
+            cache_top: 0,
+            cache_blocks: 0,
             replica: 0,
         };
         let id = match self.free_slots.pop() {
@@ -419,10 +490,17 @@ impl LlmSim {
         }
         rep.decoding_in_iteration = plan.decoding;
         rep.completing = plan.completing;
-        rep.busy_until =
-            t + self
-                .iteration
-                .duration(plan.prefill_tokens, plan.decoding, rep.context);
+        let duration = self
+            .iteration
+            .duration(plan.prefill_tokens, plan.decoding, rep.context);
+        rep.busy_until = t + duration;
+        self.prefill_computed += plan.prefill_tokens;
+        if let Some(replay) = self.replay.as_deref_mut() {
+            if plan.decoding > 0 {
+                // Each decoding sequence's previous token came at this iteration's start.
+                replay.itl.push((duration, plan.decoding));
+            }
+        }
         self.rec.peak_batch = self.rec.peak_batch.max(rep.admitted() as u32);
         if let Some(observer) = self.observer.as_deref_mut() {
             observer.iteration(batch::Step {
@@ -459,7 +537,7 @@ impl LlmSim {
         let mut plan = Plan::default();
         let mut preempt =
             |rep: &mut Replica, requests: &mut [Request], queue: &mut VecDeque<u32>| {
-                let victim = preempt_newest(rep, requests, queue, n);
+                let victim = preempt_newest(rep, requests, queue, n, t);
                 if victim.is_some() {
                     rec.occupancy.advance(t);
                     rec.occupancy.preempted();
@@ -476,9 +554,11 @@ impl LlmSim {
             need -= u64::from(needed_a_block);
         }
         rep.kv.used += need;
+        rep.kv.head += need;
         plan.decoding = rep.decoding.len() as u64;
         // 2. The remaining token budget goes to prefills, first come first served.
         let chunked = fleet.chunked_prefill;
+        let prefix_caching = fleet.prefix_caching;
         let cap = fleet.max_num_seqs as usize;
         let mut left = u64::from(fleet.max_num_batched_tokens).saturating_sub(plan.decoding);
         let mut i = 0;
@@ -494,7 +574,13 @@ impl LlmSim {
                 break;
             };
             let req = &requests[id as usize];
-            let need = u64::from(req.prefill_left);
+            // A readmitted request finds what the cache still holds of its context: those tokens are not recomputed.
+            let hit = if continuing || !prefix_caching {
+                0
+            } else {
+                cached_prefix(req, &rep.kv, r)
+            };
+            let need = u64::from(req.prefill_left) - hit;
             let take = if chunked {
                 need.min(left)
             } else if need <= left || plan.prefill_tokens == 0 {
@@ -503,9 +589,11 @@ impl LlmSim {
             } else {
                 break;
             };
-            let done = req.prefilled();
+            let done = req.prefilled() + hit;
+            // New blocks, and the cached ones it takes back out of the free queue.
             let blocks = blocks_for(done + take) - blocks_for(done);
-            if blocks > rep.kv.free() {
+            let reused = blocks_for(done) - blocks_for(req.prefilled());
+            if blocks + reused > rep.kv.free() {
                 if !continuing {
                     // A waiting request needs the blocks of its first chunk; without them it and everyone behind it
                     // keep waiting (first come first served).
@@ -535,9 +623,11 @@ impl LlmSim {
                 rep.prefilling.push_back(id);
                 *admitted_total += 1;
             }
-            rep.kv.used += blocks;
+            rep.kv.used += blocks + reused;
+            rep.kv.head += blocks;
             let req = &mut requests[id as usize];
-            req.prefill_left -= take as u32;
+            req.prefill_left -= (take + hit) as u32;
+            req.cache_blocks = 0;
             plan.prefill_tokens += take;
             left = left.saturating_sub(take);
             if req.prefill_left == 0 {
@@ -568,7 +658,9 @@ impl LlmSim {
             let req = self.requests[id as usize];
             rep.context -= u64::from(req.prompt) + u64::from(req.output);
             rep.kv.phase[req.phase()] -= 1;
-            rep.kv.used -= blocks_for(req.kv_tokens_in(k));
+            let freed = blocks_for(req.kv_tokens_in(k));
+            rep.kv.used -= freed;
+            rep.kv.tail += freed;
             let tpot = (t - req.first_token) / f64::from(req.output - 1);
             self.finish(id, req, t, Some(tpot));
         }
@@ -583,11 +675,16 @@ impl LlmSim {
             let req = &mut self.requests[id as usize];
             if req.generated == 0 {
                 req.first_token = t;
+            } else if let Some(replay) = self.replay.as_deref_mut() {
+                // A recompute yields the token after the preempted ones: one gap, the whole stall.
+                replay.itl.push((t - req.last_token, 1));
             }
             req.decode_from = k;
             if req.generated + 1 >= req.output {
                 let req = *req;
-                rep.kv.used -= blocks_for(req.prefill_total());
+                let freed = blocks_for(req.prefill_total());
+                rep.kv.used -= freed;
+                rep.kv.tail += freed;
                 let tpot =
                     (req.output > 1).then(|| (t - req.first_token) / f64::from(req.output - 1));
                 self.finish(id, req, t, tpot);
@@ -607,9 +704,11 @@ impl LlmSim {
         self.admitted_total -= 1;
         self.free_slots.push(id);
         self.rec.completion(req.output);
+        // The request was sent `overhead` before it reached the queue.
+        let sent = req.arrival - self.overhead;
         let trace = RequestTrace {
             index: req.index,
-            arrival: req.arrival,
+            arrival: sent,
             first_token: req.first_token,
             finish: t,
             prompt_tokens: req.prompt,
@@ -617,33 +716,35 @@ impl LlmSim {
             replica: req.replica,
         };
         let sample = Sample {
-            first: req.first_token - req.arrival,
+            first: req.first_token - sent,
             tpot,
-            total: t - req.arrival,
+            total: t - sent,
             trace,
         };
         self.rec.sample(req.index, sample);
         if let Arrivals::Closed { .. } = self.scenario.arrivals {
             let z = self.think_time * self.rng_think.sample::<f64, _>(Exp1);
-            self.sends.push(Reverse(super::Time(t + z)));
+            self.sends.push(Reverse(super::Time(t + z + self.overhead)));
         }
     }
 }
 
 /// Preempts `rep`'s most recently admitted sequence at the start of its iteration `n`: frees its blocks and puts its
 /// request back at the front of the waiting `queue`, to recompute its prefill (prompt and the tokens it generated)
-/// when readmitted. Returns whether it was a decoding sequence that needed a new block in `n`, or `None` when the
-/// replica has no sequence left.
+/// when readmitted. `t` is the iteration's start. Returns whether it was a decoding sequence that needed a new block
+/// in `n`, or `None` when the replica has no sequence left.
 fn preempt_newest(
     rep: &mut Replica,
     requests: &mut [Request],
     queue: &mut VecDeque<u32>,
     n: u64,
+    t: f64,
 ) -> Option<bool> {
     // Prefilling sequences were all admitted after the decoding ones.
     let (id, needed_a_block) = if let Some(id) = rep.prefilling.pop_back() {
         let req = &mut requests[id as usize];
-        rep.kv.used -= blocks_for(req.prefilled());
+        let cached = req.prefilled();
+        leave_in_cache(&mut rep.kv, req, cached);
         req.prefill_left = req.prefill_total() as u32;
         (id, false)
     } else {
@@ -655,13 +756,42 @@ fn preempt_newest(
         let req = &mut requests[id as usize];
         let phase = req.phase();
         rep.kv.phase[phase] -= 1;
-        rep.kv.used -= blocks_for(req.kv_tokens_in(n) - 1);
+        let cached = req.kv_tokens_in(n) - 1;
+        leave_in_cache(&mut rep.kv, req, cached);
         let generated = req.generated + (n - req.decode_from) as u32;
         rep.context -= u64::from(req.prompt) + u64::from(generated);
         req.generated = generated;
         req.prefill_left = req.prefill_total() as u32;
+        // Its latest token came out of the previous iteration, which ended as this one starts.
+        req.last_token = t;
         (id, phase == KvBlocks::starting_block_in(n))
     };
     queue.push_front(id);
     Some(needed_a_block)
+}
+
+/// Frees the blocks of a preempted sequence holding `tokens` tokens of KV, as vLLM does: put at the back of the free
+/// queue, its last block first, so that new allocations evict its tail before its prefix; they keep their contents
+/// (the prefix cache) until then.
+fn leave_in_cache(kv: &mut KvBlocks, req: &mut Request, tokens: u64) {
+    let blocks = blocks_for(tokens);
+    kv.used -= blocks;
+    kv.tail += blocks;
+    req.cache_top = kv.tail;
+    // Only whole blocks are cached (a partial block has no hash).
+    req.cache_blocks = (tokens / KV_BLOCK_TOKENS) as u32;
+}
+
+/// Tokens of a waiting request's context that replica `r`'s cache still holds: the whole blocks it left there when
+/// preempted on `r` whose free-queue positions the allocations since have not reached, counted from its first block
+/// (a prefix); at least one token is always computed, as vLLM recomputes the last token of a full hit.
+#[inline]
+fn cached_prefix(req: &Request, kv: &KvBlocks, r: usize) -> u64 {
+    if req.cache_blocks == 0 || req.replica as usize != r {
+        return 0;
+    }
+    // Block i of the prefix sits at position cache_top − 1 − i and survives while head ≤ that position.
+    let surviving = req.cache_top.saturating_sub(kv.head);
+    let blocks = surviving.min(u64::from(req.cache_blocks));
+    (blocks * KV_BLOCK_TOKENS).min(req.prefill_total() - 1)
 }

@@ -497,7 +497,7 @@ enum GapShape {
 }
 
 impl Gaps {
-    fn new(mean_gap: f64, cv: f64) -> Self {
+    pub(crate) fn new(mean_gap: f64, cv: f64) -> Self {
         let shape = if cv == POISSON_CV {
             GapShape::Poisson
         } else if cv == 0.0 {

@@ -1,0 +1,445 @@
+//! Finite experiments, as a benchmark runs them: a list of requests (arrival time, prompt and output length) sent to
+//! an empty fleet, run until the last one finishes, at any rate — above capacity too, where no steady state exists
+//! but a finite run still ends. The list comes from a trace ([`replay`]) or is drawn from the scenario's arrival
+//! process and length distributions at a given rate ([`bench_requests`]), like `vllm bench serve --request-rate R
+//! --num-prompts N`.
+//!
+//! The report uses `vllm bench serve`'s definitions (see [`BenchSummary`]): TTFT; TPOT per request, `(E2E − TTFT) /
+//! (output − 1)` over requests with two or more output tokens; ITL, every gap between consecutive tokens of a request
+//! (a decode step's length, or a preempted request's stall until its recompute yields the next token); E2E; the
+//! duration from the first arrival to the last completion, and throughput = requests ÷ duration, the drain included.
+//! Percentiles interpolate linearly between order statistics, as numpy's do.
+
+use super::{LlmSim, RequestTrace};
+use crate::model::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo, MAX_TOKENS};
+use crate::model::sim::{stream, Gaps};
+use serde::{Deserialize, Serialize};
+
+/// One request of a finite run: when it is sent and how long it is.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceRequest {
+    /// When the client sends it, seconds from the start of the run.
+    pub arrival_s: f64,
+    /// Prompt tokens.
+    pub prompt_tokens: u32,
+    /// Output tokens (at least 1).
+    pub output_tokens: u32,
+}
+
+/// Mean and percentiles of one latency over a finite run, seconds (numpy's linear interpolation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BenchStats {
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Largest value.
+    pub max: f64,
+    /// How many values (requests, or token gaps for ITL).
+    pub count: u64,
+}
+
+/// What a finite run reports, in `vllm bench serve`'s terms.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchSummary {
+    /// Requests sent (all of them complete).
+    pub requests: u64,
+    /// The request rate asked for, requests per second (`None` for a trace).
+    pub request_rate: Option<f64>,
+    /// The fleet's analytic saturation throughput, requests per second, for scale.
+    pub saturation_throughput: f64,
+    /// Seconds from the first arrival to the last completion.
+    pub duration: f64,
+    /// Requests ÷ duration (the drain included, as vLLM's `request_throughput`).
+    pub throughput: f64,
+    /// Output tokens ÷ duration.
+    pub output_throughput: f64,
+    /// Prompt tokens of all requests.
+    pub total_input_tokens: u64,
+    /// Output tokens of all requests.
+    pub total_output_tokens: u64,
+    /// Requests meeting every SLO (TTFT, and TPOT when it has one) ÷ duration.
+    pub goodput: f64,
+    /// Share of requests meeting every SLO, percent.
+    pub slo_attainment: f64,
+    /// The SLO goodput counts against.
+    pub slo: Slo,
+    /// Time to first token.
+    pub ttft: BenchStats,
+    /// Time per output token, per request.
+    pub tpot: BenchStats,
+    /// Inter-token latency, over every gap between consecutive tokens.
+    pub itl: BenchStats,
+    /// End-to-end latency.
+    pub e2e: BenchStats,
+    /// Most requests running (admitted) across the fleet at once.
+    pub peak_running: u32,
+    /// Most requests waiting at once.
+    pub peak_waiting: u32,
+    /// Sequences preempted for KV-cache room.
+    pub preemptions: u64,
+    /// Prefill tokens computed again after preemptions (less than the preempted context when the prefix cache still
+    /// held some of it).
+    pub recomputed_tokens: u64,
+}
+
+/// What the simulator records for a finite run besides the recorder's traces.
+#[derive(Debug, Default)]
+pub(crate) struct ReplayState {
+    /// The requests, in arrival order.
+    pub requests: Vec<TraceRequest>,
+    /// Inter-token gaps as (length, how many tokens had it): a decode step of `d` sequences gives `d` gaps.
+    pub itl: Vec<(f64, u64)>,
+    pub peak_running: u32,
+    pub peak_waiting: u32,
+}
+
+/// Largest finite run accepted, requests.
+pub const MAX_BENCH_REQUESTS: u64 = 10_000_000;
+
+/// `n` requests at `rate` per second drawn the way a steady-state run draws them (the scenario's gap CV, Poisson by
+/// default, and its length distributions, from the seed's streams), the first sent at 0 as `vllm bench serve` sends
+/// it.
+pub fn bench_requests(
+    scenario: &Scenario,
+    rate: f64,
+    n: u64,
+    seed: u64,
+) -> Result<Vec<TraceRequest>, ScenarioError> {
+    scenario.validate()?;
+    let ServiceKind::Llm(fleet) = &scenario.service else {
+        return Err(problem(
+            "service",
+            "a finite run needs LLM replicas (the textbook queue has no tokens)",
+        ));
+    };
+    if !(rate.is_finite() && rate > 0.0) {
+        return Err(problem("rate", "must be a finite number above 0"));
+    }
+    if !(1..=MAX_BENCH_REQUESTS).contains(&n) {
+        return Err(problem(
+            "requests",
+            &format!("must be between 1 and {MAX_BENCH_REQUESTS}"),
+        ));
+    }
+    let cv = match scenario.arrivals {
+        Arrivals::Open { cv, .. } => cv,
+        Arrivals::Closed { .. } => crate::model::scenario::POISSON_CV,
+    };
+    let gaps = Gaps::new(1.0 / rate, cv);
+    let mut rng_arrivals = stream(seed, super::ARRIVALS);
+    let mut rng_prompts = stream(seed, super::PROMPTS);
+    let mut rng_outputs = stream(seed, super::OUTPUTS);
+    let prompts = super::LengthSampler::new(&fleet.prompt_tokens);
+    let outputs = super::LengthSampler::new(&fleet.output_tokens);
+    // As in a steady-state run, no sequence outgrows the cache: a geometric tail is cut there (as at vLLM's
+    // max_model_len).
+    let capacity = fleet
+        .kv_cache
+        .tokens()
+        .map_or(MAX_TOKENS, |c| c.min(u64::from(MAX_TOKENS)) as u32);
+    let mut t = 0.0;
+    Ok((0..n)
+        .map(|i| {
+            if i > 0 {
+                t += gaps.next(&mut rng_arrivals);
+            }
+            let prompt = prompts.sample(&mut rng_prompts).min(capacity);
+            let output = outputs.sample(&mut rng_outputs).min(capacity + 1 - prompt);
+            TraceRequest {
+                arrival_s: t,
+                prompt_tokens: prompt,
+                output_tokens: output,
+            }
+        })
+        .collect())
+}
+
+fn problem(field: &str, problem: &str) -> ScenarioError {
+    ScenarioError {
+        field: field.to_owned(),
+        problem: problem.to_owned(),
+    }
+}
+
+/// Checks a list of requests against the scenario's fleet: ascending arrivals from 0, lengths the fleet can hold.
+/// The error's field is `requests[i]` (0-based), so a trace reader can name the line.
+pub fn check_requests(scenario: &Scenario, requests: &[TraceRequest]) -> Result<(), ScenarioError> {
+    scenario.validate()?;
+    let ServiceKind::Llm(fleet) = &scenario.service else {
+        return Err(problem(
+            "service",
+            "a finite run needs LLM replicas (the textbook queue has no tokens)",
+        ));
+    };
+    if requests.is_empty() {
+        return Err(problem("requests", "there are none"));
+    }
+    if requests.len() as u64 > MAX_BENCH_REQUESTS {
+        return Err(problem(
+            "requests",
+            &format!("more than {MAX_BENCH_REQUESTS}"),
+        ));
+    }
+    let capacity = fleet.kv_cache.tokens().unwrap_or(u64::MAX);
+    let mut previous = 0.0;
+    for (i, r) in requests.iter().enumerate() {
+        let field = format!("requests[{i}]");
+        if !(r.arrival_s.is_finite() && r.arrival_s >= previous) {
+            return Err(problem(
+                &format!("{field}.arrival_s"),
+                &format!(
+                    "must be a finite time, no earlier than the request before ({previous} s)"
+                ),
+            ));
+        }
+        previous = r.arrival_s;
+        if !(1..=MAX_TOKENS).contains(&r.prompt_tokens) {
+            return Err(problem(
+                &format!("{field}.prompt_tokens"),
+                &format!("must be between 1 and {MAX_TOKENS}"),
+            ));
+        }
+        if !(1..=MAX_TOKENS).contains(&r.output_tokens) {
+            return Err(problem(
+                &format!("{field}.output_tokens"),
+                &format!("must be between 1 and {MAX_TOKENS}"),
+            ));
+        }
+        let longest = u64::from(r.prompt_tokens) + u64::from(r.output_tokens) - 1;
+        if longest > capacity {
+            return Err(problem(
+                &field,
+                &format!(
+                    "needs {longest} tokens of KV cache, more than a replica holds ({capacity}); vLLM would refuse \
+                     it as longer than max_model_len"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `requests` (arrival times from 0, ascending) through the scenario's fleet, empty at the start, until the
+/// last one finishes; reports as `vllm bench serve` does. The scenario's arrivals, `customers` and `warm_up` are not
+/// used; its fleet and SLO are. `request_rate` is only reported.
+pub fn replay(
+    scenario: &Scenario,
+    requests: &[TraceRequest],
+    request_rate: Option<f64>,
+) -> Result<BenchSummary, ScenarioError> {
+    replay_traced(scenario, requests, request_rate).map(|(summary, _)| summary)
+}
+
+/// Like [`replay`], and also returns every request's life (in completion order; `arrival` is when the client sent
+/// it).
+pub fn replay_traced(
+    scenario: &Scenario,
+    requests: &[TraceRequest],
+    request_rate: Option<f64>,
+) -> Result<(BenchSummary, Vec<RequestTrace>), ScenarioError> {
+    check_requests(scenario, requests)?;
+    let n = requests.len() as u64;
+    let mut s = scenario.clone();
+    s.customers = n;
+    s.warm_up = 0;
+    // Only sizes the occupancy series: the trace's own rate, as an offered load within the accepted range.
+    let span = requests[requests.len() - 1].arrival_s;
+    let rate = if span > 0.0 { n as f64 / span } else { 1.0 };
+    let cv = match s.arrivals {
+        Arrivals::Open { cv, .. } => cv,
+        Arrivals::Closed { .. } => crate::model::scenario::POISSON_CV,
+    };
+    let sat = s.saturation_throughput();
+    s.arrivals = Arrivals::Open {
+        offered_load: (rate / sat).clamp(1e-6, crate::model::scenario::MAX_OFFERED_LOAD),
+        cv,
+    };
+    let mut sim = LlmSim::replaying(&s, requests.to_vec());
+    sim.advance_to(n);
+    let traces = std::mem::take(&mut sim.rec.traces);
+    let state = sim
+        .replay
+        .take()
+        .expect("a replaying simulation keeps its state");
+    let summary = summarise(&s, &traces, &state, request_rate, &sim);
+    Ok((summary, traces))
+}
+
+fn summarise(
+    scenario: &Scenario,
+    traces: &[RequestTrace],
+    state: &ReplayState,
+    request_rate: Option<f64>,
+    sim: &LlmSim,
+) -> BenchSummary {
+    let n = traces.len() as u64;
+    let start = state.requests.first().map_or(0.0, |r| r.arrival_s);
+    let end = traces.iter().map(|t| t.finish).fold(start, f64::max);
+    let duration = end - start;
+    let per_second = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
+    let slo = scenario.slo.clone();
+    let mut ttft = Vec::with_capacity(traces.len());
+    let mut e2e = Vec::with_capacity(traces.len());
+    let mut tpot = Vec::with_capacity(traces.len());
+    let (mut good, mut input, mut output) = (0u64, 0u64, 0u64);
+    for t in traces {
+        let first = t.first_token - t.arrival;
+        let total = t.finish - t.arrival;
+        ttft.push(first);
+        e2e.push(total);
+        let per_token =
+            (t.output_tokens > 1).then(|| (total - first) / f64::from(t.output_tokens - 1));
+        if let Some(x) = per_token {
+            tpot.push(x);
+        }
+        if first <= slo.ttft && per_token.is_none_or(|x| x <= slo.tpot) {
+            good += 1;
+        }
+        input += u64::from(t.prompt_tokens);
+        output += u64::from(t.output_tokens);
+    }
+    BenchSummary {
+        requests: n,
+        request_rate,
+        saturation_throughput: scenario.saturation_throughput(),
+        duration,
+        throughput: per_second(n as f64),
+        output_throughput: per_second(output as f64),
+        total_input_tokens: input,
+        total_output_tokens: output,
+        goodput: per_second(good as f64),
+        slo_attainment: if n > 0 {
+            100.0 * good as f64 / n as f64
+        } else {
+            0.0
+        },
+        slo,
+        ttft: stats(&mut ttft),
+        tpot: stats(&mut tpot),
+        itl: weighted_stats(&state.itl),
+        e2e: stats(&mut e2e),
+        peak_running: state.peak_running,
+        peak_waiting: state.peak_waiting,
+        preemptions: sim.rec.occupancy.preemptions(),
+        recomputed_tokens: sim.prefill_computed.saturating_sub(input),
+    }
+}
+
+/// Requests a capacity measurement sends per slot of the fleet (at least [`MIN_CAPACITY_REQUESTS`] in all).
+const CAPACITY_REQUESTS_PER_SLOT: u64 = 50;
+/// Fewest requests a capacity measurement sends.
+const MIN_CAPACITY_REQUESTS: u64 = 4000;
+
+/// The fleet's saturation throughput as the simulation measures it, requests per second: a burst of requests (the
+/// scenario's lengths, from `seed`) all sent at once, and the completion rate between the 20th and the 80th
+/// percentile of completions, while the fleet is full and the queue still long. Unlike
+/// [`Scenario::saturation_throughput`], which takes a full batch of mean-sized requests, it includes what the KV
+/// cache really allows — admission waiting for a prompt's blocks, preemptions and their recompute — and the compute
+/// term of the step time, so an offered rate below it is one the fleet can keep up with.
+pub fn measured_saturation_throughput(
+    scenario: &Scenario,
+    seed: u64,
+) -> Result<f64, ScenarioError> {
+    let ServiceKind::Llm(fleet) = &scenario.service else {
+        return Ok(scenario.saturation_throughput());
+    };
+    let slots = u64::from(fleet.max_num_seqs) * u64::from(fleet.replicas);
+    let n = (slots * CAPACITY_REQUESTS_PER_SLOT).clamp(MIN_CAPACITY_REQUESTS, MAX_BENCH_REQUESTS);
+    // A burst: every arrival at 0 (a rate so high the gaps vanish).
+    let mut requests = bench_requests(scenario, 1.0, n, seed)?;
+    for r in &mut requests {
+        r.arrival_s = 0.0;
+    }
+    let (_, traces) = replay_traced(scenario, &requests, None)?;
+    let mut finishes: Vec<f64> = traces.iter().map(|t| t.finish).collect();
+    finishes.sort_by(f64::total_cmp);
+    let (a, b) = ((n / 5) as usize, (4 * n / 5) as usize);
+    Ok((b - a) as f64 / (finishes[b] - finishes[a]))
+}
+
+/// numpy's default percentile: linear interpolation between the order statistics around `(n − 1)·q`.
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n => {
+            let h = (n - 1) as f64 * q;
+            let lo = h.floor() as usize;
+            let hi = (lo + 1).min(n - 1);
+            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+        }
+    }
+}
+
+fn stats(values: &mut [f64]) -> BenchStats {
+    if values.is_empty() {
+        return BenchStats::default();
+    }
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    BenchStats {
+        mean: values.iter().sum::<f64>() / n as f64,
+        p50: percentile(values, 0.5),
+        p90: percentile(values, 0.9),
+        p99: percentile(values, 0.99),
+        max: values[n - 1],
+        count: n as u64,
+    }
+}
+
+/// [`stats`] over values given with multiplicities, without expanding them.
+fn weighted_stats(pairs: &[(f64, u64)]) -> BenchStats {
+    let mut sorted: Vec<(f64, u64)> = pairs.iter().copied().filter(|p| p.1 > 0).collect();
+    let n: u64 = sorted.iter().map(|p| p.1).sum();
+    if n == 0 {
+        return BenchStats::default();
+    }
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // The value of order statistic `i` (0-based).
+    let at = |i: u64| {
+        let mut below = 0;
+        for &(v, c) in &sorted {
+            below += c;
+            if i < below {
+                return v;
+            }
+        }
+        sorted[sorted.len() - 1].0
+    };
+    let percentile = |q: f64| {
+        let h = (n - 1) as f64 * q;
+        let lo = h.floor() as u64;
+        let (a, b) = (at(lo), at((lo + 1).min(n - 1)));
+        a + (h - lo as f64) * (b - a)
+    };
+    let sum: f64 = sorted.iter().map(|&(v, c)| v * c as f64).sum();
+    BenchStats {
+        mean: sum / n as f64,
+        p50: percentile(0.5),
+        p90: percentile(0.9),
+        p99: percentile(0.99),
+        max: sorted[sorted.len() - 1].0,
+        count: n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_interpolate_as_numpy_and_weights_expand() {
+        let mut v = vec![4.0, 1.0, 3.0, 2.0];
+        let s = stats(&mut v);
+        assert_eq!(s.p50, 2.5);
+        assert!((s.p90 - 3.7).abs() < 1e-12);
+        assert_eq!(s.mean, 2.5);
+        let w = weighted_stats(&[(3.0, 1), (1.0, 2), (2.0, 0), (4.0, 1)]);
+        let mut expanded = vec![1.0, 1.0, 3.0, 4.0];
+        assert_eq!(w, stats(&mut expanded));
+    }
+}
