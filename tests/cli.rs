@@ -417,8 +417,69 @@ fn help_documents_every_flag() {
             "--burstiness",
             "--gpu-memory-utilization",
             "--kv-cache-tokens",
+            "--max-num-queued-reqs",
+            "--max-num-queued-tokens",
         ],
     );
+}
+
+#[test]
+fn a_queue_cap_accepts_loads_past_saturation_and_reports_what_it_turned_away() {
+    let args = |cap: &'static str| {
+        [
+            "run",
+            "--preset",
+            "course",
+            "--load",
+            "1.2",
+            "--requests",
+            "6000",
+            "--max-num-queued-reqs",
+            cap,
+            "--json",
+        ]
+    };
+    let v = json(&args("80"));
+    assert_eq!(v["stability"]["state"], "stable", "{v}");
+    let rejected = v["rejected"].as_u64().unwrap();
+    let rate = v["rejection_rate"].as_f64().unwrap();
+    assert!(
+        rejected > 0 && rate > 0.1 && rate < 0.3,
+        "{rejected} {rate}"
+    );
+    assert_eq!(
+        v["rejected_by_reason"]["max_num_queued_reqs"].as_u64(),
+        Some(rejected)
+    );
+    assert!(v["ttft"]["p99"].as_f64().is_some_and(|p99| p99 < 2.0));
+    assert!(v["slo_attainment"].as_f64().unwrap() <= 100.0 * (1.0 - rate));
+    // 0 removes the cap: 120% is unstable again, with nothing turned away and no steady state.
+    let uncapped = json(&args("0"));
+    assert_eq!(uncapped["stability"]["state"], "unstable");
+    assert!(uncapped.get("rejected").is_none() && uncapped.get("ttft").is_none());
+    // The table and CSV carry the counts; the scenario file carries the caps.
+    let table = succeeded(sim(&args("80")[..9]));
+    for column in ["rejected", "rejection_rate", "rejected_per_second"] {
+        assert!(table.contains(column), "{column} in {table}");
+    }
+    let scenario: serde_json::Value = serde_json::from_str(&succeeded(sim(&[
+        "scenario",
+        "--max-num-queued-reqs",
+        "80",
+        "--max-num-queued-tokens",
+        "28000",
+    ])))
+    .unwrap();
+    assert_eq!(scenario["service"]["llm"]["max_num_queued_reqs"], 80);
+    assert_eq!(scenario["service"]["llm"]["max_num_queued_tokens"], 28000);
+    // Without a cap the fields stay out of the file, which reads as before.
+    let plain = succeeded(sim(&["scenario"]));
+    assert!(!plain.contains("max_num_queued"), "{plain}");
+    // The textbook queue has no such flag.
+    let out = sim(&["run", "--preset", "textbook", "--max-num-queued-reqs", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--max-num-queued-reqs"), "{err}");
 }
 
 #[test]

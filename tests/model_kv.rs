@@ -31,6 +31,8 @@ fn fleet_scenario(
             kv_cache,
             prefix_caching: true,
             frontend_overhead: 0.0,
+            max_num_queued_reqs: None,
+            max_num_queued_tokens: None,
         }),
         arrivals: Arrivals::poisson(load),
         slo: Slo {

@@ -71,6 +71,8 @@ fn llm_service() -> impl Strategy<Value = ServiceKind> {
                             kv_cache,
                             prefix_caching: true,
                             frontend_overhead: 0.0,
+                            max_num_queued_reqs: None,
+                            max_num_queued_tokens: None,
                         })
                     })
             },

@@ -221,6 +221,8 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             kv_cache: KvCache::Unlimited,
             prefix_caching: true,
             frontend_overhead: 0.0,
+            max_num_queued_reqs: None,
+            max_num_queued_tokens: None,
         }),
         arrivals: Arrivals::poisson(rho),
         slo: Slo {

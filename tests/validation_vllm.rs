@@ -143,6 +143,8 @@ fn scenario(iteration: IterationModel) -> Scenario {
             kv_cache: KvCache::Tokens(40_592),
             prefix_caching: true,
             frontend_overhead: 0.0,
+            max_num_queued_reqs: None,
+            max_num_queued_tokens: None,
         }),
         arrivals: Arrivals::poisson(0.5),
         slo: Slo {

@@ -5,7 +5,8 @@
 //! - **LLM replicas with continuous batching** (vLLM-like: `max_num_seqs`, `max_num_batched_tokens`, chunked
 //!   prefill), reporting `ttft`, `tpot`, end-to-end latency, throughput and `goodput`.
 //!
-//! Each LLM replica may have a KV-cache budget, with vLLM's admission and preemption; open-loop arrivals may be
+//! Each LLM replica may have a KV-cache budget, with vLLM's admission and preemption, and queue caps
+//! (`max_num_queued_reqs`, `max_num_queued_tokens`) that turn arrivals away past them; open-loop arrivals may be
 //! burstier or smoother than Poisson (gamma gaps). [`trace_batch`] records what one replica's scheduler put in each
 //! iteration of a run, and one request's whole life, for the batch timeline. [`settings`] turns a preset and the changes a person asks for
 //! into a [`Scenario`], the same way for the command line and the page.
@@ -49,8 +50,8 @@ pub use sim::llm::replay::{
     BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
 };
 pub use sim::{
-    run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RequestTrace, RunSummary, ServiceMode,
-    Stability, SteadyState,
+    run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RejectedByReason, RejectionReason,
+    Rejections, RequestTrace, RunSummary, ServiceMode, Stability, SteadyState,
 };
 pub use stats::{Bin, ConfidenceInterval, LatencyStats, OccupancySample};
 pub use sweep::{default_load_points, load_points, sweep, SweepPoint};

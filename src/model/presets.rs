@@ -186,6 +186,8 @@ fn llm_preset(
             // against (a scenario file without the field gets vLLM V1's default, on).
             prefix_caching: false,
             frontend_overhead: 0.0,
+            max_num_queued_reqs: None,
+            max_num_queued_tokens: None,
         }),
         arrivals: Arrivals::poisson(0.9),
         slo,

@@ -82,6 +82,16 @@ pub struct LlmFleet {
     /// part of TTFT and end-to-end latency, not of TPOT.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub frontend_overhead: f64,
+    /// vLLM `--max-num-queued-reqs`, per replica: the most requests in flight (waiting + running). An arrival that
+    /// finds that many is turned away at once (HTTP 503) instead of queueing. Absent (the default): no cap, and the
+    /// queue grows without bound past saturation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_num_queued_reqs: Option<u32>,
+    /// vLLM `--max-num-queued-tokens`, per replica: the most prompt tokens of requests in their prefill phase
+    /// (admitted, first token not yet out). An arrival whose prompt would take them past it is turned away at once.
+    /// vLLM suggests about target TTFT × prefill throughput (Little's Law on the prefill queue). Absent: no cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_num_queued_tokens: Option<u64>,
 }
 
 fn enabled() -> bool {
@@ -364,7 +374,8 @@ impl LengthDist {
 pub enum Arrivals {
     /// Open loop: arrivals at `offered_load` × the fleet's saturation throughput, with gamma-distributed gaps of
     /// coefficient of variation `cv` (1: Poisson). They keep coming whatever the server does, which is what exposes
-    /// the knee. At `offered_load ≥ 1` the queue grows without bound.
+    /// the knee. At `offered_load ≥ 1` the queue grows without bound, unless the replicas cap it
+    /// ([`LlmFleet::max_num_queued_reqs`], [`LlmFleet::max_num_queued_tokens`]) and turn the excess away.
     Open {
         /// Offered load ρ = arrival rate ÷ saturation throughput.
         offered_load: f64,
@@ -443,7 +454,7 @@ pub const MAX_USERS: u32 = 1_000_000;
 pub const MAX_CUSTOMERS: u64 = 1_000_000_000;
 /// Largest accepted prompt or output length.
 pub const MAX_TOKENS: u32 = 10_000_000;
-/// Largest accepted open-loop offered load (beyond 1 the run only shows the queue growing).
+/// Largest accepted open-loop offered load (beyond 1 an uncapped queue only grows; a capped one sheds the excess).
 pub const MAX_OFFERED_LOAD: f64 = 10.0;
 /// Largest accepted coefficient of variation of open-loop gaps (burstiness 0.01).
 pub const MAX_ARRIVAL_CV: f64 = 10.0;
@@ -564,6 +575,12 @@ impl Scenario {
                 f.prompt_tokens.validate("service.llm.prompt_tokens")?;
                 f.output_tokens.validate("service.llm.output_tokens")?;
                 f.validate_kv_cache()?;
+                if let Some(n) = f.max_num_queued_reqs {
+                    in_range("service.llm.max_num_queued_reqs", n, 1, MAX_QUEUED_REQS)?;
+                }
+                if let Some(t) = f.max_num_queued_tokens {
+                    in_range("service.llm.max_num_queued_tokens", t, 1, MAX_KV_TOKENS)?;
+                }
             }
         }
         match self.arrivals {
@@ -654,12 +671,27 @@ impl Scenario {
     pub fn is_open(&self) -> bool {
         matches!(self.arrivals, Arrivals::Open { .. })
     }
+
+    /// Whether the service turns requests away past a queue cap (see [`LlmFleet::has_queue_cap`]): then every load
+    /// has a steady state.
+    pub fn sheds(&self) -> bool {
+        matches!(&self.service, ServiceKind::Llm(f) if f.has_queue_cap())
+    }
 }
+
+/// Largest accepted `max_num_queued_reqs` per replica.
+pub const MAX_QUEUED_REQS: u32 = 1_000_000;
 
 /// Largest accepted KV budget given directly, tokens per replica.
 pub const MAX_KV_TOKENS: u64 = 1 << 40;
 
 impl LlmFleet {
+    /// Whether a queue cap is set (`max_num_queued_reqs` or `max_num_queued_tokens`): the fleet sheds load instead
+    /// of queueing it without bound.
+    pub fn has_queue_cap(&self) -> bool {
+        self.max_num_queued_reqs.is_some() || self.max_num_queued_tokens.is_some()
+    }
+
     fn validate_kv_cache(&self) -> Result<(), ScenarioError> {
         match &self.kv_cache {
             KvCache::Unlimited => return Ok(()),

@@ -114,6 +114,10 @@ pub struct ScenarioSettings {
     pub gpu_memory_utilization: Option<f64>,
     /// LLM: the KV cache of one replica, in tokens, given directly.
     pub kv_cache_tokens: Option<u64>,
+    /// LLM: `--max-num-queued-reqs` per replica; 0 removes the cap.
+    pub max_num_queued_reqs: Option<u32>,
+    /// LLM: `--max-num-queued-tokens` per replica; 0 removes the cap.
+    pub max_num_queued_tokens: Option<u64>,
     /// SLO threshold on TTFT (textbook: on the wait).
     pub slo_ttft: Option<f64>,
     /// SLO threshold on TPOT.
@@ -166,6 +170,14 @@ impl ScenarioSettings {
                         "service.textbook.kv_cache",
                         self.gpu_memory_utilization.is_some() || self.kv_cache_tokens.is_some(),
                     ),
+                    (
+                        "service.textbook.max_num_queued_reqs",
+                        self.max_num_queued_reqs.is_some(),
+                    ),
+                    (
+                        "service.textbook.max_num_queued_tokens",
+                        self.max_num_queued_tokens.is_some(),
+                    ),
                 ];
                 if let Some((field, _)) = llm_only.iter().find(|(_, given)| *given) {
                     return Err(refuse(field, "applies to LLM replicas only"));
@@ -186,6 +198,12 @@ impl ScenarioSettings {
                     .max_num_batched_tokens
                     .unwrap_or(fleet.max_num_batched_tokens);
                 fleet.chunked_prefill = self.chunked_prefill.unwrap_or(fleet.chunked_prefill);
+                if let Some(n) = self.max_num_queued_reqs {
+                    fleet.max_num_queued_reqs = (n > 0).then_some(n);
+                }
+                if let Some(t) = self.max_num_queued_tokens {
+                    fleet.max_num_queued_tokens = (t > 0).then_some(t);
+                }
                 match (self.gpu_memory_utilization, self.kv_cache_tokens) {
                     (Some(_), Some(_)) => {
                         return Err(refuse(

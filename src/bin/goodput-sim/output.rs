@@ -86,6 +86,11 @@ fn columns(s: &RunSummary) -> Vec<(&'static str, String)> {
         goodput::model::Stability::Stable => String::new(),
     };
     c.push(("queue_growth_rate", growth));
+    if let Some(shed) = &s.admission {
+        c.push(("rejected", shed.rejected.to_string()));
+        c.push(("rejection_rate", f(shed.rejection_rate)));
+        c.push(("rejected_per_second", f(shed.rejected_per_second)));
+    }
     if let Some(kv) = &s.kv_cache {
         c.push(("kv_usage_mean", f(kv.mean_usage)));
         c.push(("kv_usage_peak", f(kv.peak_usage)));

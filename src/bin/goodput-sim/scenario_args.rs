@@ -62,6 +62,17 @@ pub struct ScenarioArgs {
     /// LLM: the KV cache of one replica in tokens, given directly (blocks of 16).
     #[arg(long)]
     kv_cache_tokens: Option<u64>,
+    /// LLM: vLLM --max-num-queued-reqs, per replica: an arrival that finds this many requests waiting or running is
+    /// turned away (HTTP 503) instead of queueing, so any --load, even above 1, has a steady state. Turned-away
+    /// requests are counted (rejected, rejection_rate) and fail the SLOs. 0 removes a scenario file's cap. Default:
+    /// no cap.
+    #[arg(long)]
+    max_num_queued_reqs: Option<u32>,
+    /// LLM: vLLM --max-num-queued-tokens, per replica: an arrival whose prompt would take the prompt tokens still
+    /// waiting for their first token past this is turned away. vLLM suggests about target TTFT × prefill throughput.
+    /// 0 removes a scenario file's cap. Default: no cap.
+    #[arg(long)]
+    max_num_queued_tokens: Option<u64>,
     /// SLO threshold on TTFT (textbook: on the wait).
     #[arg(long)]
     slo_ttft: Option<f64>,
@@ -84,7 +95,7 @@ fn preset_parser() -> impl TypedValueParser<Value = Preset> {
 
 /// The flag that sets each scenario field, by the end of the field's path (most specific first), for error
 /// messages.
-const FLAGS: [(&str, &str); 17] = [
+const FLAGS: [(&str, &str); 19] = [
     ("offered_load", "--load"),
     ("users", "--users"),
     ("think_time", "--think"),
@@ -98,6 +109,8 @@ const FLAGS: [(&str, &str); 17] = [
     ("chunked_prefill", "--chunked-prefill"),
     ("gpu_memory_utilization", "--gpu-memory-utilization"),
     ("kv_cache", "--kv-cache-tokens or --gpu-memory-utilization"),
+    ("max_num_queued_reqs", "--max-num-queued-reqs"),
+    ("max_num_queued_tokens", "--max-num-queued-tokens"),
     ("slo.ttft", "--slo-ttft"),
     ("slo.tpot", "--slo-tpot"),
     ("customers", "--requests"),
@@ -145,6 +158,8 @@ impl ScenarioArgs {
             chunked_prefill: self.chunked_prefill,
             gpu_memory_utilization: self.gpu_memory_utilization,
             kv_cache_tokens: self.kv_cache_tokens,
+            max_num_queued_reqs: self.max_num_queued_reqs,
+            max_num_queued_tokens: self.max_num_queued_tokens,
             slo_ttft: self.slo_ttft,
             slo_tpot: self.slo_tpot,
             requests: self.requests,

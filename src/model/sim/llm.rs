@@ -29,6 +29,11 @@
 //! block, so the blocks a decode step needs are one lookup. An iteration costs O(1) plus the requests that join or
 //! leave in it (a preemption, rare, scans the batch).
 //!
+//! **Queue caps** ([`admission`]). With `max_num_queued_reqs` or `max_num_queued_tokens` set, an arrival is checked
+//! before it joins the queue, as vLLM's front end does, and one over a cap is turned away at once: it is counted, its
+//! prompt and output lengths are drawn all the same (common random numbers), and it never runs. Open loop, the run
+//! then has a steady state at any load; closed loop, the user thinks again as after an answer.
+//!
 //! [`IterationModel::duration`]: crate::model::scenario::IterationModel::duration
 //! [`KvCache`]: crate::model::scenario::KvCache
 
@@ -37,6 +42,8 @@ use crate::model::scenario::{
     Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS,
     MAX_TOKENS,
 };
+use admission::AdmissionControl;
+mod admission;
 pub mod batch;
 pub mod replay;
 
@@ -268,6 +275,8 @@ pub(crate) struct LlmSim {
     /// The front end's time before the scheduler sees a request ([`LlmFleet::frontend_overhead`]): requests reach
     /// the queue this long after they are sent.
     overhead: f64,
+    /// The queue caps checked at arrival.
+    admission: AdmissionControl,
 }
 
 impl LlmSim {
@@ -308,7 +317,8 @@ impl LlmSim {
             outputs: LengthSampler::new(&fleet.output_tokens),
             gaps: plan.gaps,
             think_time: plan.think_time,
-            unstable: plan.unstable,
+            // A capped queue sheds what it cannot serve: stable at any load.
+            unstable: plan.unstable && !fleet.has_queue_cap(),
             rng_arrivals,
             rng_prompts: stream(seed, PROMPTS),
             rng_outputs: stream(seed, OUTPUTS),
@@ -328,6 +338,7 @@ impl LlmSim {
             replay: None,
             prefill_computed: 0,
             overhead: fleet.frontend_overhead,
+            admission: AdmissionControl::new(fleet),
         }
     }
 
@@ -424,6 +435,14 @@ impl LlmSim {
             let capacity = capacity.min(u64::from(MAX_TOKENS)) as u32;
             prompt = prompt.min(capacity);
             output = output.min(capacity + 1 - prompt);
+        }
+        let in_flight = u64::from(self.admitted_total) + self.queue.len() as u64;
+        if let Some(reason) = self.admission.check(in_flight, prompt) {
+            self.rec.rejection(index, reason);
+            if let Arrivals::Closed { .. } = self.scenario.arrivals {
+                self.think_again(t);
+            }
+            return;
         }
         let req = Request {
             index,
@@ -675,6 +694,7 @@ impl LlmSim {
             let req = &mut self.requests[id as usize];
             if req.generated == 0 {
                 req.first_token = t;
+                self.admission.first_token(req.prompt);
             } else if let Some(replay) = self.replay.as_deref_mut() {
                 // A recompute yields the token after the preempted ones: one gap, the whole stall.
                 replay.itl.push((t - req.last_token, 1));
@@ -723,9 +743,15 @@ impl LlmSim {
         };
         self.rec.sample(req.index, sample);
         if let Arrivals::Closed { .. } = self.scenario.arrivals {
-            let z = self.think_time * self.rng_think.sample::<f64, _>(Exp1);
-            self.sends.push(Reverse(super::Time(t + z + self.overhead)));
+            self.think_again(t);
         }
+    }
+
+    /// A closed-loop user got its answer (or a refusal) at `t`: it thinks, then sends again, and the request reaches
+    /// the queue after the front end's overhead.
+    fn think_again(&mut self, t: f64) {
+        let z = self.think_time * self.rng_think.sample::<f64, _>(Exp1);
+        self.sends.push(Reverse(super::Time(t + z + self.overhead)));
     }
 }
 

@@ -144,6 +144,55 @@ pub struct KvUsage {
     pub preemption_rate: f64,
 }
 
+/// Which queue cap turned a request away: the `reason` label of vLLM's `vllm:admission_rejections_total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RejectionReason {
+    /// `--max-num-queued-reqs`: the requests in flight (waiting + running) were at the cap.
+    MaxNumQueuedReqs,
+    /// `--max-num-queued-tokens`: the prompt tokens still to prefill, with this one's, would pass the cap.
+    MaxNumQueuedTokens,
+}
+
+impl RejectionReason {
+    /// Both reasons, in the order vLLM checks them.
+    pub const ALL: [RejectionReason; 2] = [
+        RejectionReason::MaxNumQueuedReqs,
+        RejectionReason::MaxNumQueuedTokens,
+    ];
+
+    /// The label value: the flag's name in snake case, `max_num_queued_reqs` or `max_num_queued_tokens`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RejectionReason::MaxNumQueuedReqs => "max_num_queued_reqs",
+            RejectionReason::MaxNumQueuedTokens => "max_num_queued_tokens",
+        }
+    }
+}
+
+/// Measured requests turned away by each cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RejectedByReason {
+    /// By `--max-num-queued-reqs`.
+    pub max_num_queued_reqs: u64,
+    /// By `--max-num-queued-tokens`.
+    pub max_num_queued_tokens: u64,
+}
+
+/// What the queue caps of a fleet turned away over the measured requests (present when the fleet has a cap, even if
+/// it turned nobody away). A turned-away request is a failure for goodput and SLO attainment and has no latency.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rejections {
+    /// Measured requests turned away at arrival (vLLM answers them HTTP 503).
+    pub rejected: u64,
+    /// The share of measured requests turned away, 0–1: the error rate the clients see.
+    pub rejection_rate: f64,
+    /// Requests turned away per time unit (per second) over the measured window.
+    pub rejected_per_second: f64,
+    /// The same count by the cap that fired.
+    pub rejected_by_reason: RejectedByReason,
+}
+
 /// What one run reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
@@ -170,6 +219,10 @@ pub struct RunSummary {
     /// KV usage and preemptions, for LLM replicas with a KV budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kv_cache: Option<KvUsage>,
+    /// Requests turned away, for LLM replicas with a queue cap (`rejected`, `rejection_rate`, … beside the other
+    /// figures in JSON).
+    #[serde(flatten)]
+    pub admission: Option<Rejections>,
     /// Steady-state figures, present only when stable.
     #[serde(flatten)]
     pub steady: Option<SteadyState>,
@@ -221,6 +274,13 @@ pub(crate) struct Sample {
     pub trace: RequestTrace,
 }
 
+/// How a request ended: served (with its statistics), or turned away at arrival.
+#[derive(Clone, Copy, Debug)]
+enum Outcome {
+    Served(Sample),
+    Rejected(RejectionReason),
+}
+
 /// Collects statistics of measured requests and the time averages; shared by both engines.
 pub(crate) struct Recorder {
     llm: bool,
@@ -228,13 +288,19 @@ pub(crate) struct Recorder {
     warm_up: u64,
     target: u64,
     measured: u64,
-    /// Completions of requests beyond the current target, kept until the target grows (progressive runs).
-    pending: Vec<(u64, Sample)>,
+    /// Outcomes of requests beyond the current target, kept until the target grows (progressive runs).
+    pending: Vec<(u64, Outcome)>,
     first: FineHistogram,
     tpot: FineHistogram,
     total: FineHistogram,
     batches: BatchMeans,
     good: u64,
+    /// Whether the fleet has a queue cap (and so reports [`Rejections`]).
+    capped: bool,
+    /// Measured requests turned away, by [`RejectionReason`].
+    rejected: [u64; 2],
+    /// Requests turned away in the measured window (by time, like the arrivals).
+    rejected_in_window: u64,
     completions_in_window: u64,
     tokens_in_window: u64,
     arrivals_in_window: u64,
@@ -267,6 +333,12 @@ impl Recorder {
             total: FineHistogram::new(),
             batches: BatchMeans::new((target / 20).clamp(1, 1 << 20)),
             good: 0,
+            capped: match &scenario.service {
+                ServiceKind::Llm(fleet) => fleet.has_queue_cap(),
+                ServiceKind::Textbook(_) => false,
+            },
+            rejected: [0; 2],
+            rejected_in_window: 0,
             completions_in_window: 0,
             tokens_in_window: 0,
             arrivals_in_window: 0,
@@ -297,11 +369,11 @@ impl Recorder {
         self.target = target;
         let end = self.end_index();
         let pending = std::mem::take(&mut self.pending);
-        for (index, s) in pending {
+        for (index, outcome) in pending {
             if index < end {
-                self.add(s);
+                self.add(outcome);
             } else {
-                self.pending.push((index, s));
+                self.pending.push((index, outcome));
             }
         }
     }
@@ -329,18 +401,39 @@ impl Recorder {
     /// Statistics of request `index`, recorded if it is measured.
     #[inline]
     pub fn sample(&mut self, index: u64, s: Sample) {
+        self.outcome(index, Outcome::Served(s));
+    }
+
+    /// Request `index` was turned away at arrival by the cap `reason`: counted if it is measured (and in the
+    /// window's rate whenever measuring has started).
+    pub fn rejection(&mut self, index: u64, reason: RejectionReason) {
+        if self.occupancy.started() {
+            self.rejected_in_window += 1;
+        }
+        self.outcome(index, Outcome::Rejected(reason));
+    }
+
+    #[inline]
+    fn outcome(&mut self, index: u64, outcome: Outcome) {
         if index < self.warm_up {
             return;
         }
         if index >= self.end_index() {
-            self.pending.push((index, s));
+            self.pending.push((index, outcome));
             return;
         }
-        self.add(s);
+        self.add(outcome);
     }
 
-    fn add(&mut self, s: Sample) {
+    fn add(&mut self, outcome: Outcome) {
         self.measured += 1;
+        let s = match outcome {
+            Outcome::Served(s) => s,
+            Outcome::Rejected(reason) => {
+                self.rejected[reason as usize] += 1;
+                return;
+            }
+        };
         if self.traces.len() < self.trace_limit {
             self.traces.push(s.trace);
         }
@@ -415,13 +508,48 @@ impl Recorder {
             stability,
             occupancy: self.occupancy.series().to_vec(),
             kv_cache,
+            admission: self.capped.then(|| self.rejections(duration)),
             steady,
+        }
+    }
+
+    /// Measured requests turned away, all reasons.
+    fn rejected_total(&self) -> u64 {
+        self.rejected.iter().sum()
+    }
+
+    fn rejections(&self, duration: f64) -> Rejections {
+        let rejected = self.rejected_total();
+        Rejections {
+            rejected,
+            rejection_rate: if self.measured > 0 {
+                rejected as f64 / self.measured as f64
+            } else {
+                0.0
+            },
+            rejected_per_second: if duration > 0.0 {
+                self.rejected_in_window as f64 / duration
+            } else {
+                0.0
+            },
+            rejected_by_reason: RejectedByReason {
+                max_num_queued_reqs: self.rejected[RejectionReason::MaxNumQueuedReqs as usize],
+                max_num_queued_tokens: self.rejected[RejectionReason::MaxNumQueuedTokens as usize],
+            },
         }
     }
 
     fn steady_state(&self, duration: f64) -> SteadyState {
         let throughput = self.completions_in_window as f64 / duration;
+        // A turned-away request fails both SLOs: it counts in the attainment's denominator. Goodput is the served
+        // rate times the share of served requests that met both, which is the rate of good requests.
+        let served = self.measured - self.rejected_total();
         let attainment = self.good as f64 / self.measured as f64;
+        let good_share_of_served = if served > 0 {
+            self.good as f64 / served as f64
+        } else {
+            0.0
+        };
         let (running_mean, waiting_mean) = self.occupancy.means();
         let in_system = running_mean + waiting_mean;
         let xw = throughput * self.total.mean();
@@ -445,7 +573,7 @@ impl Recorder {
             throughput,
             effective_arrival_rate: self.arrivals_in_window as f64 / duration,
             output_tokens_per_second: self.llm.then(|| self.tokens_in_window as f64 / duration),
-            goodput: throughput * attainment,
+            goodput: throughput * good_share_of_served,
             slo_attainment: 100.0 * attainment,
             wait: (!self.llm).then_some(first),
             sojourn: (!self.llm).then_some(total),
