@@ -637,6 +637,39 @@ fn the_probe_prints_the_four_signals_of_a_server() {
 }
 
 #[test]
+fn the_probe_prints_what_a_shedding_server_turned_away() {
+    // A server with --max-num-queued-reqs: its queue and latencies look fine, its rejections do not.
+    let port = serve_pages(vec![
+        include_str!("fixtures/metrics/shedding.prom").to_owned(),
+        include_str!("fixtures/metrics/shedding-later.prom").to_owned(),
+    ]);
+    let out = probe(&[&format!("127.0.0.1:{port}"), "--every", "1", "--count", "2"]);
+    let text = succeeded(out);
+    let probes: Vec<&str> = text.split("\n# ").collect();
+    assert_eq!(probes.len(), 2, "{text}");
+    assert!(
+        probes[0].contains("turned away 2000 of 12000 arriving (16.7%) since the server started"),
+        "{}",
+        probes[0]
+    );
+    assert!(
+        probes[1].contains("turned away 900 of 1500 arriving (60%) in the window"),
+        "{}",
+        probes[1]
+    );
+    assert!(
+        probes[1].contains("verdict: past the knee"),
+        "{}",
+        probes[1]
+    );
+    assert!(
+        probes[1].contains("900 max_num_queued_reqs"),
+        "{}",
+        probes[1]
+    );
+}
+
+#[test]
 fn the_probe_fails_in_one_line_when_the_server_is_unreachable_or_not_vllm() {
     let closed_port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cluster-probe.sh: the four signals of a vLLM server, read off its /metrics page.
+# cluster-probe.sh: the signals of a vLLM server, read off its /metrics page.
 # curl fetches the page; `goodput-sim metrics` parses it with the same parser the course page uses.
 set -euo pipefail
 
@@ -9,7 +9,9 @@ Usage: tools/cluster-probe.sh [URL | HOST:PORT] [--every N [--count K]] [--slo-t
 
 Prints, per model and engine on a vLLM server's /metrics page, the signals of the lesson: TTFT, TPOT
 (per request) and ITL (per engine step) p50/p95/p99 estimated from the histogram buckets, requests
-running and waiting, KV-cache usage, preemptions, and the knee verdict against the SLOs. Current
+running and waiting, KV-cache usage, preemptions, requests turned away (vllm:admission_rejections_total
+by reason, and http_requests_total's 5xx answers) with their share of arrivals, and the knee verdict
+against the SLOs: a server that turns requests away is past its knee, however short its queue. Current
 (vLLM 0.13) and older metric names are both read.
 
 One probe reads one scrape, whose histograms count since the server started: the history. With

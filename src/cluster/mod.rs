@@ -1,5 +1,7 @@
 //! "On your cluster": the lesson's ideas read off real vLLM servers. Pure Rust, no web types.
 //!
+//! - [`admission`]: what a server turned away (vLLM's queue caps, the API server's 5xx answers), and the waiting
+//!   reasons and prefix-cache hit rate beside it;
 //! - [`metrics`]: a bounded, line-numbered parser for the Prometheus text format a vLLM server serves at `/metrics`;
 //! - [`vllm`]: the signals per model and engine (current and older metric names), percentile estimates from histogram
 //!   buckets, and the knee verdict;
@@ -9,6 +11,7 @@
 //! - [`autoscale`]: the sizing as a Prometheus alert rule and a KEDA trigger, and SLO suggestions per workload;
 //! - [`exposition`]: the model's run rendered as a simulated vLLM `/metrics` page.
 
+pub mod admission;
 pub mod autoscale;
 pub mod exposition;
 pub mod metrics;

@@ -270,11 +270,24 @@ impl Report {
                 .map_or("not on the page".to_owned(), |p| {
                     format!("{} {}", format_count(p), server.span.qualifier())
                 });
+            let by_reason = if server.waiting_by_reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", reason_counts(&server.waiting_by_reason))
+            };
+            let prefix = server
+                .prefix_cache
+                .and_then(|p| p.hit_rate())
+                .map(|rate| format!("   prefix-cache hits {}", format_percent(rate)))
+                .unwrap_or_default();
             out.push_str(&format!(
-                "  running {}   waiting {}   KV cache {kv}   preemptions {preemptions}\n",
+                "  running {}   waiting {}{by_reason}   KV cache {kv}   preemptions {preemptions}{prefix}\n",
                 gauge(server.running),
                 gauge(server.waiting)
             ));
+            if let Some(refused) = refusals_text(server) {
+                out.push_str(&format!("  turned away {refused}\n"));
+            }
             out.push_str(&format!(
                 "  verdict: {} — SLOs p99 TTFT ≤ {}, p95 TPOT ≤ {}\n",
                 assessment.verdict.describe(),
@@ -328,6 +341,50 @@ impl Report {
         };
         serde_json::to_string(&report).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
+}
+
+/// `3 capacity, 1 deferred`.
+fn reason_counts(counts: &[(String, f64)]) -> String {
+    counts
+        .iter()
+        .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the label set turned away, for "turned away …": the count, its share of arrivals, the reasons and the 5xx
+/// answers, e.g. `900 of 1500 arriving (60%) in the window (vllm:admission_rejections_total; by reason: …)`.
+pub fn refusals_text(server: &ServerSignals) -> Option<String> {
+    let refusals = server.refusals.as_ref()?;
+    let share = refusals
+        .share_of_arrivals()
+        .zip(refusals.arrivals())
+        .map(|(share, arrivals)| {
+            format!(
+                " of {} arriving ({})",
+                format_count(arrivals),
+                format_percent(share)
+            )
+        })
+        .unwrap_or_default();
+    let mut detail = Vec::new();
+    if !refusals.by_reason.is_empty() {
+        detail.push(format!("by reason: {}", reason_counts(&refusals.by_reason)));
+    }
+    if let Some(http) = refusals.http_5xx {
+        detail.push(format!("HTTP 5xx answers: {}", format_count(http)));
+    }
+    let detail = if detail.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", detail.join("; "))
+    };
+    Some(format!(
+        "{}{share} {} ({}{detail})",
+        format_count(refusals.refused),
+        server.span.qualifier(),
+        refusals.metric
+    ))
 }
 
 fn latency_line(server: &ServerSignals, latency: Latency) -> String {
@@ -386,8 +443,26 @@ struct JsonLabelSet {
     kv_cache_usage: Option<f64>,
     kv_cache_metric: Option<&'static str>,
     preemptions: Option<f64>,
+    rejections: Option<JsonRejections>,
+    waiting_by_reason: Option<BTreeMap<String, f64>>,
+    prefix_cache_hit_rate: Option<f64>,
     verdict: &'static str,
     reasons: Vec<String>,
+}
+
+/// What a label set turned away over its span.
+#[derive(Serialize)]
+struct JsonRejections {
+    /// `vllm:admission_rejections_total`, or `http_requests_total` (its 5xx answers).
+    metric: &'static str,
+    count: f64,
+    /// count ÷ (count + requests admitted by the label sets the counter covers); null when those are unknown.
+    share_of_arrivals: Option<f64>,
+    by_reason: BTreeMap<String, f64>,
+    http_5xx: Option<f64>,
+    /// The labels the counter carries (it covers every label set with them), and how many label sets that is.
+    scope: BTreeMap<String, String>,
+    label_sets: usize,
 }
 
 impl JsonLabelSet {
@@ -414,6 +489,18 @@ impl JsonLabelSet {
             kv_cache_usage: server.kv_cache_usage.as_ref().map(|kv| kv.value),
             kv_cache_metric: server.kv_cache_usage.as_ref().map(|kv| kv.metric),
             preemptions: server.preemptions,
+            rejections: server.refusals.as_ref().map(|r| JsonRejections {
+                metric: r.metric,
+                count: r.refused,
+                share_of_arrivals: r.share_of_arrivals(),
+                by_reason: r.by_reason.iter().cloned().collect(),
+                http_5xx: r.http_5xx,
+                scope: r.scope.iter().cloned().collect(),
+                label_sets: r.label_sets,
+            }),
+            waiting_by_reason: (!server.waiting_by_reason.is_empty())
+                .then(|| server.waiting_by_reason.iter().cloned().collect()),
+            prefix_cache_hit_rate: server.prefix_cache.and_then(|p| p.hit_rate()),
             verdict: assessment.verdict.key(),
             reasons: assessment.reasons.clone(),
         }

@@ -14,6 +14,7 @@
 //! assert_eq!(servers[0].waiting, Some(0.0));
 //! ```
 
+use super::admission::{self, PrefixCache, Refusals, ScopedSamples, REJECTIONS_METRIC};
 use super::metrics::{Exposition, MetricKind};
 use crate::charts::format::{format_ms, format_number, format_percent};
 use std::collections::HashMap;
@@ -333,6 +334,13 @@ pub struct ServerSignals {
     pub kv_cache_usage: Option<Named<f64>>,
     /// Preemptions ([`PREEMPTIONS_METRIC`]) over the span.
     pub preemptions: Option<f64>,
+    /// Requests turned away over the span (vLLM's queue caps, or the API server's 5xx answers), when the page counts
+    /// them: see [`super::admission`].
+    pub refusals: Option<Refusals>,
+    /// `vllm:num_requests_waiting_by_reason` by reason, when the page has it.
+    pub waiting_by_reason: Vec<(String, f64)>,
+    /// The prefix cache's hits and queries over the span, when the page has both counters.
+    pub prefix_cache: Option<PrefixCache>,
 }
 
 impl ServerSignals {
@@ -398,6 +406,7 @@ impl ServerSignals {
             || self.waiting.is_some()
             || self.kv_cache_usage.is_some()
             || self.preemptions.is_some()
+            || self.refusals.is_some()
     }
 }
 
@@ -439,6 +448,7 @@ pub fn find_signals(page: &Exposition) -> Vec<ServerSignals> {
         &mut servers[index]
     }
     let kv_rank = |metric: &str| usize::from(metric != KV_CACHE_METRIC);
+    let mut scoped = ScopedSamples::default();
     for family in &page.families {
         if family.kind == MetricKind::Histogram {
             let Some((latency, _)) = Latency::of_metric(&family.name) else {
@@ -474,6 +484,9 @@ pub fn find_signals(page: &Exposition) -> Vec<ServerSignals> {
             let Some(value) = Some(sample.value).filter(|v| v.is_finite()) else {
                 continue;
             };
+            if scoped.take(sample) {
+                continue;
+            }
             let name = sample.name.as_str();
             let known = [
                 RUNNING_METRIC,
@@ -499,6 +512,8 @@ pub fn find_signals(page: &Exposition) -> Vec<ServerSignals> {
         }
     }
     servers.retain(ServerSignals::has_any);
+    scoped.attach(&mut servers);
+    admission::settle(&mut servers);
     servers
 }
 
@@ -673,6 +688,10 @@ impl Findings {
 }
 
 /// Judges one label set against the SLOs. The rule, checked in this order:
+/// - **refusals**: past the knee if the server turned requests away over the span (vLLM's queue caps, counted by
+///   `vllm:admission_rejections_total`, or 5xx answers in `http_requests_total`), whatever its queue and latencies:
+///   a capped queue holds `num_requests_waiting` at the cap and keeps the admitted requests' latencies bounded, so
+///   neither shows the overload. On one scrape this means "at some time since the start";
 /// - **the queue**: past the knee if `waiting > LARGE_QUEUE_FRACTION × running` (or requests wait while nothing
 ///   runs); at the knee if more than [`WAITING_NOISE`] requests wait;
 /// - **the SLOs**: past the knee if p99 TTFT or p95 TPOT is above its limit (a percentile above the histogram's last
@@ -687,7 +706,9 @@ impl Findings {
 /// that is the server's whole history, so preemptions since the start are reported but not judged.
 pub fn assess(server: &ServerSignals, slo: &SloTargets) -> Assessment {
     let mut findings = Findings::default();
+    let refused = judge_refusals(server, &mut findings);
     judge_queue(server, &mut findings);
+    note_queue(server, refused, &mut findings);
     match &server.ttft {
         Some(ttft) => judge_latency(
             "p99 TTFT",
@@ -719,6 +740,7 @@ pub fn assess(server: &ServerSignals, slo: &SloTargets) -> Assessment {
         )),
     }
     judge_memory(server, &mut findings);
+    note_prefix_cache(server, &mut findings);
     let verdict = match findings.worst {
         None => KneeVerdict::NotEnoughData,
         Some(Severity::Fine) => KneeVerdict::BelowTheKnee,
@@ -728,6 +750,109 @@ pub fn assess(server: &ServerSignals, slo: &SloTargets) -> Assessment {
     Assessment {
         verdict,
         reasons: findings.reasons,
+    }
+}
+
+/// Judges what the server turned away; returns whether it turned any away.
+fn judge_refusals(server: &ServerSignals, findings: &mut Findings) -> bool {
+    let Some(refusals) = &server.refusals else {
+        return false;
+    };
+    let span = server.span.qualifier();
+    if refusals.refused <= 0.0 {
+        findings.noted(format!(
+            "no requests turned away {span} ({})",
+            refusals.metric
+        ));
+        return false;
+    }
+    let how_many = match (refusals.arrivals(), refusals.share_of_arrivals()) {
+        (Some(arrivals), Some(share)) => format!(
+            "{} of {} arriving requests ({})",
+            format_count(refusals.refused),
+            format_count(arrivals),
+            format_percent(share)
+        ),
+        _ => requests_text(refusals.refused),
+    };
+    let source = if refusals.metric == REJECTIONS_METRIC {
+        let reasons = refusals
+            .by_reason
+            .iter()
+            .filter(|(_, count)| *count > 0.0)
+            .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!("{REJECTIONS_METRIC}: {reasons}")
+    } else {
+        "5xx answers in http_requests_total: vLLM answers 503 to a request over --max-num-queued-reqs or \
+         --max-num-queued-tokens, and any 5xx is a request not served"
+            .to_owned()
+    };
+    let shared = if refusals.label_sets > 1 {
+        format!(
+            "; the counter covers {} label sets, so the share is of their arrivals together",
+            refusals.label_sets
+        )
+    } else {
+        String::new()
+    };
+    let when = match server.span {
+        Span::SinceStart => {
+            ": past the knee at least at times (a later scrape shows whether it still is)"
+        }
+        _ => ": past the knee — it sheds the load it cannot serve instead of queueing it",
+    };
+    let verb = if refusals.metric == REJECTIONS_METRIC {
+        "turned away"
+    } else {
+        "refused or failed"
+    };
+    findings.judged(
+        Severity::Broken,
+        format!("{verb} {how_many} {span} ({source}{shared}){when}"),
+    );
+    true
+}
+
+/// What the waiting gauge means beside refusals, and why requests wait, when the page says.
+fn note_queue(server: &ServerSignals, refused: bool, findings: &mut Findings) {
+    if refused {
+        if let Some(waiting) = server.waiting {
+            findings.noted(format!(
+                "with requests turned away, the queue is held at its cap: num_requests_waiting ({}) no longer \
+                 measures the overload and is not the signal to autoscale on; the rejections and p99 TTFT are (and \
+                 running + waiting understates the demand)",
+                format_count(waiting)
+            ));
+        }
+    }
+    if !server.waiting_by_reason.is_empty() && server.waiting.is_some_and(|w| w > WAITING_NOISE) {
+        let parts = server
+            .waiting_by_reason
+            .iter()
+            .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        findings.noted(format!(
+            "waiting by reason ({}): {parts}",
+            admission::WAITING_BY_REASON_METRIC
+        ));
+    }
+}
+
+/// The prefix cache's hit rate where it explains something: beside preemptions, whose recompute it can spare.
+fn note_prefix_cache(server: &ServerSignals, findings: &mut Findings) {
+    let Some(rate) = server.prefix_cache.and_then(|p| p.hit_rate()) else {
+        return;
+    };
+    if server.preemptions.is_some_and(|p| p > 0.0) {
+        findings.noted(format!(
+            "prefix cache hit rate {} {}: a preempted request recomputes only the part of its prompt the cache no \
+             longer holds",
+            format_percent(rate),
+            server.span.qualifier()
+        ));
     }
 }
 

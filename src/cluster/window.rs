@@ -46,7 +46,7 @@ pub fn between(earlier: &Exposition, later: &Exposition, seconds: Option<f64>) -
     let page_restart = process_restarted(earlier, later);
     let by_labels: HashMap<&[(String, String)], &ServerSignals> =
         before.iter().map(|s| (s.labels.as_slice(), s)).collect();
-    let servers = after
+    let mut servers: Vec<ServerSignals> = after
         .iter()
         .map(|now| {
             let Some(then) = by_labels.get(now.labels.as_slice()) else {
@@ -61,6 +61,7 @@ pub fn between(earlier: &Exposition, later: &Exposition, seconds: Option<f64>) -
             }
         })
         .collect();
+    super::admission::settle(&mut servers);
     let later_labels: std::collections::HashSet<&[(String, String)]> =
         after.iter().map(|s| s.labels.as_slice()).collect();
     let gone = before
@@ -147,6 +148,16 @@ fn difference(
             ))
         }
         (Some(old), Some(new)) => Some(new - old),
+        _ => None,
+    };
+    window.refusals = match (&then.refusals, &now.refusals) {
+        (Some(old), Some(new)) => Some(new.since(old)?),
+        // A labelled counter appears at its first increment: everything it counts happened after the earlier scrape.
+        (None, Some(new)) => Some(new.clone()),
+        (_, None) => None,
+    };
+    window.prefix_cache = match (then.prefix_cache, now.prefix_cache) {
+        (Some(old), Some(new)) => Some(new.since(&old)?),
         _ => None,
     };
     Ok(window)

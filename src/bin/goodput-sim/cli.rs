@@ -69,7 +69,10 @@ enum Command {
     },
     /// Read a vLLM /metrics page (Prometheus text), or two scrapes of the same server, and print per model and
     /// label set: TTFT, TPOT (per request) and ITL (per engine step) p50/p95/p99 estimated from the histogram
-    /// buckets, requests running and waiting, KV-cache usage, preemptions, and the knee verdict against the SLOs.
+    /// buckets, requests running and waiting, KV-cache usage, preemptions, requests turned away
+    /// (vllm:admission_rejections_total by reason, else http_requests_total's 5xx answers) and their share of the
+    /// arrivals, and the knee verdict against the SLOs. A server that turns requests away is past its knee, however
+    /// short its queue and fast its admitted requests: its queue is held at a cap.
     ///
     /// One page counts everything since the server started. With a LATER_PAGE the figures are the window
     /// between the two scrapes (the bucket and counter differences, as Prometheus's rate() takes them): the
@@ -95,8 +98,10 @@ enum Command {
         /// name it came from), count, p50, p95, p99 in seconds (all null when the page lacks the
         /// histogram; a percentile null when there are no observations) and lower_bounds (percentiles that fell
         /// in the +Inf bucket, given as the last finite bound); running, waiting; kv_cache_usage (0–1) and
-        /// kv_cache_metric; preemptions (over the span); verdict (below_the_knee, at_the_knee,
-        /// past_the_knee or not_enough_data) and reasons.
+        /// kv_cache_metric; preemptions (over the span); rejections (null when the page counts none:
+        /// metric, count over the span, share_of_arrivals, by_reason, http_5xx, and the scope and
+        /// label_sets the counter covers); waiting_by_reason and prefix_cache_hit_rate (null when absent);
+        /// verdict (below_the_knee, at_the_knee, past_the_knee or not_enough_data) and reasons.
         #[arg(long)]
         json: bool,
         /// Seconds between the two scrapes (default: from the samples' timestamps when both pages carry them,

@@ -1,6 +1,6 @@
 //! The metrics reader: paste (or open) what a vLLM server serves at `/metrics`, and read, per model and label set,
 //! the TTFT, TPOT and ITL percentiles estimated from the histogram buckets, the running and waiting gauges, KV-cache
-//! usage and preemptions, how they compare with the SLOs, where the server sits against the knee, and a Little's Law
+//! usage, preemptions and requests turned away, how they compare with the SLOs, where the server sits against the knee, and a Little's Law
 //! replica suggestion. One scrape counts since the server started; a later scrape pasted in the second box turns the
 //! figures into the window between the two. Parsing, windowing and judging live in [`crate::cluster`]; this file
 //! only feeds text in and draws the result.
@@ -8,6 +8,7 @@
 use super::{use_lab_link, WidgetFrame};
 use crate::charts::format::{format_ms, format_percent};
 use crate::cluster::metrics::{parse, MAX_INPUT_BYTES};
+use crate::cluster::report::refusals_text;
 use crate::cluster::sizing::{suggest_from_scrape, ScrapeSuggestion};
 use crate::cluster::vllm::{
     assess, find_signals, format_count, Assessment, HistogramSeries, KneeVerdict, Latency, Named,
@@ -585,6 +586,8 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
             view! { <PercentileRow latency found=signals.histogram(latency).cloned() slo=slo_text/> }
         })
         .collect_view();
+    let refusals = refusals_text(&signals)
+        .map(|refused| view! { <p class="reader-queue reader-refusals">{format!("Turned away: {refused}")}</p> });
     let itl_note = signals
         .itl
         .is_some()
@@ -624,6 +627,7 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
                     gauge(signals.waiting)
                 )}
             </p>
+            {refusals}
             <h4 class="reader-minor-heading">"Why"</h4>
             <ul class="reader-reasons">{reasons}</ul>
             <ReplicaSuggestion suggestion/>
