@@ -747,6 +747,7 @@ fn page_of(fast: usize, slow: usize) -> String {
         waiting: if slow > 0 { 30.0 } else { 0.0 },
         kv_cache_usage: None,
         preemptions: 0,
+        rejected: None,
         show_hidden_metrics: false,
         comment: None,
     }

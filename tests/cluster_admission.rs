@@ -349,3 +349,50 @@ fn waiting_by_reason_and_the_prefix_cache_hit_rate_are_read_where_present() {
     assert_eq!(set["prefix_cache_hit_rate"], 0.75);
     assert_eq!(set["rejections"], serde_json::Value::Null);
 }
+
+#[test]
+fn the_simulated_page_of_a_capped_run_exports_its_rejections_and_reads_back_past_the_knee() {
+    use goodput::cluster::exposition::render_vllm_metrics;
+    use goodput::model::{run_traced, Scenario, ScenarioSettings};
+    let run_at = |cap: Option<u32>| {
+        let scenario = ScenarioSettings {
+            load: Some(1.2),
+            max_num_queued_reqs: cap,
+            requests: Some(4_000),
+            ..ScenarioSettings::default()
+        }
+        .apply(&Scenario::course_preset())
+        .unwrap();
+        run_traced(&scenario, 5, usize::MAX).unwrap()
+    };
+    let (summary, traces) = run_at(Some(80));
+    let shed = summary.admission.unwrap();
+    let text = render_vllm_metrics(&summary, &traces, "course-27b-fp8");
+    let page = parse(&text).unwrap();
+    let servers = find_signals(&page);
+    assert_eq!(servers.len(), 1, "the counters cover the one engine");
+    let refusals = servers[0].refusals.as_ref().unwrap();
+    assert_eq!(refusals.refused, shed.rejected as f64);
+    assert_eq!(refusals.http_5xx, Some(shed.rejected as f64));
+    assert_eq!(refusals.admitted, Some(traces.len() as f64));
+    let share = refusals.share_of_arrivals().unwrap();
+    assert!((share - shed.rejection_rate).abs() < 1e-12, "{share}");
+    assert_eq!(
+        refusals.by_reason,
+        vec![
+            (
+                "max_num_queued_reqs".to_owned(),
+                shed.rejected_by_reason.max_num_queued_reqs as f64
+            ),
+            ("max_num_queued_tokens".to_owned(), 0.0)
+        ]
+    );
+    assert_eq!(
+        assess(&servers[0], &SloTargets::COURSE).verdict,
+        KneeVerdict::PastTheKnee
+    );
+    // Without a cap, neither counter is on the page.
+    let (summary, traces) = run_at(None);
+    let text = render_vllm_metrics(&summary, &traces, "course-27b-fp8");
+    assert!(!text.contains("admission_rejections") && !text.contains("http_requests_total"));
+}

@@ -64,6 +64,7 @@ fn scrape(traces: &[RequestTrace]) -> String {
         waiting: 0.0,
         kv_cache_usage: None,
         preemptions: 0,
+        rejected: None,
         show_hidden_metrics: false,
         comment: None,
     }
@@ -274,6 +275,7 @@ fn a_full_kv_cache_that_preempts_in_the_window_is_a_knee_of_its_own() {
             waiting: 1.0,
             kv_cache_usage: Some(kv),
             preemptions,
+            rejected: None,
             show_hidden_metrics: false,
             comment: None,
         }

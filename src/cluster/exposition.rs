@@ -14,12 +14,13 @@
 //! assert_eq!(servers[0].model_name(), Some("course-27b"));
 //! ```
 
+use super::admission::{HTTP_REQUESTS_METRIC, REJECTIONS_METRIC};
 use super::metrics::escape_label_value;
 use super::vllm::{
     E2E_METRIC, ITL_METRIC, KV_CACHE_METRIC, LEGACY_TPOT_METRIC, PREEMPTIONS_METRIC,
     REQUEST_TPOT_METRIC, RUNNING_METRIC, TTFT_METRIC, WAITING_METRIC,
 };
-use crate::model::{RequestTrace, RunSummary};
+use crate::model::{RejectedByReason, RejectionReason, RequestTrace, RunSummary};
 use std::fmt::Write;
 
 /// vLLM's bucket bounds for `vllm:time_to_first_token_seconds` (`vllm/v1/metrics/loggers.py`).
@@ -158,6 +159,10 @@ pub struct SimulatedScrape<'a> {
     pub kv_cache_usage: Option<f64>,
     /// Preemptions so far, exported as `vllm:num_preemptions_total`.
     pub preemptions: u64,
+    /// Requests turned away so far by the queue caps, by reason: exported as `vllm:admission_rejections_total` and
+    /// as the API server's `http_requests_total` 5xx answers (beside a 2xx answer for every traced request). `None`
+    /// (a server without a cap) leaves both off the page.
+    pub rejected: Option<RejectedByReason>,
     /// Also export the older `vllm:time_per_output_token_seconds`, as a vLLM 0.12 server does when started with
     /// `--show-hidden-metrics-for-version=0.11` (vLLM 0.13 removed it).
     pub show_hidden_metrics: bool,
@@ -180,6 +185,10 @@ impl<'a> SimulatedScrape<'a> {
         let (running, waiting) =
             last.map_or((0.0, 0.0), |s| (f64::from(s.running), f64::from(s.waiting)));
         let preemptions = summary.kv_cache.as_ref().map_or(0, |kv| kv.preemptions);
+        let rejected = summary.admission.map(|a| a.rejected_by_reason);
+        let turned_away = rejected
+            .map(|r| format!(", {} turned away", r.total()))
+            .unwrap_or_default();
         Self {
             model_name,
             traces,
@@ -187,9 +196,10 @@ impl<'a> SimulatedScrape<'a> {
             waiting,
             kv_cache_usage: last.and_then(|s| s.kv_usage),
             preemptions,
+            rejected,
             show_hidden_metrics: false,
             comment: Some(format!(
-                "Simulated by goodput: offered load {:.2}, {} measured requests over {:.0} s, {preemptions} preemptions.",
+                "Simulated by goodput: offered load {:.2}, {} measured requests over {:.0} s, {preemptions} preemptions{turned_away}.",
                 summary.offered_load, summary.measured, summary.duration
             )),
         }
@@ -233,6 +243,9 @@ impl<'a> SimulatedScrape<'a> {
             for line in comment.lines() {
                 let _ = writeln!(page.text, "# {line}");
             }
+        }
+        if let Some(rejected) = &self.rejected {
+            self.render_rejections(&mut page.text, rejected);
         }
         page.gauge(
             RUNNING_METRIC,
@@ -300,6 +313,41 @@ impl<'a> SimulatedScrape<'a> {
             &e2e,
         );
         page.text
+    }
+}
+
+impl SimulatedScrape<'_> {
+    /// The API server's answers (first on a vLLM page) and vLLM's rejection counter, which has a `model_name` label
+    /// but no `engine` one: refusals happen in the front end, before any engine sees the request.
+    fn render_rejections(&self, text: &mut String, rejected: &RejectedByReason) {
+        let model = escape_label_value(self.model_name);
+        let total = rejected.total();
+        let _ = writeln!(
+            text,
+            "# HELP {HTTP_REQUESTS_METRIC} Total number of requests by method, status and handler.\n\
+             # TYPE {HTTP_REQUESTS_METRIC} counter"
+        );
+        for (status, count) in [("2xx", self.traces.len() as f64), ("5xx", total as f64)] {
+            let _ = writeln!(
+                text,
+                "{HTTP_REQUESTS_METRIC}{{handler=\"/v1/chat/completions\",method=\"POST\",status=\"{status}\"}} {}",
+                value_text(count)
+            );
+        }
+        let _ = writeln!(
+            text,
+            "# HELP {REJECTIONS_METRIC} Number of requests rejected by admission control.\n\
+             # TYPE {REJECTIONS_METRIC} counter"
+        );
+        for reason in RejectionReason::ALL {
+            let count = rejected.by(reason);
+            let _ = writeln!(
+                text,
+                "{REJECTIONS_METRIC}{{model_name=\"{model}\",reason=\"{}\"}} {}",
+                reason.label(),
+                value_text(count as f64)
+            );
+        }
     }
 }
 

@@ -179,6 +179,21 @@ pub struct RejectedByReason {
     pub max_num_queued_tokens: u64,
 }
 
+impl RejectedByReason {
+    /// Turned away by the cap `reason`.
+    pub fn by(&self, reason: RejectionReason) -> u64 {
+        match reason {
+            RejectionReason::MaxNumQueuedReqs => self.max_num_queued_reqs,
+            RejectionReason::MaxNumQueuedTokens => self.max_num_queued_tokens,
+        }
+    }
+
+    /// Turned away by either cap.
+    pub fn total(&self) -> u64 {
+        self.max_num_queued_reqs + self.max_num_queued_tokens
+    }
+}
+
 /// What the queue caps of a fleet turned away over the measured requests (present when the fleet has a cap, even if
 /// it turned nobody away). A turned-away request is a failure for goodput and SLO attainment and has no latency.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
