@@ -126,6 +126,7 @@ fn goodput_sweep() -> ThroughputVsGoodput {
                 offered_load: rho,
                 throughput: Some(throughput),
                 goodput: Some(throughput * met),
+                turned_away: None,
             }
         })
         .collect();
@@ -133,6 +134,28 @@ fn goodput_sweep() -> ThroughputVsGoodput {
         points,
         rate_unit: "req/s".to_owned(),
         current_load: 0.97,
+    }
+}
+
+/// A capped server swept past saturation: throughput flattens at 5 req/s, the excess is turned away, goodput falls.
+fn shedding_sweep() -> ThroughputVsGoodput {
+    let points = (85..=120)
+        .map(|percent| {
+            let rho = f64::from(percent) / 100.0;
+            let offered = 5.0 * rho;
+            let throughput = offered.min(4.9);
+            ThroughputPoint {
+                offered_load: rho,
+                throughput: Some(throughput),
+                goodput: Some(throughput * (1.1 - rho).clamp(0.0, 0.25) * 4.0),
+                turned_away: Some(offered - throughput),
+            }
+        })
+        .collect();
+    ThroughputVsGoodput {
+        points,
+        rate_unit: "req/s".to_owned(),
+        current_load: 1.1,
     }
 }
 
@@ -454,6 +477,38 @@ fn throughput_keeps_rising_dashed_while_goodput_peels_off_solid() {
     assert!(has_text(&svg, "work you paid for but can't count"));
     assert!(has_text(&svg, "completed (req/s)"));
     assert!(has_text(&svg, "load 97%"));
+}
+
+#[test]
+fn a_capped_server_s_chart_adds_what_it_turned_away() {
+    let data = shedding_sweep();
+    let svg = render(1200, 600, |area| {
+        throughput_vs_goodput(area, &data, &style())
+    });
+    assert!(has_text(&svg, "turned away (queue full)"));
+    assert_eq!(
+        polylines(&svg, EXACT),
+        1 + 1,
+        "turned away is one solid line (in its own colour), plus its legend swatch"
+    );
+    assert!(
+        has_text(&svg, "120%"),
+        "the load axis reaches past saturation"
+    );
+    assert_eq!(
+        throughput_summary(&data),
+        "At 110% load goodput is 0% of throughput (0.0 of 4.9 req/s), and 0.60 req/s are turned away; goodput peaks \
+         at 85% load (4.2 req/s)."
+    );
+    let table = throughput_table(&data);
+    assert_eq!(table.header[4], "Turned away (req/s)");
+    assert_eq!(table.rows[25], ["110%", "4.9", "0.0", "0%", "0.60"]);
+    // Without a cap there is no such series, legend entry or column.
+    let plain = render(1200, 600, |area| {
+        throughput_vs_goodput(area, &goodput_sweep(), &style())
+    });
+    assert!(!has_text(&plain, "turned away (queue full)"));
+    assert_eq!(throughput_table(&goodput_sweep()).header.len(), 4);
 }
 
 #[test]
@@ -1026,6 +1081,7 @@ fn on_a_phone_or_a_tablet_every_chart_keeps_a_readable_plot_and_no_two_labels_ov
         ChartSpec::LatencyVsLoad(knee_sweep()),
         ChartSpec::LatencyVsLoad(runaway),
         ChartSpec::ThroughputVsGoodput(goodput_sweep()),
+        ChartSpec::ThroughputVsGoodput(shedding_sweep()),
         ChartSpec::QueueOverTime(growing_queue()),
         ChartSpec::LatencyDistribution(tail_heavy_samples()),
     ]

@@ -40,7 +40,7 @@ fn the_directive_sets_the_defaults_and_names_what_it_cannot_use() {
         messages,
         [
             "the lab has no setting called \"colour\"; ignored",
-            "load=3 is below 85% (read as 3%: a fraction is at most 1); using 85%"
+            "load=3 is below 85% (read as 3%: a fraction is at most 1.2); using 85%"
         ]
     );
 }
@@ -68,7 +68,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
     assert_eq!(
         messages,
         [
-            "load=150 is above 100%; using 100%",
+            "load=150 is above 100% (past 100% needs a queue_cap); using 100%",
             "replicas=0 is below 1; using 1",
             "preset=\"gpu\" is not one of course, distserve, textbook; using course",
             "slo_ttft_ms=\"abc\" is not a number; using 500 ms",
@@ -521,7 +521,7 @@ fn the_kv_bound_preset_shows_preemptions_near_the_knee_and_the_course_box_none()
 fn every_lab_setting_round_trips_through_the_url() {
     let defaults = LabSettings::default();
     let changed = LabSettings {
-        load_percent: 93,
+        load_percent: 112,
         loop_kind: LoopKind::Open,
         arrival_cv: 2.5,
         preset: Preset::DistServe,
@@ -530,6 +530,7 @@ fn every_lab_setting_round_trips_through_the_url() {
         chunked_prefill: false,
         max_num_batched_tokens: Some(2048),
         gpu_memory_utilization: 0.85,
+        queue_cap: Some(1.5),
         slo_ttft_ms: 250.0,
         slo_tpot_ms: 37.5,
         metric: LatencyMetric::EndToEnd,
@@ -538,13 +539,14 @@ fn every_lab_setting_round_trips_through_the_url() {
     let query = changed.merge_into_query("", &defaults);
     assert_eq!(
         query,
-        "load=0.93&arrival_cv=2.5&preset=distserve&replicas=3&max_num_seqs=128&chunked_prefill=off\
-         &max_num_batched_tokens=2048&gpu_memory_utilization=0.85&slo_ttft_ms=250&slo_tpot_ms=37.5&metric=e2e&seed=99"
+        "load=1.12&arrival_cv=2.5&preset=distserve&replicas=3&max_num_seqs=128&chunked_prefill=off\
+         &max_num_batched_tokens=2048&gpu_memory_utilization=0.85&queue_cap=1.5&slo_ttft_ms=250&slo_tpot_ms=37.5\
+         &metric=e2e&seed=99"
     );
     let (back, notes) = defaults.with_query(&query);
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(back, changed);
-    // Percent or fraction, never a guess: at most 1 is a fraction, above 1 (or with %) a percentage.
+    // Percent or fraction, never a guess: at most 1.2 is a fraction, above it (or with %) a percentage.
     for (raw, percent) in [
         ("0.97", 97),
         ("97", 97),
@@ -559,7 +561,7 @@ fn every_lab_setting_round_trips_through_the_url() {
     assert_eq!(lab.load_percent, 85);
     assert_eq!(
         notes[0].message,
-        "load=10 is below 85% (read as 10%: a fraction is at most 1); using 85%"
+        "load=10 is below 85% (read as 10%: a fraction is at most 1.2); using 85%"
     );
     let (lab, notes) = defaults.with_query("load=11&arrival_cv=9&gpu_memory_utilization=0.2");
     assert_eq!(lab.load_percent, 85);
@@ -568,7 +570,7 @@ fn every_lab_setting_round_trips_through_the_url() {
     assert_eq!(
         messages,
         [
-            "load=11 is below 85% (read as 11%: a fraction is at most 1); using 85%",
+            "load=11 is below 85% (read as 11%: a fraction is at most 1.2); using 85%",
             "arrival_cv=9 is above 4; using 4",
             "gpu_memory_utilization=0.2 is below 0.4; using 0.4",
         ]
@@ -604,4 +606,112 @@ fn every_lab_setting_round_trips_through_the_url() {
     )
     .unwrap_err();
     assert_eq!(error.field, "service.llm.max_num_batched_tokens");
+}
+
+#[test]
+fn a_queue_cap_opens_the_load_range_past_saturation_and_is_read_from_the_url() {
+    let defaults = LabSettings::default();
+    assert_eq!(defaults.queue_cap, None, "off by default");
+    assert_eq!(defaults.load_range_percent(), (85, 100));
+    // The load is read after the cap, wherever it stands in the query.
+    let (lab, notes) = defaults.with_query("load=1.1&queue_cap=2");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!((lab.load_percent, lab.queue_cap), (110, Some(2.0)));
+    assert_eq!(lab.max_num_queued_reqs(), Some(128));
+    assert_eq!(lab.load_points().len(), 36);
+    assert_eq!(
+        lab.to_query_pairs(&defaults),
+        [("load", "1.10".to_owned()), ("queue_cap", "2".to_owned())]
+    );
+    let (lab, notes) = defaults.with_query("load=110");
+    assert_eq!(lab.load_percent, 100);
+    assert_eq!(
+        notes[0].message,
+        "load=110 is above 100% (past 100% needs a queue_cap); using 100%"
+    );
+    let (lab, notes) = defaults.with_query("queue_cap=0.5&load=130%");
+    assert_eq!((lab.queue_cap, lab.load_percent), (Some(1.0), 120));
+    let messages: Vec<&str> = notes.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "queue_cap=0.5 is below 1; using 1",
+            "load=130% is above 120%; using 120%"
+        ]
+    );
+    let (lab, notes) = defaults.with_query("queue_cap=lots");
+    assert_eq!(lab.queue_cap, None);
+    assert_eq!(
+        notes[0].message,
+        "queue_cap=\"lots\" is not a number (or off); using off"
+    );
+    // The textbook queue has no cap: its loads stop at 100%, and a load past it left behind counts as 100%.
+    let (textbook, _) = defaults.with_query("queue_cap=2&load=1.15&preset=textbook");
+    assert_eq!(textbook.max_num_queued_reqs(), None);
+    assert_eq!(textbook.load_range_percent(), (85, 100));
+    assert_eq!(textbook.load(), 1.0);
+    assert!(goodput::lab::scenario_for(&textbook, textbook.load()).is_ok());
+}
+
+#[test]
+fn with_the_cap_on_at_110_percent_the_lab_shows_what_it_turned_away_and_a_bounded_p99() {
+    let (lab, _) = LabSettings::default().with_query("queue_cap=2&load=1.1");
+    let loads = lab.load_points();
+    let figures = figures_at(&lab, &loads)
+        .into_iter()
+        .find(|f| (f.readouts.load - 1.1).abs() < 1e-9)
+        .unwrap();
+    let r = &figures.readouts;
+    let share = r
+        .turned_away_share
+        .expect("a capped run counts its refusals");
+    println!(
+        "110%, cap 2×: {:.1}% turned away, p99 TTFT {:?}, goodput {:?}",
+        100.0 * share,
+        r.p99_s,
+        r.goodput
+    );
+    assert!(share > 0.05 && share < 0.2, "{share}");
+    assert_eq!(r.queue_cap, Some(128));
+    let p99 = r.p99_s.expect("a steady state past saturation");
+    assert!(p99 > 0.5 && p99 < 5.0, "{p99}");
+    assert!(r.queue_growth_rate.is_none());
+    let line = r
+        .lines()
+        .into_iter()
+        .find(|l| l.key == goodput::lab::ReadoutKey::TurnedAway)
+        .unwrap();
+    assert!(
+        line.value.ends_with(" req/s)") && line.value.contains("% of arrivals"),
+        "{line:?}"
+    );
+    assert!(
+        r.explanation().contains("turns away"),
+        "{}",
+        r.explanation()
+    );
+    // The throughput chart carries a turned-away series over every load, rising past saturation.
+    let away: Vec<f64> = figures
+        .throughput
+        .points
+        .iter()
+        .map(|p| p.turned_away.unwrap())
+        .collect();
+    assert_eq!(away.len(), 36);
+    assert!(away[35] > away[25] && away[25] > away[0], "{away:?}");
+    let table = goodput::charts::throughput_table(&figures.throughput);
+    assert_eq!(table.header.last().unwrap(), "Turned away (req/s)");
+    assert!(goodput::charts::throughput_summary(&figures.throughput).contains("turned away"));
+    // Uncapped, the same load is out of range and there is no such series.
+    let plain = figures_at(&LabSettings::default(), &[0.9]).remove(0);
+    assert!(plain
+        .throughput
+        .points
+        .iter()
+        .all(|p| p.turned_away.is_none()));
+    assert!(plain
+        .readouts
+        .lines()
+        .iter()
+        .all(|l| l.key != goodput::lab::ReadoutKey::TurnedAway));
 }

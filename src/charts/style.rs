@@ -68,6 +68,8 @@ pub struct Palette {
     pub goodput: RGBColor,
     /// The shaded gap between throughput and goodput.
     pub gap: RGBColor,
+    /// Requests turned away by a queue cap.
+    pub turned_away: RGBColor,
     /// `num_requests_running`.
     pub running: RGBColor,
     /// `num_requests_waiting`.
@@ -105,6 +107,7 @@ impl Palette {
                 throughput: BLUE,
                 goodput: GREEN,
                 gap: VERMILLION,
+                turned_away: PURPLE,
                 running: BLUE,
                 waiting: VERMILLION,
                 kv_cache: PURPLE,
@@ -129,6 +132,7 @@ impl Palette {
                 throughput: SKY,
                 goodput: GREEN,
                 gap: VERMILLION,
+                turned_away: PURPLE,
                 running: SKY,
                 waiting: VERMILLION,
                 kv_cache: PURPLE,
@@ -153,6 +157,7 @@ impl Palette {
                 throughput: BLUE,
                 goodput: RGBColor(0x00, 0x7A, 0x59),
                 gap: VERMILLION,
+                turned_away: RGBColor(0xA8, 0x45, 0x7F),
                 running: BLUE,
                 waiting: VERMILLION,
                 kv_cache: RGBColor(0xA8, 0x45, 0x7F),

@@ -1,5 +1,6 @@
 //! Chart 2: throughput against goodput. Throughput keeps rising into the knee; goodput (requests that met every SLO)
-//! peels off. The gap between them is capacity spent on answers that arrived too late to count.
+//! peels off. The gap between them is capacity spent on answers that arrived too late to count. With a queue cap, a
+//! third series shows the requests turned away at arrival: past saturation the server sheds them instead of queueing.
 
 use super::format::{format_number, format_percent};
 use super::frame::{
@@ -14,6 +15,8 @@ use super::DataTable;
 
 /// The label of the shaded gap: the lesson's phrase for throughput that is not goodput.
 pub const GAP_LABEL: &str = "work you paid for but can't count";
+/// The legend's name for the series of requests a queue cap turned away.
+pub const TURNED_AWAY_LABEL: &str = "turned away (queue full)";
 
 /// Throughput and goodput at one offered load; `None` where there is no steady-state value.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -24,6 +27,8 @@ pub struct ThroughputPoint {
     pub throughput: Option<f64>,
     /// Completed requests (or tokens) per second that met both the TTFT and the TPOT SLO.
     pub goodput: Option<f64>,
+    /// Requests per second turned away at arrival by a queue cap; `None` without one (the series is then not drawn).
+    pub turned_away: Option<f64>,
 }
 
 /// Everything chart 2 shows.
@@ -48,8 +53,17 @@ pub fn throughput_vs_goodput(
     let throughput = Series::new("throughput", Pen::dashed(palette.throughput, Weight::Main));
     let goodput = Series::new("goodput", Pen::solid(palette.goodput, Weight::Emphasis));
     let gap = Shade::new(GAP_LABEL, palette.gap);
-    // The two lines are named where they end (right tags); the legend explains only the shaded gap.
-    let legend = [(&gap).into()];
+    let turned_away = Series::new(
+        TURNED_AWAY_LABEL,
+        Pen::solid(palette.turned_away, Weight::Main),
+    );
+    let sheds = data.points.iter().any(|p| p.turned_away.is_some());
+    // The two lines are named where they end (right tags); the legend explains the shaded gap and, with a queue cap,
+    // the line of what was turned away (a third tag would leave a phone's plot too narrow).
+    let mut legend = vec![(&gap).into()];
+    if sheds {
+        legend.push((&turned_away).into());
+    }
     let Some(body) = frame(area, style, "Throughput vs goodput", &legend)? else {
         return Ok(None);
     };
@@ -57,7 +71,7 @@ pub fn throughput_vs_goodput(
     let rates = data
         .points
         .iter()
-        .flat_map(|p| [p.throughput, p.goodput])
+        .flat_map(|p| [p.throughput, p.goodput, p.turned_away])
         .flatten();
     let y_range = linear_range(rates, true, 0.08);
     let y_samples = [y_range.end, y_range.end * 0.9];
@@ -98,6 +112,10 @@ pub fn throughput_vs_goodput(
     draw_gapped_line(&mut chart, style, all, throughput.pen)?;
     let good = data.points.iter().map(|p| (p.offered_load, p.goodput));
     draw_gapped_line(&mut chart, style, good, goodput.pen)?;
+    if sheds {
+        let away = data.points.iter().map(|p| (p.offered_load, p.turned_away));
+        draw_gapped_line(&mut chart, style, away, turned_away.pen)?;
+    }
 
     draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
     draw_top_tags(&body, &chart, style, &top_tags)?;
@@ -129,6 +147,9 @@ pub fn throughput_summary(data: &ThroughputVsGoodput) -> String {
         ),
         _ => format!("At {load} load there is no steady throughput: the queue grows without bound"),
     };
+    if let Some(away) = point.turned_away {
+        sentence += &format!(", and {} {unit} are turned away", format_number(away));
+    }
     let peak = data
         .points
         .iter()
@@ -151,12 +172,16 @@ pub fn throughput_summary(data: &ThroughputVsGoodput) -> String {
 /// The chart's data table: one row per simulated load.
 pub fn throughput_table(data: &ThroughputVsGoodput) -> DataTable {
     let unit = &data.rate_unit;
-    let header = vec![
+    let sheds = data.points.iter().any(|p| p.turned_away.is_some());
+    let mut header = vec![
         "Offered load".to_owned(),
         format!("Throughput ({unit})"),
         format!("Goodput ({unit})"),
         "Goodput share".to_owned(),
     ];
+    if sheds {
+        header.push(format!("Turned away ({unit})"));
+    }
     let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_number);
     let rows = data
         .points
@@ -166,12 +191,16 @@ pub fn throughput_table(data: &ThroughputVsGoodput) -> DataTable {
                 (Some(good), Some(all)) if all > 0.0 => format_percent(good / all),
                 _ => "—".to_owned(),
             };
-            vec![
+            let mut row = vec![
                 format_percent(p.offered_load),
                 cell(p.throughput),
                 cell(p.goodput),
                 share,
-            ]
+            ];
+            if sheds {
+                row.push(cell(p.turned_away));
+            }
+            row
         })
         .collect();
     DataTable { header, rows }

@@ -35,6 +35,9 @@ pub struct Readouts {
     pub pending: bool,
     /// Whether the scenario has a KV-cache budget, so its KV readout will appear (its place is held while pending).
     pub has_kv_cache: bool,
+    /// The fleet's queue cap (waiting + running, all replicas) when it sheds load, so the turned-away readout will
+    /// appear (its place is held while pending).
+    pub queue_cap: Option<u32>,
     /// Offered load, fraction.
     pub load: f64,
     /// Which latency `p50_s`/`p99_s` are of.
@@ -77,6 +80,10 @@ pub struct Readouts {
     pub preemptions: Option<u64>,
     /// Preemptions per second.
     pub preemption_rate: Option<f64>,
+    /// With a queue cap: the share of arriving requests turned away, fraction.
+    pub turned_away_share: Option<f64>,
+    /// With a queue cap: requests turned away per second.
+    pub turned_away_rate: Option<f64>,
     /// Simulated time the measurement covered, seconds.
     pub duration_s: f64,
     /// Requests measured at this load so far.
@@ -172,6 +179,9 @@ impl Figures {
                     offered_load,
                     throughput: steady.map(|s| s.throughput),
                     goodput: steady.map(|s| s.goodput),
+                    turned_away: estimate
+                        .and_then(|e| e.summary.admission)
+                        .map(|a| a.rejected_per_second),
                 }
             })
             .collect();
@@ -284,6 +294,13 @@ fn distribution(
     }
 }
 
+/// The fleet's cap on waiting + running when the settings shed load: the per-replica cap times the replicas.
+fn fleet_queue_cap(settings: &LabSettings) -> Option<u32> {
+    settings
+        .max_num_queued_reqs()
+        .map(|n| n * settings.replicas)
+}
+
 fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Readouts {
     let metric = settings.metric;
     let Some(estimate) = current else {
@@ -293,6 +310,7 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
         return Readouts {
             pending: true,
             has_kv_cache,
+            queue_cap: fleet_queue_cap(settings),
             load,
             metric,
             slo: metric_slo(settings, metric),
@@ -315,6 +333,7 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
     Readouts {
         pending: false,
         has_kv_cache: summary.kv_cache.is_some(),
+        queue_cap: fleet_queue_cap(settings),
         load,
         metric,
         p50_s: stats.map(|s| s.p50),
@@ -347,6 +366,8 @@ fn readouts(settings: &LabSettings, current: Option<&Estimate>, load: f64) -> Re
         kv_usage_peak: summary.kv_cache.map(|k| k.peak_usage),
         preemptions: summary.kv_cache.map(|k| k.preemptions),
         preemption_rate: summary.kv_cache.map(|k| k.preemption_rate),
+        turned_away_share: summary.admission.map(|a| a.rejection_rate),
+        turned_away_rate: summary.admission.map(|a| a.rejected_per_second),
         duration_s: summary.duration,
         measured: summary.measured,
         p99_relative_half_width: estimate.p99_relative_half_width,
@@ -364,6 +385,7 @@ pub enum ReadoutKey {
     Attainment,
     Throughput,
     Goodput,
+    TurnedAway,
     Little,
     KvCache,
     Preemptions,
@@ -386,6 +408,7 @@ impl ReadoutKey {
             ReadoutKey::Attainment => "attainment",
             ReadoutKey::Throughput => "throughput",
             ReadoutKey::Goodput => "goodput",
+            ReadoutKey::TurnedAway => "turned-away",
             ReadoutKey::Little => "little",
             ReadoutKey::KvCache => "kv-cache",
             ReadoutKey::Preemptions => "preemptions",
@@ -398,8 +421,8 @@ impl ReadoutKey {
     }
 
     /// Whether the full lab shows this readout beside its load slider, where the learner watches it while dragging:
-    /// the few that carry the story (the tail against the median, the SLO, goodput), or, with no steady state, the
-    /// queue that grows instead. The rest are folded under the charts.
+    /// the few that carry the story (the tail against the median, the SLO, goodput, and with a queue cap what it
+    /// turned away), or, with no steady state, the queue that grows instead. The rest are folded under the charts.
     pub fn beside_the_slider(self) -> bool {
         matches!(
             self,
@@ -408,6 +431,7 @@ impl ReadoutKey {
                 | ReadoutKey::Ratio
                 | ReadoutKey::Slo
                 | ReadoutKey::Goodput
+                | ReadoutKey::TurnedAway
                 | ReadoutKey::WaitingAtEnd
                 | ReadoutKey::Growth
         )
@@ -417,7 +441,10 @@ impl ReadoutKey {
     pub fn in_goodput_chart(self) -> bool {
         matches!(
             self,
-            ReadoutKey::Throughput | ReadoutKey::Goodput | ReadoutKey::Attainment
+            ReadoutKey::Throughput
+                | ReadoutKey::Goodput
+                | ReadoutKey::Attainment
+                | ReadoutKey::TurnedAway
         )
     }
 }
@@ -459,6 +486,7 @@ impl Readouts {
             HEADLINE.contains(&key)
                 || matches!(key, K::Little | K::EffectiveRate)
                 || (matches!(key, K::KvCache | K::Preemptions) && self.has_kv_cache)
+                || (key == K::TurnedAway && self.queue_cap.is_some())
         };
         let mut push = |key: ReadoutKey, label: String, value: Option<String>| {
             let placeholder = || (pending && held(key)).then(|| placeholder(key).to_owned());
@@ -518,6 +546,17 @@ impl Readouts {
                     format_percent(share)
                 ),
                 None => format!("{} req/s", format_number(g)),
+            }),
+        );
+        push(
+            K::TurnedAway,
+            "Turned away (queue full)".into(),
+            self.turned_away_share.map(|share| {
+                let rate = self
+                    .turned_away_rate
+                    .map(|r| format!(" ({} req/s)", format_number(r)))
+                    .unwrap_or_default();
+                format!("{} of arrivals{rate}", format_percent(share))
             }),
         );
         push(
@@ -611,6 +650,23 @@ impl Readouts {
 
     fn queue_explanation(&self) -> String {
         use crate::charts::format::{format_ms, format_number, format_percent};
+        if let (Some(cap), Some(share)) = (self.queue_cap, self.turned_away_share) {
+            if share > 0.0 {
+                let p99 = match (self.metric, self.p99_s) {
+                    (LatencyMetric::Ttft, Some(p99)) => format!(" (p99 TTFT {})", format_ms(p99)),
+                    _ => String::new(),
+                };
+                return format!(
+                    "The queue is capped at {cap} requests waiting or running, so the server sheds instead of \
+                     queueing: it turns away {} of arrivals at once, and the wait for a first token stays bounded{p99}, \
+                     at most the time to get through a full queue, however far the load goes. {} of requests meet both \
+                     SLOs: a turned-away request counts as a miss, and an admitted one may still have waited behind a \
+                     full queue.",
+                    format_percent(share),
+                    format_percent(self.slo_attainment.unwrap_or(0.0))
+                );
+            }
+        }
         if let Some(growth) = self.queue_growth_rate {
             let waiting = self.waiting_at_end.unwrap_or(0);
             return format!(
@@ -659,6 +715,7 @@ fn placeholder(key: ReadoutKey) -> &'static str {
         ReadoutKey::Slo => "… (…)",
         ReadoutKey::Throughput | ReadoutKey::EffectiveRate => "… req/s",
         ReadoutKey::Goodput => "… req/s (…% of throughput)",
+        ReadoutKey::TurnedAway => "…% of arrivals (… req/s)",
         ReadoutKey::Little => "… in the system; … req/s × … s = …",
         ReadoutKey::KvCache => "…% on average, …% at peak",
         _ => "…",

@@ -12,6 +12,8 @@ use crate::model::ServiceKind;
 impl LabSettings {
     /// These settings made consistent, with one note per change; unchanged settings give no notes.
     ///
+    /// - A load past the range the settings allow ([`LabSettings::load_range_percent`]: past 100% needs a queue cap)
+    ///   is brought within it, without a note, as the load slider would.
     /// - `--max-num-batched-tokens` below `--max-num-seqs` is raised to it, as vLLM requires (every running
     ///   sequence must fit one decode token into an iteration's budget).
     /// - Anything the model still refuses (which the clamps above should make impossible) falls back to the
@@ -19,6 +21,9 @@ impl LabSettings {
     pub fn reconciled(&self) -> (LabSettings, Vec<SettingNote>) {
         let mut lab = self.clone();
         let mut notes = Vec::new();
+        // Past 100% only a queue cap has a steady state: with the cap switched off (or on the textbook queue, which
+        // has none) the load comes back within the slider's range, silently, as the slider itself would put it.
+        lab.load_percent = lab.effective_load_percent();
         if let Some(budget) = lab.token_budget() {
             if budget < lab.max_num_seqs {
                 lab.max_num_batched_tokens = Some(lab.max_num_seqs);
@@ -59,7 +64,7 @@ impl LabSettings {
 
     /// Whether the model accepts these settings at every load the lab sweeps.
     fn simulates(&self) -> bool {
-        let (low, high) = super::settings::LOAD_PERCENT_RANGE;
+        let (low, high) = self.load_range_percent();
         [low, high]
             .iter()
             .all(|&percent| scenario_for(self, f64::from(percent) / 100.0).is_ok())

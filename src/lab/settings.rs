@@ -14,6 +14,13 @@ use std::collections::BTreeMap;
 
 /// Lowest and highest offered load the lab sweeps, in percent.
 pub const LOAD_PERCENT_RANGE: (u32, u32) = (85, 100);
+/// Highest offered load the lab sweeps when a queue cap sheds the excess, in percent: with the cap every load has a
+/// steady state, so the lab goes past saturation.
+pub const SHEDDING_MAX_LOAD_PERCENT: u32 = 120;
+/// The largest load written as a fraction (`1.2` is 120%); a larger number is a percentage (`97` is 97%).
+pub const MAX_LOAD_FRACTION: f64 = SHEDDING_MAX_LOAD_PERCENT as f64 / 100.0;
+/// Queue caps the lab accepts, as multiples of `--max-num-seqs` (the cap on waiting + running per replica).
+pub const QUEUE_CAP_RANGE: (f64, f64) = (1.0, 8.0);
 /// Replicas the lab lets the learner simulate.
 pub const REPLICAS_RANGE: (u32, u32) = (1, 16);
 /// `--max-num-seqs` values the lab accepts.
@@ -112,7 +119,8 @@ fn choice_keys<T: Choice>() -> String {
 /// Everything the learner can set in the lab.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LabSettings {
-    /// Offered load in percent of saturation, within [`LOAD_PERCENT_RANGE`].
+    /// Offered load in percent of saturation, within [`LOAD_PERCENT_RANGE`], or up to
+    /// [`SHEDDING_MAX_LOAD_PERCENT`] with a queue cap (see [`LabSettings::load_range_percent`]).
     pub load_percent: u32,
     /// Open or closed loop.
     pub loop_kind: LoopKind,
@@ -131,6 +139,10 @@ pub struct LabSettings {
     pub max_num_batched_tokens: Option<u32>,
     /// `--gpu-memory-utilization`, which sizes the KV cache (LLM presets only).
     pub gpu_memory_utilization: f64,
+    /// The queue cap, vLLM's `--max-num-queued-reqs`, as a multiple of `--max-num-seqs` within [`QUEUE_CAP_RANGE`]
+    /// (2: at most as many waiting as running); `None`, the default, queues without bound (LLM presets only).
+    #[serde(default)]
+    pub queue_cap: Option<f64>,
     /// p99 TTFT objective, milliseconds (in the textbook queue: the wait before service).
     pub slo_ttft_ms: f64,
     /// p95 TPOT objective, milliseconds.
@@ -155,6 +167,7 @@ impl Default for LabSettings {
             chunked_prefill: true,
             max_num_batched_tokens: None,
             gpu_memory_utilization: 0.9,
+            queue_cap: None,
             slo_ttft_ms: 500.0,
             slo_tpot_ms: 40.0,
             metric: LatencyMetric::Ttft,
@@ -165,6 +178,8 @@ impl Default for LabSettings {
 
 /// How a setting that may keep the preset's own value writes that choice (`max_num_batched_tokens=preset`).
 pub const PRESET_VALUE: &str = "preset";
+/// How a setting that may be switched off writes that choice (`queue_cap=off`).
+pub const OFF_VALUE: &str = "off";
 
 /// A value that was not used as given, and what was used instead, for the page to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,8 +201,8 @@ pub struct Field {
 
 /// How a setting's value is read from text, clamped, and written back.
 enum Kind {
-    /// The offered load: a fraction (at most 1, e.g. `0.97`) or a percentage (above 1, or ending in `%`, e.g.
-    /// `97`), as a whole percentage within [`LOAD_PERCENT_RANGE`].
+    /// The offered load: a fraction (at most [`MAX_LOAD_FRACTION`], e.g. `0.97`) or a percentage (above it, or
+    /// ending in `%`, e.g. `97`), as a whole percentage within [`LabSettings::load_range_percent`].
     Load,
     /// A number within `range`, with `unit` in notes.
     Number {
@@ -195,6 +210,12 @@ enum Kind {
         unit: &'static str,
         get: fn(&LabSettings) -> f64,
         set: fn(&mut LabSettings, f64),
+    },
+    /// A number within `range`, or `off` (`None`).
+    NumberOrOff {
+        range: (f64, f64),
+        get: fn(&LabSettings) -> Option<f64>,
+        set: fn(&mut LabSettings, Option<f64>),
     },
     /// A whole number within `range`, or `preset` for the preset's own value (`None`).
     WholeOrPreset {
@@ -280,7 +301,7 @@ impl Field {
 }
 
 /// Every lab setting, in the order the URL writes them.
-pub static FIELDS: [Field; 13] = [
+pub static FIELDS: [Field; 14] = [
     Field {
         key: "load",
         aliases: &[],
@@ -343,6 +364,15 @@ pub static FIELDS: [Field; 13] = [
         |s| s.gpu_memory_utilization,
         |s, v| s.gpu_memory_utilization = v,
     ),
+    Field {
+        key: "queue_cap",
+        aliases: &[],
+        kind: Kind::NumberOrOff {
+            range: QUEUE_CAP_RANGE,
+            get: |s| s.queue_cap,
+            set: |s, v| s.queue_cap = v,
+        },
+    },
     Field::number(
         "slo_ttft_ms",
         SLO_TTFT_MS_RANGE,
@@ -442,9 +472,10 @@ impl Clamp {
         }
     }
 
-    /// An offered load written as a fraction (at most 1: `0.97`) or a percentage (above 1, or ending in `%`: `97`,
-    /// `97%`), as a whole percentage within [`LOAD_PERCENT_RANGE`].
-    fn load(&mut self, raw: &str, current: u32) -> u32 {
+    /// An offered load written as a fraction (at most [`MAX_LOAD_FRACTION`]: `0.97`, `1.1`) or a percentage (above
+    /// it, or ending in `%`: `97`, `97%`), as a whole percentage within `range` (see
+    /// [`LabSettings::load_range_percent`]).
+    fn load(&mut self, raw: &str, current: u32, range: (u32, u32)) -> u32 {
         let key = "load";
         let text = raw.trim();
         let (number, percent_sign) = match text.strip_suffix('%') {
@@ -458,24 +489,26 @@ impl Clamp {
             );
             return current;
         };
-        let percent = if percent_sign || value > 1.0 {
-            value
-        } else {
-            value * 100.0
-        };
-        let (lo, hi) = (
-            f64::from(LOAD_PERCENT_RANGE.0),
-            f64::from(LOAD_PERCENT_RANGE.1),
-        );
+        let fraction = !percent_sign && value <= MAX_LOAD_FRACTION;
+        let percent = if !fraction { value } else { value * 100.0 };
+        let (lo, hi) = (f64::from(range.0), f64::from(range.1));
         let used = percent.round().clamp(lo, hi);
-        // Name the reading when it may surprise: a number above 1 is a percentage, so 1.5 is 1.5%, not 150%.
-        let read_as = if !percent_sign && value > 1.0 && percent < lo {
-            format!(" (read as {percent}%: a fraction is at most 1)")
+        // Name the reading when it may surprise: a number above 1.2 is a percentage, so 1.5 is 1.5%, not 150%.
+        let read_as = if !percent_sign && !fraction && percent < lo {
+            format!(" (read as {percent}%: a fraction is at most {MAX_LOAD_FRACTION})")
         } else {
             String::new()
         };
         if percent > hi + 1e-9 {
-            self.note(key, format!("{key}={raw} is above {hi}%; using {used}%"));
+            let why = if hi < f64::from(SHEDDING_MAX_LOAD_PERCENT) {
+                " (past 100% needs a queue_cap)"
+            } else {
+                ""
+            };
+            self.note(
+                key,
+                format!("{key}={raw} is above {hi}%{why}; using {used}%"),
+            );
         } else if percent < lo - 1e-9 {
             self.note(
                 key,
@@ -507,7 +540,9 @@ impl Field {
     /// Reads `raw` into `lab`, noting any value not used as given.
     fn apply(&self, key: &str, raw: &str, lab: &mut LabSettings, clamp: &mut Clamp) {
         match &self.kind {
-            Kind::Load => lab.load_percent = clamp.load(raw, lab.load_percent),
+            Kind::Load => {
+                lab.load_percent = clamp.load(raw, lab.load_percent, lab.load_range_percent())
+            }
             Kind::Number {
                 range,
                 unit,
@@ -521,6 +556,26 @@ impl Field {
                 let range = (f64::from(range.0), f64::from(range.1));
                 let value = clamp.number(key, raw, (range, "", true), f64::from(get(lab)));
                 set(lab, value as u32);
+            }
+            Kind::NumberOrOff { range, get, set } => {
+                if raw.trim() == OFF_VALUE {
+                    set(lab, None);
+                } else {
+                    let current = get(lab).unwrap_or(range.0);
+                    let readable = raw.trim().parse::<f64>().is_ok_and(f64::is_finite);
+                    if readable {
+                        set(
+                            lab,
+                            Some(clamp.number(key, raw, (*range, "", false), current)),
+                        );
+                    } else {
+                        let used = get(lab).map_or(OFF_VALUE.to_owned(), trim_number);
+                        clamp.note(
+                            key,
+                            format!("{key}={raw:?} is not a number (or {OFF_VALUE}); using {used}"),
+                        );
+                    }
+                }
             }
             Kind::WholeOrPreset { range, get, set } => {
                 let readable = raw.trim().parse::<f64>().is_ok_and(f64::is_finite);
@@ -570,6 +625,7 @@ impl Field {
             Kind::Load => format!("{:.2}", lab.load()),
             Kind::Number { get, .. } => trim_number(get(lab)),
             Kind::Whole { get, .. } => get(lab).to_string(),
+            Kind::NumberOrOff { get, .. } => get(lab).map_or(OFF_VALUE.to_owned(), trim_number),
             Kind::WholeOrPreset { get, .. } => {
                 get(lab).map_or(PRESET_VALUE.to_owned(), |v| v.to_string())
             }
@@ -581,16 +637,76 @@ impl Field {
 }
 
 impl LabSettings {
-    /// Offered load as a fraction, e.g. 0.97.
+    /// Offered load as a fraction, e.g. 0.97: [`load_percent`](Self::load_percent) within
+    /// [`load_range_percent`](Self::load_range_percent) (a load past 100% left from before the queue cap was
+    /// switched off counts as 100%).
     pub fn load(&self) -> f64 {
-        f64::from(self.load_percent) / 100.0
+        f64::from(self.effective_load_percent()) / 100.0
     }
 
-    /// Applies one `key=value` pair (URL parameter or directive setting); keys of no lab setting are ignored.
-    fn apply(&mut self, key: &str, raw: &str, clamp: &mut Clamp) {
-        if let Some(field) = field(key) {
-            field.apply(key, raw, self, clamp);
+    /// The offered load in percent, within [`load_range_percent`](Self::load_range_percent).
+    pub fn effective_load_percent(&self) -> u32 {
+        let (lo, hi) = self.load_range_percent();
+        self.load_percent.clamp(lo, hi)
+    }
+
+    /// Whether the scenario sheds load past a queue cap: a cap is set and the preset has LLM replicas (the
+    /// textbook queue has no such flag).
+    pub fn sheds(&self) -> bool {
+        self.queue_cap.is_some() && self.preset != Preset::Textbook
+    }
+
+    /// `--max-num-queued-reqs` per replica: the queue cap times `--max-num-seqs`, rounded (at least `--max-num-seqs`);
+    /// `None` when the scenario does not shed.
+    pub fn max_num_queued_reqs(&self) -> Option<u32> {
+        let multiple = self.queue_cap.filter(|_| self.sheds())?;
+        let cap = (multiple * f64::from(self.max_num_seqs)).round();
+        Some((cap as u32).max(self.max_num_seqs))
+    }
+
+    /// The loads the lab offers, in percent: [`LOAD_PERCENT_RANGE`], extended to [`SHEDDING_MAX_LOAD_PERCENT`] when a
+    /// queue cap sheds the excess.
+    pub fn load_range_percent(&self) -> (u32, u32) {
+        let (lo, hi) = LOAD_PERCENT_RANGE;
+        (
+            lo,
+            if self.sheds() {
+                SHEDDING_MAX_LOAD_PERCENT
+            } else {
+                hi
+            },
+        )
+    }
+
+    /// The loads the lab sweeps, as fractions: every whole percent of [`load_range_percent`](Self::load_range_percent).
+    pub fn load_points(&self) -> Vec<f64> {
+        let (lo, hi) = self.load_range_percent();
+        (lo..=hi)
+            .map(|percent| f64::from(percent) / 100.0)
+            .collect()
+    }
+
+    /// Applies `key=value` pairs (URL parameters or directive settings), the load last, since its range depends on
+    /// the queue cap and the preset; keys of no lab setting are ignored. The notes keep the pairs' order.
+    fn apply_all(&mut self, pairs: Vec<(String, String)>, clamp: &mut Clamp) {
+        let (load, others): (Vec<_>, Vec<_>) = pairs
+            .into_iter()
+            .enumerate()
+            .filter_map(|(at, (key, raw))| field(&key).map(|f| (at, f, key, raw)))
+            .partition(|(_, f, _, _)| matches!(f.kind, Kind::Load));
+        let first_note = clamp.notes.len();
+        let mut noted_at = Vec::new();
+        for (at, field, key, raw) in others.into_iter().chain(load) {
+            let before = clamp.notes.len();
+            field.apply(&key, &raw, self, clamp);
+            noted_at.extend(std::iter::repeat_n(at, clamp.notes.len() - before));
         }
+        let mut notes: Vec<_> = noted_at
+            .into_iter()
+            .zip(clamp.notes.drain(first_note..))
+            .collect();
+        notes.sort_by_key(|(at, _)| *at);
+        clamp.notes.extend(notes.into_iter().map(|(_, note)| note));
     }
 
     /// The lab's starting settings from a lesson directive's `[settings]`; unknown keys are reported too, since a
@@ -600,6 +716,7 @@ impl LabSettings {
     ) -> (LabSettings, Vec<SettingNote>) {
         let mut lab = LabSettings::default();
         let mut clamp = Clamp::default();
+        let mut pairs = Vec::new();
         for (key, value) in settings {
             let raw = match value {
                 SettingValue::Bool(true) => "on".to_owned(),
@@ -612,9 +729,10 @@ impl LabSettings {
                     format!("the lab has no setting called {key:?}; ignored"),
                 );
             } else {
-                lab.apply(key, &raw, &mut clamp);
+                pairs.push((key.clone(), raw));
             }
         }
+        lab.apply_all(pairs, &mut clamp);
         (lab, clamp.notes)
     }
 
@@ -623,9 +741,7 @@ impl LabSettings {
     pub fn with_query(&self, query: &str) -> (LabSettings, Vec<SettingNote>) {
         let mut lab = self.clone();
         let mut clamp = Clamp::default();
-        for (key, raw) in query_pairs(query) {
-            lab.apply(&key, &raw, &mut clamp);
-        }
+        lab.apply_all(query_pairs(query), &mut clamp);
         (lab, clamp.notes)
     }
 

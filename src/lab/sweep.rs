@@ -22,6 +22,7 @@ impl LabSettings {
             chunked_prefill: llm.then_some(self.chunked_prefill),
             max_num_batched_tokens: self.max_num_batched_tokens.filter(|_| llm),
             gpu_memory_utilization: llm.then_some(self.gpu_memory_utilization),
+            max_num_queued_reqs: self.max_num_queued_reqs(),
             slo_ttft: Some(self.slo_ttft_ms / 1000.0),
             slo_tpot: Some(self.slo_tpot_ms / 1000.0),
             ..ScenarioSettings::default()

@@ -11,7 +11,6 @@ use crate::cluster::sizing::{size, SizingField};
 use crate::lab::{sweep_for, timeline_figures, Figures, LabSettings};
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::{WidgetEmbed, WidgetName};
-use crate::model::default_load_points;
 
 /// What a widget's fallback shows, worked out before the page is written.
 #[derive(Debug)]
@@ -139,7 +138,7 @@ fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
         metric: Default::default(),
         ..settings.clone()
     };
-    let mut sweep = sweep_for(&sweep_settings, &default_load_points())
+    let mut sweep = sweep_for(&sweep_settings, &settings.load_points())
         .map_err(|error| PagesError::Picture(format!("{}: {error}", widget.name.as_str())))?;
     while !sweep.is_done() {
         sweep.step(u64::MAX);

@@ -108,7 +108,7 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
   const note = bad.lab.getByRole('status').filter({ hasText: 'Some settings were adjusted' });
   await note.waitFor();
   const text = await note.textContent();
-  assert.match(text, /load=150 is above 100%; using 100%/);
+  assert.match(text, /load=150 is above 100% \(past 100% needs a queue_cap\); using 100%/);
   assert.match(text, /replicas="abc" is not a number/);
   assert.match(text, /preset="gpu" is not one of/);
   assert.equal(await (await slider(bad.lab)).inputValue(), '100');
@@ -116,6 +116,49 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
   assert.equal(await bad.lab.locator('.lab-notes').count(), 0);
   assert.deepEqual(problems(), []);
   assert.deepEqual(bad.problems(), []);
+});
+
+test('with the queue cap on at 110% the lab turns the excess away and keeps p99 TTFT bounded', async () => {
+  const { page, lab, problems } = await openLab();
+  const cap = lab.getByLabel('Queue cap (--max-num-queued-reqs)');
+  await cap.selectOption('2');
+  await waitForFinal(lab);
+  assert.match(await lab.locator('.lab-queue-cap .lab-field-hint').textContent(), /--max-num-queued-reqs 128 per replica/);
+  // The slider now reaches past saturation: End goes to 120%, ten steps back is 110%.
+  const load = await slider(lab);
+  await load.focus();
+  await page.keyboard.press('End');
+  assert.equal(await load.inputValue(), '120');
+  for (let i = 0; i < 10; i += 1) await page.keyboard.press('ArrowLeft');
+  assert.equal((await lab.locator('.lab-load-value').textContent()).trim(), '110%');
+  await page.waitForFunction(() => location.search.includes('queue_cap=2') && location.search.includes('load=1.10'));
+  // Turned away: the excess over saturation, about a tenth of the arrivals.
+  const away = /^([\d.]+)% of arrivals \(([\d.]+) req\/s\)$/.exec(await readout(lab, 'turned-away'));
+  assert.ok(away, 'the turned-away readout gives a share and a rate');
+  assert.ok(Number(away[1]) > 5 && Number(away[1]) < 20, `turned away ${away[1]}%`);
+  // A steady state past saturation: p99 TTFT is a bounded number, and no queue grows without bound.
+  const p99 = seconds(await readout(lab, 'p99'));
+  assert.ok(p99 > 0.5 && p99 < 5, `p99 TTFT ${p99} s`);
+  assert.equal(await lab.locator('[data-readout="growth"]').count(), 0);
+  assert.match(await lab.locator('.lab-explanation').textContent(), /turns away [\d.]+% of arrivals/);
+  // Chart 2 draws the turned-away series and says so in words and in its table.
+  const chart = lab.locator('canvas[role="img"]').nth(1);
+  assert.match(await chart.getAttribute('aria-label'), /At 110% load .* req\/s are turned away/);
+  const table = lab.locator('details.chart-data').nth(1);
+  await table.locator('summary').click();
+  await table.locator('thead th').first().waitFor();
+  assert.match(await table.locator('thead').textContent(), /Turned away \(req\/s\)/);
+  assert.equal(await table.locator('tbody tr').count(), 36);
+  await chart.scrollIntoViewIfNeeded();
+  await screenshot(page, 'knee-lab-queue-cap-110');
+  // Off again: the load comes back to 100%, where the queue never drains.
+  await cap.selectOption('off');
+  await waitForFinal(lab);
+  assert.equal(await load.inputValue(), '100');
+  assert.match(await readout(lab, 'waiting-at-end'), /^\d+ requests$/);
+  assert.equal(await lab.locator('[data-readout="turned-away"]').count(), 0);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
 });
 
 test('on the KV-bound DistServe preset the lab shows the KV cache filling and sequences preempted', async () => {

@@ -58,6 +58,7 @@ pub fn ArrivalControls(
                 {LoopKind::ALL.iter().map(|&kind| view! { <LoopRadio settings kind name=field("loop")/> }).collect_view()}
             </fieldset>
             {(variant == LabVariant::Full).then(|| view! { <MetricSelect settings id=field("metric")/> })}
+            {(variant == LabVariant::Full).then(|| view! { <super::queue_cap::QueueCapSelect settings id=field("queue-cap")/> })}
         </div>
     }
 }
@@ -150,8 +151,9 @@ pub(crate) fn LoadSlider(
     id: String,
     measure: &'static str,
 ) -> impl IntoView {
-    let (min, max) = LOAD_PERCENT_RANGE;
-    let percent = move || settings.with(|s| s.load_percent);
+    let min = LOAD_PERCENT_RANGE.0;
+    let max = move || settings.with(|s| s.load_range_percent().1);
+    let percent = move || settings.with(|s| s.effective_load_percent());
     view! {
         <div class="lab-load">
             <label for=id.clone()>"Offered load"</label>
@@ -166,7 +168,7 @@ pub(crate) fn LoadSlider(
                 on:input=move |ev| {
                     if let Ok(value) = event_target_value(&ev).parse::<u32>() {
                         perf::measure_at_next_frame(measure.to_owned(), ev.time_stamp());
-                        settings.update(|s| s.load_percent = value.clamp(min, max));
+                        settings.update(|s| s.load_percent = value.clamp(min, s.load_range_percent().1));
                     }
                 }
             />

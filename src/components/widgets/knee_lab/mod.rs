@@ -6,6 +6,7 @@
 //! setting other than the load or the metric changes: the slider just picks a point of a sweep already computed.
 
 pub(super) mod controls;
+mod queue_cap;
 mod readouts;
 mod url_state;
 
@@ -23,7 +24,7 @@ use crate::components::theme::use_chart_theme;
 use crate::lab::settings::SettingNote;
 use crate::lab::{sweep_for, Figures, LabSettings, LabTask};
 use crate::lesson::WidgetEmbed;
-use crate::model::{default_load_points, Estimate, SlicedSweep};
+use crate::model::{Estimate, SlicedSweep};
 
 /// Which parts of the lab a directive shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,10 +67,9 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
         LabVariant::Full => "lab",
         LabVariant::GoodputOnly => "goodput-chart",
     };
-    let loads = default_load_points();
     let (snapshot, run_state) = use_sliced_sweep(
         move || Some(sweep_settings.get()),
-        move |settings| sweep_for(settings, &loads),
+        move |settings| sweep_for(settings, &settings.load_points()),
         Snapshot::of,
         Publish::EveryPass,
         Some(label),
