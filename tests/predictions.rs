@@ -453,3 +453,128 @@ fn the_chunked_prefill_step_is_answered_by_the_simulation() {
     assert!((prompt - 0.024).abs() < 1e-9);
     assert_eq!((prompt / fleet.iteration.fixed).floor(), 4.0);
 }
+
+/// The course box at 110% load with the lab's seed and the given queue caps (`--max-num-queued-reqs`,
+/// `--max-num-queued-tokens`).
+fn course_capped(reqs: Option<u32>, tokens: Option<u64>) -> goodput::model::RunSummary {
+    let scenario = goodput::model::ScenarioSettings {
+        load: Some(1.1),
+        max_num_queued_reqs: reqs,
+        max_num_queued_tokens: tokens,
+        ..Default::default()
+    }
+    .apply(&goodput::model::Scenario::course_preset())
+    .expect("valid");
+    goodput::model::run(&scenario, goodput::lesson::judge::PREDICTION_SEED).expect("runs")
+}
+
+/// The lesson's "cap the queue, then overload it" step is answered by the model: each option's claim is evaluated on
+/// the simulation at 110% load with the queue capped at 2 × `--max-num-seqs`, and exactly the options that hold are
+/// marked right. So are the figures its reveal and the passage before it quote.
+#[test]
+fn the_queue_cap_step_is_answered_by_the_simulation() {
+    let step = lesson()
+        .predict_steps()
+        .into_iter()
+        .find(|s| s.id == "predict-queue-cap")
+        .expect("the step ships");
+    let PredictAnswer::MultipleChoice { options } = &step.answer else {
+        panic!("a multiple choice");
+    };
+    let max_num_seqs = 64;
+    let capped = course_capped(Some(2 * max_num_seqs), None);
+    let uncapped = course_capped(None, None);
+    let slo = goodput::model::Scenario::course_preset().slo;
+    let steady = capped
+        .steady
+        .as_ref()
+        .expect("a capped queue has a steady state");
+    let p99 = steady.ttft.unwrap().p99;
+    let shed = capped.admission.expect("the cap counts what it turns away");
+    let goodput_share = steady.goodput / steady.throughput;
+    let bounded = capped.stability == goodput::model::Stability::Stable;
+    let grows = |s: &goodput::model::RunSummary| {
+        matches!(s.stability, goodput::model::Stability::Unstable { .. })
+    };
+    println!(
+        "110%, cap 128: p99 TTFT {p99:.3} s, goodput {:.2} req/s ({:.1}% of throughput), {:.1}% turned away; \
+         uncapped grows: {}",
+        steady.goodput,
+        100.0 * goodput_share,
+        100.0 * shed.rejection_rate,
+        grows(&uncapped)
+    );
+    let claims: [(&str, bool); 4] = [
+        ("keeps growing", !bounded && goodput_share < 0.05),
+        (
+            "a few seconds",
+            bounded
+                && p99 > 2.0 * slo.ttft
+                && p99 < 10.0
+                && goodput_share < 0.05
+                && shed.rejection_rate < 0.2,
+        ),
+        (
+            "holds near",
+            p99 <= slo.ttft && steady.goodput > 0.8 * capped.saturation_throughput,
+        ),
+        (
+            "most requests",
+            p99 <= slo.ttft && shed.rejection_rate > 0.5,
+        ),
+    ];
+    assert_eq!(options.len(), claims.len());
+    for (option, (word, holds)) in options.iter().zip(claims) {
+        assert!(
+            option.label.as_str().contains(word),
+            "{} is not the {word:?} option",
+            option.label.as_str()
+        );
+        assert_eq!(option.correct, holds, "{:?}", option.label.as_str());
+    }
+    // Without the cap, the same overload has no steady state: the queue grows without bound.
+    assert!(grows(&uncapped));
+    // The reveal's figures: p99 about 2.6 s, about 8% turned away, slots freeing some 27 times a second.
+    let reveal = step.reveal.as_str();
+    assert!(
+        reveal.contains("about 2.6 s") && (p99 - 2.6).abs() < 0.1,
+        "{p99}"
+    );
+    assert!(
+        reveal.contains("about 8%") && (shed.rejection_rate - 0.08).abs() < 0.01,
+        "{}",
+        shed.rejection_rate
+    );
+    assert!(reveal.contains("some 27 times") && (steady.throughput - 27.0).abs() < 0.5);
+    // The passage before it: a token cap sized with Little's Law, T = 0.5 s × 27 requests/s × 2112 tokens.
+    let goodput::model::ServiceKind::Llm(fleet) = goodput::model::Scenario::course_preset().service
+    else {
+        panic!("an LLM preset");
+    };
+    let prefill_rate = capped.saturation_throughput * fleet.prompt_tokens.mean();
+    assert!((fleet.prompt_tokens.mean() - 2112.0).abs() < 1e-9);
+    assert!((prefill_rate - 57_000.0).abs() < 1_000.0, "{prefill_rate}");
+    let tokens = slo.ttft * prefill_rate;
+    assert!((tokens - 28_000.0).abs() < 1_000.0, "{tokens}");
+    let sized = course_capped(None, Some(28_000));
+    let sized_steady = sized.steady.as_ref().unwrap();
+    let sized_p99 = sized_steady.ttft.unwrap().p99;
+    println!(
+        "110%, token cap 28 000: p99 TTFT {sized_p99:.3} s, goodput {:.2} req/s",
+        sized_steady.goodput
+    );
+    assert!((sized_p99 - 0.53).abs() < 0.02, "{sized_p99}");
+    assert!((sized_steady.goodput - 21.0).abs() < 1.0);
+    let passage = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/lessons/32-latency-throughput-slos.md"
+    ))
+    .unwrap();
+    for quoted in [
+        "some 57,000 tokens a second",
+        "$T \\approx 28{,}000$ tokens",
+        "p99 TTFT near 0.53 s and goodput near 21 requests a second",
+    ] {
+        assert!(passage.contains(quoted), "the passage quotes {quoted:?}");
+    }
+}

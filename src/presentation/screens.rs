@@ -462,9 +462,9 @@ mod tests {
         let steps = screens.iter().filter(|s| s.interactive).count();
         assert_eq!(
             steps,
-            9 + 5 + 1 + 1,
-            "nine predict steps (the five guided ones, the chunked-prefill one, two chart predictions, a recall), \
-             five widgets, one recall card, one explain card"
+            10 + 5 + 1 + 1,
+            "ten predict steps (the five guided ones, the chunked-prefill and queue-cap ones, two chart predictions, \
+             a recall), five widgets, one recall card, one explain card"
         );
         let knee_lab = screens
             .iter()
