@@ -374,6 +374,39 @@ fn progress_that_no_longer_fits_the_lesson_is_dropped() {
     );
 }
 
+/// The lesson's multiple-choice step `id`: the step and its options.
+fn multiple_choice(id: &str) -> (&'static PredictStep, Vec<ChoiceOption>) {
+    let step = lesson()
+        .predict_steps()
+        .into_iter()
+        .find(|s| s.id == id)
+        .unwrap_or_else(|| panic!("the step {id} ships"));
+    let PredictAnswer::MultipleChoice { options } = &step.answer else {
+        panic!("{id} is a multiple choice");
+    };
+    let options = options.clone();
+    (step, options)
+}
+
+/// Asserts that exactly the options whose claim holds on the model are marked right. `claims` are in the options'
+/// order, each with a word of its label, so a reordered lesson fails here; `model` says what the model gave.
+fn assert_right_options(options: &[ChoiceOption], claims: &[(&str, bool)], model: &str) {
+    assert_eq!(options.len(), claims.len());
+    for (option, (word, holds)) in options.iter().zip(claims) {
+        assert!(
+            option.label.as_str().contains(word),
+            "{} is not the {word:?} option",
+            option.label.as_str()
+        );
+        assert_eq!(
+            option.correct,
+            *holds,
+            "{:?}: the model gives {model}",
+            option.label.as_str()
+        );
+    }
+}
+
 /// p95 TPOT and p99 TTFT of the course box at `load` with the lab's seed, chunked or not, with `budget` tokens
 /// per iteration (the preset's when `None`); also the median TTFT.
 fn course_clocks(load: f64, chunked: bool, budget: Option<u32>) -> (f64, f64, f64) {
@@ -397,14 +430,7 @@ fn course_clocks(load: f64, chunked: bool, budget: Option<u32>) -> (f64, f64, f6
 /// text around it make about chunking and the token budget.
 #[test]
 fn the_chunked_prefill_step_is_answered_by_the_simulation() {
-    let step = lesson()
-        .predict_steps()
-        .into_iter()
-        .find(|s| s.id == "predict-chunked-prefill-off")
-        .expect("the step ships");
-    let PredictAnswer::MultipleChoice { options } = &step.answer else {
-        panic!("a multiple choice");
-    };
+    let (step, options) = multiple_choice("predict-chunked-prefill-off");
     let (tpot_on, ttft_on, _) = course_clocks(0.9, true, None);
     let (tpot_off, ttft_off, _) = course_clocks(0.9, false, None);
     let change = |off: f64, on: f64| off / on - 1.0;
@@ -416,19 +442,13 @@ fn the_chunked_prefill_step_is_answered_by_the_simulation() {
         ("improves and", tpot < -0.05 && ttft > 0.05),
         ("much worse", tpot > 0.10 && ttft > 0.10),
     ];
-    assert_eq!(options.len(), claims.len());
-    for (option, (word, holds)) in options.iter().zip(claims) {
-        assert!(
-            option.label.as_str().contains(word),
-            "{} is not the {word:?} option",
-            option.label.as_str()
-        );
-        assert_eq!(
-            option.correct, holds,
-            "{:?}: the model gives p95 TPOT {tpot_on:.4} → {tpot_off:.4} s, p99 TTFT {ttft_on:.3} → {ttft_off:.3} s",
-            option.label.as_str()
-        );
-    }
+    assert_right_options(
+        &options,
+        &claims,
+        &format!(
+            "p95 TPOT {tpot_on:.4} → {tpot_off:.4} s, p99 TTFT {ttft_on:.3} → {ttft_off:.3} s"
+        ),
+    );
     assert!(step.reveal.as_str().contains("less than 2%"));
     // The reveal: with a 2048-token budget chunking lowers p95 TPOT and raises p99 TTFT.
     let (small_tpot_on, small_ttft_on, small_p50_on) = course_clocks(0.9, true, Some(2048));
@@ -473,14 +493,7 @@ fn course_capped(reqs: Option<u32>, tokens: Option<u64>) -> goodput::model::RunS
 /// marked right. So are the figures its reveal and the passage before it quote.
 #[test]
 fn the_queue_cap_step_is_answered_by_the_simulation() {
-    let step = lesson()
-        .predict_steps()
-        .into_iter()
-        .find(|s| s.id == "predict-queue-cap")
-        .expect("the step ships");
-    let PredictAnswer::MultipleChoice { options } = &step.answer else {
-        panic!("a multiple choice");
-    };
+    let (step, options) = multiple_choice("predict-queue-cap");
     let max_num_seqs = 64;
     let capped = course_capped(Some(2 * max_num_seqs), None);
     let uncapped = course_capped(None, None);
@@ -523,15 +536,11 @@ fn the_queue_cap_step_is_answered_by_the_simulation() {
             p99 <= slo.ttft && shed.rejection_rate > 0.5,
         ),
     ];
-    assert_eq!(options.len(), claims.len());
-    for (option, (word, holds)) in options.iter().zip(claims) {
-        assert!(
-            option.label.as_str().contains(word),
-            "{} is not the {word:?} option",
-            option.label.as_str()
-        );
-        assert_eq!(option.correct, holds, "{:?}", option.label.as_str());
-    }
+    assert_right_options(
+        &options,
+        &claims,
+        &format!("p99 TTFT {p99:.3} s, goodput share {goodput_share:.3}"),
+    );
     // Without the cap, the same overload has no steady state: the queue grows without bound.
     assert!(grows(&uncapped));
     // The reveal's figures: p99 about 2.6 s, about 8% turned away, slots freeing some 27 times a second.

@@ -10,6 +10,8 @@ const FIXTURES = new URL('../fixtures/metrics/', import.meta.url);
 const HEALTHY = await readFile(new URL('healthy.prom', FIXTURES), 'utf8');
 const PAST_THE_KNEE = await readFile(new URL('past-the-knee.prom', FIXTURES), 'utf8');
 const HEALTHY_LATER = await readFile(new URL('healthy-later.prom', FIXTURES), 'utf8');
+const SHEDDING = await readFile(new URL('shedding.prom', FIXTURES), 'utf8');
+const SHEDDING_LATER = await readFile(new URL('shedding-later.prom', FIXTURES), 'utf8');
 const site = siteUnderTest();
 
 async function openWidget(name, viewport) {
@@ -150,6 +152,26 @@ test('pasting a later scrape shows the window between the two: the present, not 
   await widget.getByRole('button', { name: 'Load the healthy sample' }).click();
   assert.equal(await later.inputValue(), '');
   assert.deepEqual(await ttftRow(), ['43 ms', '98 ms', '217 ms', 'p99 ≤ 500 ms']);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('a server that turns requests away reads past the knee, with how many it refused', async () => {
+  const { page, widget, problems } = await openWidget('metrics-reader');
+  await widget.getByLabel(/Prometheus text from a vLLM server's \/metrics/).fill(SHEDDING);
+  await widget.getByLabel(/Paste a later scrape/).fill(SHEDDING_LATER);
+  await widget.getByLabel(/Seconds between the two scrapes/).fill('60');
+  const status = widget.locator('.reader-status');
+  await status.filter({ hasText: /^Read 1 label set over the window between the two scrapes: past the knee\.$/ }).waitFor();
+  // Its queue is short and its SLOs are met: only the rejections give it away.
+  assert.match((await widget.locator('.reader-refusals').textContent()).trim(),
+    /^Turned away: 900 of 1500 arriving \(60%\) in the window \(vllm:admission_rejections_total; by reason: 900 max_num_queued_reqs/);
+  const reasons = await widget.locator('.reader-reasons').textContent();
+  assert.match(reasons, /turned away 900 of 1500 arriving requests \(60%\) in the window/);
+  assert.match(reasons, /num_requests_waiting \(8\) no longer measures the overload/);
+  assert.match(reasons, /p99 TTFT ≈ [\d.]+ ms meets the 500 ms SLO/);
+  await widget.locator('.reader-server').scrollIntoViewIfNeeded();
+  await screenshot(page, 'cluster-reader-shedding');
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(problems(), []);
 });

@@ -586,8 +586,9 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
             view! { <PercentileRow latency found=signals.histogram(latency).cloned() slo=slo_text/> }
         })
         .collect_view();
-    let refusals = refusals_text(&signals)
-        .map(|refused| view! { <p class="reader-queue reader-refusals">{format!("Turned away: {refused}")}</p> });
+    let refusals = refusals_text(&signals).map(
+        |refused| view! { <p class="reader-refusals">{format!("Turned away: {refused}")}</p> },
+    );
     let itl_note = signals
         .itl
         .is_some()
