@@ -16,9 +16,8 @@ fn key(cap: Option<f64>) -> String {
 
 fn label(cap: Option<f64>) -> String {
     match cap {
-        None => "Off: queue without bound".to_owned(),
-        Some(multiple) if multiple <= 1.0 => "1 × max-num-seqs: no waiting at all".to_owned(),
-        Some(multiple) => format!("{multiple} × max-num-seqs"),
+        None => "Off".to_owned(),
+        Some(multiple) => format!("{multiple} × --max-num-seqs"),
     }
 }
 
