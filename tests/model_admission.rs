@@ -280,3 +280,42 @@ fn without_a_cap_nothing_changes() {
     assert_eq!(c.admission.unwrap().rejected, 0);
     assert_eq!(c.steady, a.steady);
 }
+
+#[test]
+fn a_finite_run_past_capacity_counts_what_the_cap_turned_away_as_failed() {
+    use goodput::model::{bench_requests, measured_saturation_throughput, replay};
+    let capped = ScenarioSettings {
+        max_num_queued_reqs: Some(80),
+        ..ScenarioSettings::default()
+    }
+    .apply(&Scenario::course_preset())
+    .unwrap();
+    // 2 000 requests at 1.5 × the analytic capacity.
+    let rate = 1.5 * capped.saturation_throughput();
+    let requests = bench_requests(&capped, rate, 2_000, SEED).unwrap();
+    let bench = replay(&capped, &requests, Some(rate)).unwrap();
+    println!(
+        "finite, 150%: {} sent, {} failed, attainment {:.1}%, TTFT p99 {:.3} s",
+        bench.requests, bench.failed, bench.slo_attainment, bench.ttft.p99
+    );
+    assert_eq!(bench.requests, 2_000);
+    assert!(
+        bench.failed > 300 && bench.failed < 1_000,
+        "{}",
+        bench.failed
+    );
+    assert_eq!(
+        bench.ttft.count,
+        2_000 - bench.failed,
+        "only completed requests have latencies"
+    );
+    assert!(bench.slo_attainment <= 100.0 * (2_000 - bench.failed) as f64 / 2_000.0);
+    // Uncapped, the same requests all complete.
+    let uncapped = replay(&Scenario::course_preset(), &requests, Some(rate)).unwrap();
+    assert_eq!((uncapped.requests, uncapped.failed), (2_000, 0));
+    // The capacity the fleet has does not depend on the cap.
+    assert_eq!(
+        measured_saturation_throughput(&capped, SEED).unwrap(),
+        measured_saturation_throughput(&Scenario::course_preset(), SEED).unwrap()
+    );
+}

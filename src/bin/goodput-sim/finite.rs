@@ -95,6 +95,7 @@ fn explain(e: &goodput::model::ScenarioError) -> String {
 fn figures(s: &BenchSummary) -> Vec<(String, f64)> {
     let mut c = vec![
         ("requests".to_owned(), s.requests as f64),
+        ("failed".to_owned(), s.failed as f64),
         ("duration".to_owned(), s.duration),
         ("throughput".to_owned(), s.throughput),
         ("output_throughput".to_owned(), s.output_throughput),

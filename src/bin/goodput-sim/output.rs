@@ -181,7 +181,9 @@ pub fn no_steady_state(summary: &RunSummary) -> Option<String> {
 /// analytic one takes a full batch of mean-sized requests; the KV cache may allow less).
 pub fn over_measured_capacity(summary: &RunSummary, measured: Option<f64>) -> Option<String> {
     let (rate, measured) = (summary.arrival_rate?, measured?);
-    (summary.steady.is_some() && rate >= measured).then(|| {
+    // A queue cap sheds what the fleet cannot serve: past its capacity too, the run has a steady state.
+    let sheds = summary.admission.is_some();
+    (summary.steady.is_some() && rate >= measured && !sheds).then(|| {
         format!(
             "Not a steady state, though below the analytic capacity: requests arrive at {rate:.3}/s, {:.0}% of the \
              analytic {:.3}/s, but the simulated fleet serves at most {measured:.3}/s (measured with a burst; the KV \

@@ -529,7 +529,7 @@ impl Recorder {
     }
 
     /// Measured requests turned away, all reasons.
-    fn rejected_total(&self) -> u64 {
+    pub fn rejected_total(&self) -> u64 {
         self.rejected.iter().sum()
     }
 

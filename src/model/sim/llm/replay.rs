@@ -46,15 +46,19 @@ pub struct BenchStats {
 /// What a finite run reports, in `vllm bench serve`'s terms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchSummary {
-    /// Requests sent (all of them complete).
+    /// Requests sent: all of them complete, but for those a queue cap turned away ([`failed`](Self::failed)).
     pub requests: u64,
+    /// Requests turned away by a queue cap (`max_num_queued_reqs`, `max_num_queued_tokens`), which a client sees as
+    /// HTTP 503s and `vllm bench serve` counts as `failed`; they fail every SLO. 0 without a cap.
+    #[serde(default)]
+    pub failed: u64,
     /// The request rate asked for, requests per second (`None` for a trace).
     pub request_rate: Option<f64>,
     /// The fleet's analytic saturation throughput, requests per second, for scale.
     pub saturation_throughput: f64,
     /// Seconds from the first arrival to the last completion.
     pub duration: f64,
-    /// Requests ÷ duration (the drain included, as vLLM's `request_throughput`).
+    /// Completed requests ÷ duration (the drain included, as vLLM's `request_throughput`).
     pub throughput: f64,
     /// Output tokens ÷ duration.
     pub output_throughput: f64,
@@ -64,7 +68,7 @@ pub struct BenchSummary {
     pub total_output_tokens: u64,
     /// Requests meeting every SLO (TTFT, and TPOT when it has one) ÷ duration.
     pub goodput: f64,
-    /// Share of requests meeting every SLO, percent.
+    /// Share of the requests sent that completed and met every SLO, percent.
     pub slo_attainment: f64,
     /// The SLO goodput counts against.
     pub slo: Slo,
@@ -278,6 +282,8 @@ fn summarise(
     sim: &LlmSim,
 ) -> BenchSummary {
     let n = traces.len() as u64;
+    let failed = sim.rec.rejected_total();
+    let sent = n + failed;
     let start = state.requests.first().map_or(0.0, |r| r.arrival_s);
     let end = traces.iter().map(|t| t.finish).fold(start, f64::max);
     let duration = end - start;
@@ -304,7 +310,8 @@ fn summarise(
         output += u64::from(t.output_tokens);
     }
     BenchSummary {
-        requests: n,
+        requests: sent,
+        failed,
         request_rate,
         saturation_throughput: scenario.saturation_throughput(),
         duration,
@@ -313,8 +320,8 @@ fn summarise(
         total_input_tokens: input,
         total_output_tokens: output,
         goodput: per_second(good as f64),
-        slo_attainment: if n > 0 {
-            100.0 * good as f64 / n as f64
+        slo_attainment: if sent > 0 {
+            100.0 * good as f64 / sent as f64
         } else {
             0.0
         },
@@ -348,6 +355,13 @@ pub fn measured_saturation_throughput(
     let ServiceKind::Llm(fleet) = &scenario.service else {
         return Ok(scenario.saturation_throughput());
     };
+    // What the fleet can serve does not depend on what a queue cap turns away: the burst is measured uncapped.
+    let mut uncapped = scenario.clone();
+    if let ServiceKind::Llm(fleet) = &mut uncapped.service {
+        fleet.max_num_queued_reqs = None;
+        fleet.max_num_queued_tokens = None;
+    }
+    let scenario = &uncapped;
     let slots = u64::from(fleet.max_num_seqs) * u64::from(fleet.replicas);
     let n = (slots * CAPACITY_REQUESTS_PER_SLOT).clamp(MIN_CAPACITY_REQUESTS, MAX_BENCH_REQUESTS);
     // A burst: every arrival at 0 (a rate so high the gaps vanish).
