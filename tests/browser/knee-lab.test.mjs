@@ -120,10 +120,10 @@ test('the URL carries the lab state both ways, and a bad value is clamped with a
 
 test('with the queue cap on at 110% the lab turns the excess away and keeps p99 TTFT bounded', async () => {
   const { page, lab, problems } = await openLab();
-  const cap = lab.getByLabel('Queue cap (--max-num-queued-reqs)');
+  const cap = lab.getByLabel('Queue cap');
   await cap.selectOption('2');
   await waitForFinal(lab);
-  assert.match(await lab.locator('.lab-queue-cap .lab-field-hint').textContent(), /--max-num-queued-reqs 128 per replica/);
+  assert.match(await lab.locator('.lab-queue-cap .lab-field-hint').textContent(), /^--max-num-queued-reqs 128: load to 120%$/);
   // The slider now reaches past saturation: End goes to 120%, ten steps back is 110%.
   const load = await slider(lab);
   await load.focus();

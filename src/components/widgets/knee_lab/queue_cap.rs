@@ -21,7 +21,7 @@ fn label(cap: Option<f64>) -> String {
     }
 }
 
-/// A labelled `<select>` of queue caps, with the cap in requests beside it.
+/// A labelled `<select>` of queue caps, with the flag it sets (and the load range it opens) under it.
 #[component]
 pub fn QueueCapSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoView {
     let textbook = move || settings.with(|s| s.preset == Preset::Textbook);
@@ -49,16 +49,16 @@ pub fn QueueCapSelect(settings: RwSignal<LabSettings>, id: String) -> impl IntoV
     let hint = move || {
         settings.with(|s| match s.max_num_queued_reqs() {
             Some(cap) => format!(
-                "--max-num-queued-reqs {cap} per replica: an arrival finding {cap} waiting or running is turned away. Load goes to {}%.",
+                "--max-num-queued-reqs {cap}: load to {}%",
                 s.load_range_percent().1
             ),
             None if s.preset == Preset::Textbook => "The textbook queue has no cap.".to_owned(),
-            None => "Every request queues; past 100% the queue never drains.".to_owned(),
+            None => "Every request queues; load to 100%".to_owned(),
         })
     };
     view! {
         <div class="lab-field lab-queue-cap">
-            <label for=id.clone()>"Queue cap (--max-num-queued-reqs)"</label>
+            <label for=id.clone()>"Queue cap"</label>
             <select id=id disabled=textbook aria-describedby=hint_id.clone() on:change=pick>
                 {options}
             </select>
