@@ -160,6 +160,15 @@ fn scope_of(labels: &[(String, String)], split: &[&str]) -> Labels {
     scope
 }
 
+/// Counts by label value as a report writes them: `6 capacity, 2 deferred`.
+pub fn reason_counts(counts: &[(String, f64)]) -> String {
+    counts
+        .iter()
+        .map(|(reason, count)| format!("{} {reason}", super::vllm::format_count(*count)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Whether an HTTP status label is a server error: `5xx`, or a code from 500 to 599.
 fn is_server_error(status: &str) -> bool {
     let bytes = status.as_bytes();

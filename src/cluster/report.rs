@@ -11,6 +11,7 @@
 //! assert_eq!(json["label_sets"][0]["ttft"]["p99"], serde_json::Value::Null);
 //! ```
 
+use super::admission::reason_counts;
 use super::metrics::{parse, Exposition, MAX_INPUT_BYTES};
 use super::vllm::{
     assess, find_signals, format_count, Assessment, Latency, QuantileEstimate, ServerSignals,
@@ -341,15 +342,6 @@ impl Report {
         };
         serde_json::to_string(&report).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
-}
-
-/// `3 capacity, 1 deferred`.
-fn reason_counts(counts: &[(String, f64)]) -> String {
-    counts
-        .iter()
-        .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// What the label set turned away, for "turned away …": the count, its share of arrivals, the reasons and the 5xx

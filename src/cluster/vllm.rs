@@ -776,14 +776,13 @@ fn judge_refusals(server: &ServerSignals, findings: &mut Findings) -> bool {
         _ => requests_text(refusals.refused),
     };
     let source = if refusals.metric == REJECTIONS_METRIC {
-        let reasons = refusals
+        let fired: Vec<_> = refusals
             .by_reason
             .iter()
             .filter(|(_, count)| *count > 0.0)
-            .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        format!("{REJECTIONS_METRIC}: {reasons}")
+            .cloned()
+            .collect();
+        format!("{REJECTIONS_METRIC}: {}", admission::reason_counts(&fired))
     } else {
         "5xx answers in http_requests_total: vLLM answers 503 to a request over --max-num-queued-reqs or \
          --max-num-queued-tokens, and any 5xx is a request not served"
@@ -828,15 +827,10 @@ fn note_queue(server: &ServerSignals, refused: bool, findings: &mut Findings) {
         }
     }
     if !server.waiting_by_reason.is_empty() && server.waiting.is_some_and(|w| w > WAITING_NOISE) {
-        let parts = server
-            .waiting_by_reason
-            .iter()
-            .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
-            .collect::<Vec<_>>()
-            .join(", ");
         findings.noted(format!(
-            "waiting by reason ({}): {parts}",
-            admission::WAITING_BY_REASON_METRIC
+            "waiting by reason ({}): {}",
+            admission::WAITING_BY_REASON_METRIC,
+            admission::reason_counts(&server.waiting_by_reason)
         ));
     }
 }

@@ -671,12 +671,6 @@ impl Scenario {
     pub fn is_open(&self) -> bool {
         matches!(self.arrivals, Arrivals::Open { .. })
     }
-
-    /// Whether the service turns requests away past a queue cap (see [`LlmFleet::has_queue_cap`]): then every load
-    /// has a steady state.
-    pub fn sheds(&self) -> bool {
-        matches!(&self.service, ServiceKind::Llm(f) if f.has_queue_cap())
-    }
 }
 
 /// Largest accepted `max_num_queued_reqs` per replica.

@@ -312,8 +312,8 @@ pub(crate) struct Recorder {
     good: u64,
     /// Whether the fleet has a queue cap (and so reports [`Rejections`]).
     capped: bool,
-    /// Measured requests turned away, by [`RejectionReason`].
-    rejected: [u64; 2],
+    /// Measured requests turned away, by the cap that fired.
+    rejected: RejectedByReason,
     /// Requests turned away in the measured window (by time, like the arrivals).
     rejected_in_window: u64,
     completions_in_window: u64,
@@ -352,7 +352,7 @@ impl Recorder {
                 ServiceKind::Llm(fleet) => fleet.has_queue_cap(),
                 ServiceKind::Textbook(_) => false,
             },
-            rejected: [0; 2],
+            rejected: RejectedByReason::default(),
             rejected_in_window: 0,
             completions_in_window: 0,
             tokens_in_window: 0,
@@ -445,7 +445,10 @@ impl Recorder {
         let s = match outcome {
             Outcome::Served(s) => s,
             Outcome::Rejected(reason) => {
-                self.rejected[reason as usize] += 1;
+                *match reason {
+                    RejectionReason::MaxNumQueuedReqs => &mut self.rejected.max_num_queued_reqs,
+                    RejectionReason::MaxNumQueuedTokens => &mut self.rejected.max_num_queued_tokens,
+                } += 1;
                 return;
             }
         };
@@ -530,7 +533,7 @@ impl Recorder {
 
     /// Measured requests turned away, all reasons.
     pub fn rejected_total(&self) -> u64 {
-        self.rejected.iter().sum()
+        self.rejected.total()
     }
 
     fn rejections(&self, duration: f64) -> Rejections {
@@ -547,10 +550,7 @@ impl Recorder {
             } else {
                 0.0
             },
-            rejected_by_reason: RejectedByReason {
-                max_num_queued_reqs: self.rejected[RejectionReason::MaxNumQueuedReqs as usize],
-                max_num_queued_tokens: self.rejected[RejectionReason::MaxNumQueuedTokens as usize],
-            },
+            rejected_by_reason: self.rejected,
         }
     }
 
