@@ -396,3 +396,29 @@ fn the_simulated_page_of_a_capped_run_exports_its_rejections_and_reads_back_past
     let text = render_vllm_metrics(&summary, &traces, "course-27b-fp8");
     assert!(!text.contains("admission_rejections") && !text.contains("http_requests_total"));
 }
+
+#[test]
+fn many_label_sets_with_counters_of_their_own_read_fast() {
+    // 20 000 engines, each with its own rejection counter and an API-server-style 5xx count per model: every counter is
+    // matched to its label set directly, never every scope against every label set.
+    let mut text = String::new();
+    for i in 0..20_000 {
+        let labels = format!("model_name=\"m{i}\",engine=\"0\"");
+        text += &format!("vllm:num_requests_waiting{{{labels}}} 1\n");
+        text += &format!(
+            "vllm:admission_rejections_total{{{labels},reason=\"max_num_queued_reqs\"}} {i}\n"
+        );
+        text += &format!(
+            "http_requests_total{{handler=\"/v1/completions\",method=\"POST\",status=\"503\",model_name=\"x{i}\"}} 1\n"
+        );
+    }
+    let page = parse(&text).unwrap();
+    let start = std::time::Instant::now();
+    let servers = find_signals(&page);
+    let seconds = start.elapsed().as_secs_f64();
+    assert_eq!(servers.len(), 20_000);
+    assert_eq!(servers[7].refusals.as_ref().unwrap().refused, 7.0);
+    assert_eq!(servers[7].refusals.as_ref().unwrap().label_sets, 1);
+    println!("20 000 label sets read in {seconds:.3} s");
+    assert!(seconds < 2.0, "{seconds} s");
+}

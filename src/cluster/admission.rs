@@ -35,6 +35,11 @@ const HTTP_LABELS: [&str; 3] = ["handler", "method", "status"];
 
 type Labels = Vec<(String, String)>;
 
+/// Most distinct scopes of one counter searched for the label sets they cover. A real page has one or two (the API
+/// server's, a model's) or one per label set, which is found directly; a page with more is matched label set by label
+/// set only, so no page, however hostile, makes the reader compare every label set with every scope.
+const MAX_SCOPES_SEARCHED: usize = 64;
+
 /// What a server turned away over a span.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refusals {
@@ -219,7 +224,8 @@ impl ScopedSamples {
     /// Attaches each counter to the label sets it covers (the most specific scope when several do). A rejection
     /// counter that covers none of them is a label set of its own: the page's only sign of that server.
     pub fn attach(self, servers: &mut Vec<ServerSignals>) {
-        for scope in self.rejections.keys() {
+        let searched = self.rejections.len() <= MAX_SCOPES_SEARCHED;
+        for scope in self.rejections.keys().filter(|_| searched) {
             if !servers.iter().any(|s| covers(scope, &s.labels)) {
                 servers.push(ServerSignals {
                     labels: scope.clone(),
@@ -269,11 +275,18 @@ fn covers(scope: &[(String, String)], labels: &[(String, String)]) -> bool {
     scope.iter().all(|label| labels.contains(label))
 }
 
-/// The entry of `by_scope` with the most labels among those covering `labels`.
+/// The entry of `by_scope` with the most labels among those covering `labels`: its own labels if present, else (when
+/// there are at most [`MAX_SCOPES_SEARCHED`] scopes) the largest scope they cover.
 fn most_specific<'a, T>(
     by_scope: &'a BTreeMap<Labels, T>,
     labels: &[(String, String)],
 ) -> Option<(&'a Labels, &'a T)> {
+    if let Some(own) = by_scope.get_key_value(labels) {
+        return Some(own);
+    }
+    if by_scope.len() > MAX_SCOPES_SEARCHED {
+        return None;
+    }
     by_scope
         .iter()
         .filter(|(scope, _)| covers(scope, labels))
@@ -289,6 +302,16 @@ pub(super) fn settle(servers: &mut [ServerSignals]) {
         .iter()
         .filter_map(|s| s.refusals.as_ref().map(|r| (r.scope.clone(), (0, None))))
         .collect();
+    if by_scope.len() > MAX_SCOPES_SEARCHED {
+        // Counters of their own label sets (see MAX_SCOPES_SEARCHED): each covers its own.
+        for server in servers.iter_mut() {
+            let requests = server.requests();
+            if let Some(refusals) = &mut server.refusals {
+                (refusals.label_sets, refusals.admitted) = (1, requests);
+            }
+        }
+        return;
+    }
     for (scope, (sets, admitted)) in &mut by_scope {
         for server in servers.iter().filter(|s| covers(scope, &s.labels)) {
             *sets += 1;
