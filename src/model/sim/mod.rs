@@ -386,7 +386,10 @@ impl Recorder {
         let pending = std::mem::take(&mut self.pending);
         for (index, outcome) in pending {
             if index < end {
-                self.add(outcome);
+                match outcome {
+                    Outcome::Served(s) => self.add(s),
+                    Outcome::Rejected(reason) => self.add_rejection(reason),
+                }
             } else {
                 self.pending.push((index, outcome));
             }
@@ -416,7 +419,14 @@ impl Recorder {
     /// Statistics of request `index`, recorded if it is measured.
     #[inline]
     pub fn sample(&mut self, index: u64, s: Sample) {
-        self.outcome(index, Outcome::Served(s));
+        if index < self.warm_up {
+            return;
+        }
+        if index >= self.end_index() {
+            self.pending.push((index, Outcome::Served(s)));
+            return;
+        }
+        self.add(s);
     }
 
     /// Request `index` was turned away at arrival by the cap `reason`: counted if it is measured (and in the
@@ -425,33 +435,27 @@ impl Recorder {
         if self.occupancy.started() {
             self.rejected_in_window += 1;
         }
-        self.outcome(index, Outcome::Rejected(reason));
-    }
-
-    #[inline]
-    fn outcome(&mut self, index: u64, outcome: Outcome) {
         if index < self.warm_up {
             return;
         }
         if index >= self.end_index() {
-            self.pending.push((index, outcome));
+            self.pending.push((index, Outcome::Rejected(reason)));
             return;
         }
-        self.add(outcome);
+        self.add_rejection(reason);
     }
 
-    fn add(&mut self, outcome: Outcome) {
+    /// A measured request turned away: it counts, with no latency.
+    fn add_rejection(&mut self, reason: RejectionReason) {
         self.measured += 1;
-        let s = match outcome {
-            Outcome::Served(s) => s,
-            Outcome::Rejected(reason) => {
-                *match reason {
-                    RejectionReason::MaxNumQueuedReqs => &mut self.rejected.max_num_queued_reqs,
-                    RejectionReason::MaxNumQueuedTokens => &mut self.rejected.max_num_queued_tokens,
-                } += 1;
-                return;
-            }
-        };
+        *match reason {
+            RejectionReason::MaxNumQueuedReqs => &mut self.rejected.max_num_queued_reqs,
+            RejectionReason::MaxNumQueuedTokens => &mut self.rejected.max_num_queued_tokens,
+        } += 1;
+    }
+
+    fn add(&mut self, s: Sample) {
+        self.measured += 1;
         if self.traces.len() < self.trace_limit {
             self.traces.push(s.trace);
         }

@@ -17,7 +17,8 @@ pub(crate) struct AdmissionControl {
     max_in_flight: Option<u64>,
     /// Most prompt tokens in their prefill phase over the fleet; `None`: no cap.
     max_prefill_tokens: Option<u64>,
-    /// Prompt tokens of the admitted requests that have not had their first token yet (waiting, or being prefilled).
+    /// Prompt tokens of the admitted requests that have not had their first token yet (waiting, or being prefilled);
+    /// kept only under a token cap.
     prefill_tokens: u64,
 }
 
@@ -38,17 +39,21 @@ impl AdmissionControl {
         if self.max_in_flight.is_some_and(|cap| in_flight >= cap) {
             return Some(RejectionReason::MaxNumQueuedReqs);
         }
-        let tokens = self.prefill_tokens + u64::from(prompt);
-        if self.max_prefill_tokens.is_some_and(|cap| tokens > cap) {
-            return Some(RejectionReason::MaxNumQueuedTokens);
+        if let Some(cap) = self.max_prefill_tokens {
+            let tokens = self.prefill_tokens + u64::from(prompt);
+            if tokens > cap {
+                return Some(RejectionReason::MaxNumQueuedTokens);
+            }
+            self.prefill_tokens = tokens;
         }
-        self.prefill_tokens = tokens;
         None
     }
 
     /// An admitted request's first token came out: its prompt has left the prefill phase.
     #[inline]
     pub fn first_token(&mut self, prompt: u32) {
-        self.prefill_tokens -= u64::from(prompt);
+        if self.max_prefill_tokens.is_some() {
+            self.prefill_tokens -= u64::from(prompt);
+        }
     }
 }
