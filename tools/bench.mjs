@@ -727,8 +727,10 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
 
 // ── Main ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-// Exported for trying the interaction script against a stand-in lab; running the file runs the benchmark.
-export { oneVisit };
+// Exported for trying the interaction script against a stand-in lab, and for weighing a build alone
+// (`node -e "import('./tools/bench.mjs').then((b) => console.log(b.pageWeight().total))"`); running the file runs
+// the benchmark.
+export { oneVisit, pageWeight };
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
 
 async function main() {

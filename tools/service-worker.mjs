@@ -2,7 +2,9 @@
 // file of the build — each page (index.html and each lesson's) and each hashed wasm, js and css file — under a
 // version that is a hash of all their contents, so every new build gets a new cache and deletes the old one. The
 // widgets' pictures (pictures/) are left out: they stand in for the live widgets where JavaScript is off, and
-// without JavaScript there is no service worker to use them.
+// without JavaScript there is no service worker to use them. On-demand modules (a file name containing `-worker`:
+// the web workers behind rarely used tools) are listed apart: not precached, so a first visit does not download
+// them, but cached the first time a page asks for one.
 // Usage: node tools/service-worker.mjs SITE_DIR
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -29,9 +31,11 @@ for (const path of files) {
 }
 const pages = files.filter((path) => path === 'index.html' || path.endsWith('/index.html'))
   .map((path) => `./${path.slice(0, -'index.html'.length)}`);
-const assets = files.filter((path) => !path.endsWith('.html') && !path.startsWith('pictures/'))
-  .map((path) => `./${path}`);
-const BUILD = { version: build.digest('hex').slice(0, 16), pages, assets };
+const ON_DEMAND = /-worker[^/]*$/;
+const servedFiles = files.filter((path) => !path.endsWith('.html') && !path.startsWith('pictures/'));
+const assets = servedFiles.filter((path) => !ON_DEMAND.test(path)).map((path) => `./${path}`);
+const onDemand = servedFiles.filter((path) => ON_DEMAND.test(path)).map((path) => `./${path}`);
+const BUILD = { version: build.digest('hex').slice(0, 16), pages, assets, onDemand };
 
 const template = await readFile(new URL('sw.template.js', import.meta.url), 'utf8');
 const placeholder = /\/\* BUILD \*\/ \{[^\n]*\};/;

@@ -1,10 +1,11 @@
 // goodput's service worker: after one visit the course works with the network off.
 // Generated at build time by tools/service-worker.mjs from tools/sw.template.js; BUILD lists this build's files.
-//  - install: precache every page and asset of the build in a cache named after a hash of the build;
+//  - install: precache every page and asset of the build in a cache named after a hash of the build, except the
+//    on-demand modules (web workers of rarely used tools), cached the first time a page loads one;
 //  - activate: delete the caches of older builds, and take control of open pages;
 //  - fetch: the build's assets (hashed names, never changed) cache-first; page loads network-first, falling back to
 //    the cache when the network fails or hangs.
-const BUILD = /* BUILD */ { version: 'dev', pages: [], assets: [] };
+const BUILD = /* BUILD */ { version: 'dev', pages: [], assets: [], onDemand: [] };
 
 const CACHE_PREFIX = 'goodput-';
 const CACHE = `${CACHE_PREFIX}${BUILD.version}`;
@@ -14,6 +15,7 @@ const NAVIGATION_TIMEOUT_MS = 4000;
 const absolute = (path) => new URL(path, self.location).href;
 const PAGE_URLS = BUILD.pages.map(absolute);
 const ASSET_URLS = new Set(BUILD.assets.map(absolute));
+const ON_DEMAND_URLS = new Set(BUILD.onDemand.map(absolute));
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -43,12 +45,26 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(networkFirst(request));
   } else if (ASSET_URLS.has(withoutQuery(request.url))) {
     event.respondWith(cacheFirst(request));
+  } else if (ON_DEMAND_URLS.has(withoutQuery(request.url))) {
+    event.respondWith(cachedOnUse(request));
   }
 });
 
 async function cacheFirst(request) {
   const cached = await caches.match(request, { cacheName: CACHE, ignoreSearch: true });
   return cached ?? fetch(request);
+}
+
+/** An on-demand module: from the cache if it was loaded before, else from the network, kept for next time. */
+async function cachedOnUse(request) {
+  const cached = await caches.match(request, { cacheName: CACHE, ignoreSearch: true });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) {
+    const cache = await caches.open(CACHE);
+    await cache.put(withoutQuery(request.url), response.clone());
+  }
+  return response;
 }
 
 async function networkFirst(request) {
