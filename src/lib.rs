@@ -3,6 +3,7 @@
 //! Data flows one way, from pure code to the page:
 //! - [`model`]: the queue model (M/M/c and continuous batching), pure Rust with no web types; [`lab`] turns the
 //!   knee lab's settings into model runs and chart data, [`charts`] draws them (canvas in the page, SVG natively);
+//! - [`calibrate`]: "Your server": the model fitted to a benchmark's results, a trace or two `/metrics` scrapes;
 //! - [`cluster`]: reading a real vLLM server's `/metrics`, the knee verdict and Little's Law sizing;
 //! - [`address`]: the query string the lab's settings and a presentation's place share;
 //! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
@@ -11,6 +12,7 @@
 //! - `islands`, `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive.
 
 pub mod address;
+pub mod calibrate;
 pub mod charts;
 pub mod cluster;
 pub mod lab;

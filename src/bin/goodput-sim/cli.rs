@@ -1,6 +1,7 @@
 //! The flags and the subcommands.
 
 use super::bench;
+use super::calibrate::{self, CalibrateArgs};
 use super::finite::{self, FiniteArgs};
 use super::output::{print_run, print_sweep, OutputArgs};
 use super::scenario_args::ScenarioArgs;
@@ -115,6 +116,13 @@ enum Command {
         #[arg(long, default_value_t = 40.0)]
         slo_tpot_ms: f64,
     },
+    /// Fit the model to your server: print a scenario file (for run --scenario, sweep --scenario, or the page's
+    /// "Your server") fitted by least squares to vllm bench serve results, a request trace with token times, or two
+    /// /metrics scrapes, and on standard error a report: each coefficient with where it came from and its
+    /// uncertainty, every input figure measured against the fit and against the model's repeat of the same
+    /// experiment, what the inputs could not determine, and the flags assumed. Calibrate from light loads (well
+    /// below the knee) and read the knee off the model. Exits 2 with one line naming the file at fault.
+    Calibrate(CalibrateArgs),
 }
 
 /// The random seed of a run.
@@ -217,6 +225,7 @@ fn execute(command: Command) -> Result<(), String> {
                 report::run(&page, later_page.as_deref(), &options)?.trim_end()
             );
         }
+        Command::Calibrate(args) => calibrate::run(&args)?,
     }
     Ok(())
 }

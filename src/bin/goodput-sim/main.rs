@@ -13,15 +13,18 @@
 //! goodput-sim metrics tests/fixtures/metrics/healthy.prom
 //! curl -s localhost:8000/metrics | goodput-sim metrics -
 //! goodput-sim metrics --json earlier.prom later.prom
+//! goodput-sim calibrate --max-num-seqs 64 rate-1.json rate-2.json > my-server.json
 //! ```
 //!
-//! Modules: [`cli`] (the subcommands), [`scenario_args`] (the flags that make a scenario), [`finite`] (finite runs
+//! Modules: [`cli`] (the subcommands), [`calibrate`] (a scenario fitted to a server's measurements), [`scenario_args`] (the flags that make a scenario), [`finite`] (finite runs
 //! at a rate or of a trace, like `vllm bench serve`), [`trace`] (reading traces), [`input`] (files and standard
 //! input), [`output`] (table, CSV and JSON), [`bench`] (the model's speed, for BENCHMARKS.md). The
 //! `metrics` subcommand is `goodput::cluster::report`, which the probe script and tests share.
 
 #[cfg(any(not(target_arch = "wasm32"), target_os = "wasi"))]
 mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+mod calibrate;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]

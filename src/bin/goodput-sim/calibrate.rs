@@ -1,0 +1,76 @@
+//! `goodput-sim calibrate`: the scenario fitted to a server's own measurements on standard output, the fit's report
+//! on standard error.
+
+use super::input::{display_name, read_text};
+use clap::{Args, ValueEnum};
+use goodput::calibrate::{calibrate, inputs::InputFile, report, ServerFlags};
+
+/// On or off.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Switch {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+/// The server's flags, which the measurements cannot show.
+#[derive(Args)]
+pub struct CalibrateArgs {
+    /// The inputs, recognised by content: `vllm bench serve --save-result` JSON files (one a rate; with or without
+    /// --save-detailed), request traces (JSON lines or CSV with arrival_s, prompt_tokens, output_tokens, and
+    /// first_token_s, last_token_s for the latencies), or /metrics scrapes of one server in the order taken (each
+    /// two in a row make a window). - reads standard input.
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// The server's --max-num-seqs (default: vLLM's, 256).
+    #[arg(long)]
+    max_num_seqs: Option<u32>,
+    /// The server's --max-num-batched-tokens (default: vLLM's, 8192).
+    #[arg(long)]
+    max_num_batched_tokens: Option<u32>,
+    /// Whether the server cuts prompts into chunks (default: on, as vLLM V1).
+    #[arg(long, value_enum)]
+    chunked_prefill: Option<Switch>,
+    /// KV-cache tokens per replica, from the server's start-up log ("GPU KV cache size: N tokens"); default: no
+    /// limit.
+    #[arg(long)]
+    kv_cache_tokens: Option<u64>,
+    /// Replicas behind the endpoint the measurements came from (default 1).
+    #[arg(long)]
+    replicas: Option<u32>,
+    /// Seconds between two /metrics scrapes (default: from the samples' timestamps, else the running gauge stands
+    /// in for the concurrency).
+    #[arg(long)]
+    seconds: Option<f64>,
+}
+
+/// Reads the files, fits, prints the scenario and the report; an error is one line.
+pub fn run(args: &CalibrateArgs) -> Result<(), String> {
+    let mut files = Vec::with_capacity(args.files.len());
+    for source in &args.files {
+        files.push(InputFile {
+            name: display_name(source).to_owned(),
+            text: read_text(
+                source,
+                goodput::calibrate::inputs::MAX_INPUT_BYTES,
+                "a detailed result of 10 000 requests is a few MB",
+            )?,
+        });
+    }
+    let flags = ServerFlags {
+        max_num_seqs: args.max_num_seqs,
+        max_num_batched_tokens: args.max_num_batched_tokens,
+        chunked_prefill: args.chunked_prefill.map(|s| matches!(s, Switch::On)),
+        kv_cache_tokens: args.kv_cache_tokens,
+        replicas: args.replicas,
+        window_seconds: args.seconds,
+    };
+    let calibration = calibrate(&files, &flags)?;
+    eprint!("{}", report::render(&calibration));
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&calibration.scenario).expect("scenarios serialise")
+    );
+    Ok(())
+}

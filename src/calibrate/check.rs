@@ -1,0 +1,136 @@
+//! The calibrated model run against each input's own experiment: a result file's rate and request count (or
+//! everything at once for `"inf"`), a trace's arrivals and lengths, and the figures `vllm bench serve` reports
+//! compared with the measured ones.
+
+use super::inputs::{BenchResult, Life, Parsed};
+use crate::model::{bench_requests, replay, BenchSummary, Scenario, TraceRequest};
+
+/// Largest run simulated for a check: a result of more requests is checked on its first this many draws.
+pub const MAX_CHECK_REQUESTS: u64 = 5_000;
+
+/// The figures compared, seconds (throughput in requests per second).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BenchFigures {
+    /// Median TTFT.
+    pub ttft_p50: f64,
+    /// 99th-percentile TTFT (`None` when the input does not say).
+    pub ttft_p99: Option<f64>,
+    /// Median TPOT.
+    pub tpot_p50: f64,
+    /// Completed requests ÷ duration.
+    pub throughput: f64,
+}
+
+impl BenchFigures {
+    /// A simulated run's figures.
+    pub fn of(summary: &BenchSummary) -> BenchFigures {
+        BenchFigures {
+            ttft_p50: summary.ttft.p50,
+            ttft_p99: Some(summary.ttft.p99),
+            tpot_p50: summary.tpot.p50,
+            throughput: summary.throughput,
+        }
+    }
+
+    /// A result file's figures.
+    pub fn of_result(bench: &BenchResult) -> BenchFigures {
+        BenchFigures {
+            ttft_p50: bench.ttft_median,
+            ttft_p99: bench.ttft_p99,
+            tpot_p50: bench.tpot_median,
+            throughput: bench.request_throughput,
+        }
+    }
+
+    /// A timed trace's figures (percentiles as numpy's); `None` without token times.
+    pub fn of_trace(lives: &[Life]) -> Option<BenchFigures> {
+        let mut ttft: Vec<f64> = lives.iter().filter_map(|l| l.ttft).collect();
+        let mut tpot: Vec<f64> = lives
+            .iter()
+            .filter(|l| l.output > 1)
+            .filter_map(|l| Some((l.e2e? - l.ttft?) / f64::from(l.output - 1)))
+            .collect();
+        if ttft.len() < lives.len() || tpot.is_empty() {
+            return None;
+        }
+        let end = lives
+            .iter()
+            .filter_map(|l| Some(l.arrival? + l.e2e?))
+            .fold(0.0, f64::max);
+        ttft.sort_by(f64::total_cmp);
+        tpot.sort_by(f64::total_cmp);
+        Some(BenchFigures {
+            ttft_p50: percentile(&ttft, 0.5),
+            ttft_p99: Some(percentile(&ttft, 0.99)),
+            tpot_p50: percentile(&tpot, 0.5),
+            throughput: lives.len() as f64 / end,
+        })
+    }
+}
+
+/// numpy's linear interpolation between order statistics of a sorted, non-empty list.
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * q;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+/// One input run again in the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// What the input measured.
+    pub measured: BenchFigures,
+    /// What the model gives for the same experiment.
+    pub model: BenchFigures,
+}
+
+/// The model's run of a benchmark at `rate` (`None`: all sent at once) of `n` requests, from `seed`.
+pub fn simulate_bench(
+    scenario: &Scenario,
+    rate: Option<f64>,
+    n: u64,
+    seed: u64,
+) -> Result<BenchSummary, String> {
+    let n = n.clamp(1, MAX_CHECK_REQUESTS);
+    // All at once is the limit of a very high rate: draw lengths as a rate run does, then send them together.
+    let mut requests =
+        bench_requests(scenario, rate.unwrap_or(1.0), n, seed).map_err(|e| e.to_string())?;
+    if rate.is_none() {
+        for r in &mut requests {
+            r.arrival_s = 0.0;
+        }
+    }
+    replay(scenario, &requests, rate).map_err(|e| e.to_string())
+}
+
+/// Checks one input against the scenario; `None` for an input with no experiment to repeat (scrapes, an untimed
+/// trace).
+pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
+    match input {
+        Parsed::Bench(bench) => {
+            let summary = simulate_bench(scenario, bench.request_rate, bench.completed, 1).ok()?;
+            Some(Check {
+                measured: BenchFigures::of_result(bench),
+                model: BenchFigures::of(&summary),
+            })
+        }
+        Parsed::Trace(lives) => {
+            let measured = BenchFigures::of_trace(lives)?;
+            let requests: Vec<TraceRequest> = lives
+                .iter()
+                .map(|l| TraceRequest {
+                    arrival_s: l.arrival.unwrap_or(0.0),
+                    prompt_tokens: l.prompt,
+                    output_tokens: l.output,
+                })
+                .collect();
+            let summary = replay(scenario, &requests, None).ok()?;
+            Some(Check {
+                measured,
+                model: BenchFigures::of(&summary),
+            })
+        }
+        Parsed::Metrics(_) => None,
+    }
+}

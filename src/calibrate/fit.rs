@@ -1,0 +1,246 @@
+//! The least-squares fit of the step-time coefficients. Each observation (a request's TTFT or TPOT, a run's or a
+//! window's mean) is linear in the coefficients once it is known whether the prefill step it contains is bound by
+//! memory or by compute (the model's step is the larger of the two), so the fit alternates: solve by SVD (nalgebra),
+//! pick each prefill's larger branch with the new coefficients, solve again, until no branch changes. A
+//! coefficient the data cannot tell apart from another (a near-zero singular value) or that comes out below 0 is
+//! set to 0 and named, rather than guessed.
+
+use nalgebra::{DMatrix, DVector};
+
+/// The coefficients fitted, in the order of a row's columns.
+pub const COEFFICIENTS: [&str; 4] = [
+    "iteration.fixed",
+    "iteration.per_context_token",
+    "iteration.compute.per_token",
+    "frontend_overhead",
+];
+
+/// Index of the step's fixed cost (memory-bound: weights read once a step).
+pub const FIXED: usize = 0;
+/// Index of the cost per context token of the decoding sequences (their KV cache read).
+pub const PER_CONTEXT_TOKEN: usize = 1;
+/// Index of the compute cost per token processed (prefill tokens and decoding sequences).
+pub const PER_TOKEN: usize = 2;
+/// Index of the front end's time before the scheduler sees a request.
+pub const FRONTEND: usize = 3;
+
+/// Which latency an observation measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Figure {
+    /// Time to first token.
+    Ttft,
+    /// Time per output token.
+    Tpot,
+    /// Prefill time (first token − scheduled), as vLLM's histogram has it.
+    Prefill,
+}
+
+impl Figure {
+    /// The figure's name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Figure::Ttft => "TTFT",
+            Figure::Tpot => "TPOT",
+            Figure::Prefill => "prefill time",
+        }
+    }
+}
+
+/// One observation: `y ≈ base·θ + max(memory·θ, compute·θ)` (the last two zero for a figure with no prefill).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Index of the input file.
+    pub source: usize,
+    /// What it measures.
+    pub figure: Figure,
+    /// The measured value, seconds.
+    pub y: f64,
+    /// The part linear in every regime.
+    pub base: [f64; 4],
+    /// The prefill step(s) when bound by memory.
+    pub memory: [f64; 4],
+    /// The prefill step(s) when bound by compute.
+    pub compute: [f64; 4],
+}
+
+fn dot(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+impl Row {
+    /// The value the coefficients give.
+    pub fn value(&self, theta: &[f64; 4]) -> f64 {
+        dot(&self.base, theta) + dot(&self.memory, theta).max(dot(&self.compute, theta))
+    }
+
+    fn design(&self, memory_bound: bool) -> [f64; 4] {
+        let branch = if memory_bound {
+            &self.memory
+        } else {
+            &self.compute
+        };
+        std::array::from_fn(|k| self.base[k] + branch[k])
+    }
+}
+
+/// A coefficient and how well the data determine it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    /// Its value, seconds (per unit).
+    pub value: f64,
+    /// Its standard error ÷ its value, when fitted; `None` when the data could not determine it.
+    pub relative_error: Option<f64>,
+    /// Why it is not fitted, when it is not.
+    pub not_determined: Option<String>,
+}
+
+/// The fit's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    /// The coefficients, in [`COEFFICIENTS`]' order.
+    pub coefficients: [Fitted; 4],
+    /// Rows used.
+    pub rows: usize,
+}
+
+impl Fit {
+    /// The coefficients' values.
+    pub fn theta(&self) -> [f64; 4] {
+        std::array::from_fn(|k| self.coefficients[k].value)
+    }
+}
+
+/// Below this ratio of the smallest to the largest singular value (columns scaled to unit length), two coefficients
+/// move the observations the same way and the data cannot tell them apart.
+const INDISTINCT: f64 = 1e-3;
+
+/// Which coefficient gives way first when the data cannot determine them all: the front end's constant, then the
+/// context cost, then the compute cost; the fixed step cost last.
+const GIVE_WAY: [usize; 4] = [FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN, FIXED];
+
+/// Fits the rows; `None` when no coefficient can be determined (no rows).
+pub fn fit(rows: &[Row]) -> Option<Fit> {
+    if rows.is_empty() {
+        return None;
+    }
+    // Relative errors, each input's figure weighing the same however many requests it has.
+    let mut group_sizes = std::collections::HashMap::new();
+    for r in rows {
+        *group_sizes.entry((r.source, r.figure)).or_insert(0usize) += 1;
+    }
+    let weight: Vec<f64> = rows
+        .iter()
+        .map(|r| 1.0 / (r.y.abs().max(1e-6) * (group_sizes[&(r.source, r.figure)] as f64).sqrt()))
+        .collect();
+    let mut active = [true; 4];
+    let mut why: [Option<String>; 4] = Default::default();
+    // Start compute-bound: a prefill of any length is compute-bound on a GPU, short ones aside.
+    let mut memory_bound = vec![false; rows.len()];
+    let mut theta = [0.0; 4];
+    let mut errors = [None; 4];
+    for _ in 0..40 {
+        let columns: Vec<usize> = (0..4).filter(|&k| active[k]).collect();
+        if columns.is_empty() {
+            return None;
+        }
+        let a = DMatrix::from_fn(rows.len(), columns.len(), |i, c| {
+            rows[i].design(memory_bound[i])[columns[c]] * weight[i]
+        });
+        let b = DVector::from_fn(rows.len(), |i, _| rows[i].y * weight[i]);
+        let norms: Vec<f64> = (0..columns.len()).map(|c| a.column(c).norm()).collect();
+        // A coefficient no row depends on is not determined at all.
+        if let Some(c) = norms.iter().position(|&n| n == 0.0) {
+            active[columns[c]] = false;
+            why[columns[c]] = Some("no input depends on it".to_owned());
+            continue;
+        }
+        let scaled = DMatrix::from_fn(a.nrows(), a.ncols(), |i, c| a[(i, c)] / norms[c]);
+        let svd = scaled.clone().svd(true, true);
+        let singular = &svd.singular_values;
+        let (smallest, largest) = (singular.min(), singular.max());
+        if columns.len() > rows.len() || smallest < INDISTINCT * largest {
+            // The right singular vector of the smallest value says which coefficients move together.
+            let v_t = svd.v_t.as_ref().expect("asked for V");
+            let weakest = (0..singular.len())
+                .min_by(|&i, &j| singular[i].total_cmp(&singular[j]))
+                .unwrap_or(0);
+            let involved: Vec<usize> = (0..columns.len())
+                .filter(|&c| columns.len() > rows.len() || v_t[(weakest, c)].abs() > 0.3)
+                .map(|c| columns[c])
+                .collect();
+            let drop = GIVE_WAY
+                .iter()
+                .copied()
+                .find(|k| involved.contains(k))
+                .unwrap_or(columns[columns.len() - 1]);
+            let partners: Vec<&str> = involved
+                .iter()
+                .filter(|&&k| k != drop)
+                .map(|&k| COEFFICIENTS[k])
+                .collect();
+            active[drop] = false;
+            why[drop] = Some(if partners.is_empty() {
+                "the inputs do not determine it".to_owned()
+            } else {
+                format!(
+                    "the inputs cannot tell it apart from {}",
+                    partners.join(" and ")
+                )
+            });
+            continue;
+        }
+        let solution = svd.solve(&b, 0.0);
+        let Ok(solution) =
+            solution.map(|s| DVector::from_fn(columns.len(), |c, _| s[c] / norms[c]))
+        else {
+            return None;
+        };
+        // A coefficient below 0 has no meaning here: the inputs show no such cost.
+        if let Some(c) = (0..columns.len())
+            .filter(|&c| solution[c] < 0.0)
+            .min_by(|&i, &j| solution[i].total_cmp(&solution[j]))
+        {
+            active[columns[c]] = false;
+            why[columns[c]] = Some(format!(
+                "fitted below 0 ({:.3e}): the inputs show no such cost",
+                solution[c]
+            ));
+            continue;
+        }
+        theta = [0.0; 4];
+        for (c, &k) in columns.iter().enumerate() {
+            theta[k] = solution[c];
+        }
+        // Standard errors: the residual variance times the diagonal of (AᵀA)⁻¹ = V Σ⁻² Vᵀ (scaled back).
+        let residual = &b - &a * &solution;
+        let dof = rows.len().saturating_sub(columns.len()).max(1) as f64;
+        let variance = residual.norm_squared() / dof;
+        let v_t = svd.v_t.as_ref().expect("asked for V");
+        errors = [None; 4];
+        for (c, &k) in columns.iter().enumerate() {
+            let diagonal: f64 = (0..singular.len())
+                .map(|s| (v_t[(s, c)] / singular[s]).powi(2))
+                .sum();
+            let se = (variance * diagonal).sqrt() / norms[c];
+            // With no more figures than coefficients there is no residual to estimate an error from.
+            errors[k] = (theta[k] > 0.0 && rows.len() > columns.len()).then(|| se / theta[k]);
+        }
+        let next: Vec<bool> = rows
+            .iter()
+            .map(|r| dot(&r.memory, &theta) >= dot(&r.compute, &theta))
+            .collect();
+        if next == memory_bound {
+            break;
+        }
+        memory_bound = next;
+    }
+    let coefficients = std::array::from_fn(|k| Fitted {
+        value: theta[k],
+        relative_error: if active[k] { errors[k] } else { None },
+        not_determined: why[k].clone(),
+    });
+    Some(Fit {
+        coefficients,
+        rows: rows.len(),
+    })
+}

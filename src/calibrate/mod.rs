@@ -1,0 +1,378 @@
+//! "Your server": the model calibrated from what an operator already has — `vllm bench serve --save-result` files,
+//! a per-request trace, or two `/metrics` scrapes — into a scenario the model runs as it runs the presets. Pure
+//! Rust, no web types; `goodput-sim calibrate` and the page share it.
+//!
+//! - [`inputs`]: recognising and reading the files;
+//! - [`scrapes`]: two scrapes as the means of the window between them;
+//! - [`observations`]: what each file shows, as rows linear in the step-time coefficients;
+//! - [`check`]: each input's experiment run again in the calibrated model;
+//! - [`fit`]: the least-squares fit (SVD), naming what the data cannot determine;
+//! - [`report`]: the fit and the check of every input figure, as text.
+//!
+//! The fitted step time is the model's `max(memory, compute)` form: a step costs `fixed + per_context_token ×`
+//! the decoding sequences' context (weights and KV cache read), or `compute.per_token ×` the tokens it processes
+//! when that is longer (a prefill); the front end adds `frontend_overhead` to every TTFT. `per_decode_seq` and
+//! `per_prefill_token` stay 0: at the light loads a calibration wants, the per-sequence cost cannot be told apart
+//! from the context cost, and the prefill's cost is the compute term.
+
+pub mod check;
+pub mod fit;
+pub mod inputs;
+pub mod observations;
+pub mod report;
+pub mod scrapes;
+
+use crate::model::scenario::{
+    Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
+    Slo, MAX_EMPIRICAL_LENGTHS,
+};
+use fit::{Figure, Fit, Row};
+use inputs::{InputFile, Life, Parsed};
+use observations::Shape;
+
+/// What the data cannot give: the server's flags (from its command line and start-up log). `None` takes vLLM's
+/// default, named in the report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ServerFlags {
+    /// `--max-num-seqs`.
+    pub max_num_seqs: Option<u32>,
+    /// `--max-num-batched-tokens`.
+    pub max_num_batched_tokens: Option<u32>,
+    /// `--enable-chunked-prefill` (on by default in vLLM V1).
+    pub chunked_prefill: Option<bool>,
+    /// The KV cache's tokens per replica ("GPU KV cache size: N tokens" in the start-up log).
+    pub kv_cache_tokens: Option<u64>,
+    /// Replicas behind the benchmarked endpoint.
+    pub replicas: Option<u32>,
+    /// Seconds between two `/metrics` scrapes, when the pages carry no timestamps.
+    pub window_seconds: Option<f64>,
+}
+
+/// vLLM V1's `--max-num-seqs` default.
+pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
+/// vLLM V1's `--max-num-batched-tokens` default for the OpenAI server on a data-centre GPU.
+pub const DEFAULT_MAX_NUM_BATCHED_TOKENS: u32 = 8192;
+
+/// One input as the report describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputSummary {
+    /// The file's name (for scrapes: "earlier → later").
+    pub name: String,
+    /// What it was read as.
+    pub kind: String,
+    /// The requests it covers.
+    pub requests: u64,
+    /// The rate it was run at, requests per second, when it says.
+    pub rate: Option<f64>,
+    /// Each figure's measured mean and the fit's, seconds.
+    pub residuals: Vec<(Figure, f64, f64)>,
+    /// The input's experiment repeated in the calibrated model, when it has one.
+    pub check: Option<check::Check>,
+}
+
+/// The calibrated scenario and everything the report says about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    /// The scenario, accepted as is by `run --scenario`.
+    pub scenario: Scenario,
+    /// The fit.
+    pub fit: Fit,
+    /// The inputs, with their residuals.
+    pub inputs: Vec<InputSummary>,
+    /// Where the lengths came from.
+    pub lengths_from: String,
+    /// Flags taken as vLLM's defaults or from the user, in words.
+    pub assumptions: Vec<String>,
+}
+
+/// Calibrates from the files; an error is one line naming the file and what is missing.
+pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration, String> {
+    if files.is_empty() {
+        return Err(
+            "no input: give a vllm bench serve result, a request trace, or two /metrics scrapes"
+                .to_owned(),
+        );
+    }
+    let mut assumptions = Vec::new();
+    let mut flag = |value: Option<u32>, default: u32, what: &str, option: &str| match value {
+        Some(v) => {
+            assumptions.push(format!("{what} {v} (given)"));
+            v
+        }
+        None => {
+            assumptions.push(format!(
+                "{what} {default} (assumed, vLLM's default; give {option})"
+            ));
+            default
+        }
+    };
+    let replicas = flag(flags.replicas, 1, "replicas", "--replicas");
+    let max_num_seqs = flag(
+        flags.max_num_seqs,
+        DEFAULT_MAX_NUM_SEQS,
+        "max_num_seqs",
+        "--max-num-seqs",
+    );
+    let max_num_batched_tokens = flag(
+        flags.max_num_batched_tokens,
+        DEFAULT_MAX_NUM_BATCHED_TOKENS.max(max_num_seqs),
+        "max_num_batched_tokens",
+        "--max-num-batched-tokens",
+    );
+    let chunked_prefill = flags.chunked_prefill.unwrap_or(true);
+    assumptions.push(match flags.chunked_prefill {
+        Some(on) => format!("chunked prefill {} (given)", if on { "on" } else { "off" }),
+        None => {
+            "chunked prefill on (assumed, vLLM V1's default; give --chunked-prefill)".to_owned()
+        }
+    });
+    let kv_cache = match flags.kv_cache_tokens {
+        Some(tokens) => {
+            assumptions.push(format!("KV cache {tokens} tokens per replica (given)"));
+            KvCache::Tokens(tokens)
+        }
+        None => {
+            assumptions.push(
+                "KV cache not limited (not determined: give --kv-cache-tokens, the \"GPU KV cache size\" of the \
+                 start-up log)"
+                    .to_owned(),
+            );
+            KvCache::Unlimited
+        }
+    };
+    let shape = Shape {
+        replicas: f64::from(replicas),
+        max_num_batched_tokens,
+        chunked_prefill,
+    };
+
+    let mut parsed = Vec::with_capacity(files.len());
+    for file in files {
+        parsed.push((file, inputs::parse(file)?));
+    }
+    // Which parsed input each summary repeats in the check (none for a window between scrapes).
+    let mut experiments: Vec<Option<usize>> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut summaries = Vec::new();
+    let (mut prompts, mut outputs): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    let (mut mean_prompt, mut mean_output, mut weight) = (0.0, 0.0, 0.0);
+    let mut pending_page: Option<(&InputFile, &crate::cluster::metrics::Exposition)> = None;
+    let mut cv = None;
+    for (index, (file, input)) in parsed.iter().enumerate() {
+        let source = summaries.len();
+        match input {
+            Parsed::Bench(bench) => {
+                experiments.push(Some(index));
+                let before = rows.len();
+                rows.extend(observations::bench_rows(source, bench, &shape));
+                if rows.len() == before {
+                    return Err(format!("{}: shows no TTFT or TPOT to fit", file.name));
+                }
+                if let Some(lives) = &bench.lives {
+                    collect_lengths(lives, &mut prompts, &mut outputs);
+                }
+                let n = bench.completed as f64;
+                mean_prompt += bench.mean_prompt * n;
+                mean_output += bench.mean_output * n;
+                weight += n;
+                cv = cv.or(burstiness_cv(&file.text));
+                summaries.push(InputSummary {
+                    name: file.name.clone(),
+                    kind: if bench.lives.is_some() {
+                        "vllm bench serve result, per request".to_owned()
+                    } else {
+                        "vllm bench serve result, summary".to_owned()
+                    },
+                    requests: bench.completed,
+                    rate: bench.request_rate,
+                    residuals: Vec::new(),
+                    check: None,
+                });
+            }
+            Parsed::Trace(lives) => {
+                experiments.push(Some(index));
+                collect_lengths(lives, &mut prompts, &mut outputs);
+                let before = rows.len();
+                rows.extend(observations::trace_rows(source, lives, &shape));
+                let timed = rows.len() > before;
+                let span = lives.last().and_then(|l| l.arrival).unwrap_or(0.0);
+                summaries.push(InputSummary {
+                    name: file.name.clone(),
+                    kind: if timed {
+                        "request trace with token times".to_owned()
+                    } else {
+                        "request trace, lengths only".to_owned()
+                    },
+                    requests: lives.len() as u64,
+                    rate: (span > 0.0).then(|| (lives.len() - 1) as f64 / span),
+                    residuals: Vec::new(),
+                    check: None,
+                });
+            }
+            Parsed::Metrics(page) => match pending_page.take() {
+                None => pending_page = Some((file, page)),
+                Some((earlier_file, earlier)) => {
+                    let name = format!("{} → {}", earlier_file.name, file.name);
+                    let w = scrapes::window(&name, earlier, page, flags.window_seconds)?;
+                    experiments.push(None);
+                    rows.extend(observations::window_rows(source, &w.means, &shape));
+                    if let Some(p) = w.prompt_lengths {
+                        prompts.extend(p);
+                    }
+                    if let Some(o) = w.output_lengths {
+                        outputs.extend(o);
+                    }
+                    mean_prompt += w.means.prompt * w.means.requests;
+                    mean_output += w.means.output * w.means.requests;
+                    weight += w.means.requests;
+                    summaries.push(InputSummary {
+                        name,
+                        kind: format!("two /metrics scrapes (window length {})", w.seconds_from),
+                        requests: w.means.requests.round() as u64,
+                        rate: (w.means.rate > 0.0).then_some(w.means.rate),
+                        residuals: Vec::new(),
+                        check: None,
+                    });
+                    // The later page may start the next window.
+                    pending_page = Some((file, page));
+                }
+            },
+        }
+    }
+    if let Some((file, _)) = pending_page {
+        if !summaries.iter().any(|s| s.kind.starts_with("two /metrics")) {
+            return Err(format!(
+                "{}: one /metrics scrape counts since the server started; give a second, later scrape of the same \
+                 server",
+                file.name
+            ));
+        }
+    }
+    if rows.is_empty() {
+        let name = files
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(format!(
+            "{name}: no latencies to fit (a trace needs first_token_s and last_token_s, or add a result file)"
+        ));
+    }
+    let fit = fit::fit(&rows).ok_or_else(|| "the inputs determine no step time".to_owned())?;
+    let theta = fit.theta();
+    if theta[fit::FIXED] <= 0.0 {
+        let why = fit.coefficients[fit::FIXED]
+            .not_determined
+            .clone()
+            .unwrap_or_else(|| "it fitted to 0".to_owned());
+        return Err(format!(
+            "the inputs do not determine the decode step's time ({why}); calibrate from light loads, well below \
+             the knee"
+        ));
+    }
+    for (index, summary) in summaries.iter_mut().enumerate() {
+        let mut by_figure: Vec<(Figure, f64, f64, f64)> = Vec::new();
+        for row in rows.iter().filter(|r| r.source == index) {
+            match by_figure.iter_mut().find(|e| e.0 == row.figure) {
+                Some(e) => {
+                    e.1 += row.y;
+                    e.2 += row.value(&theta);
+                    e.3 += 1.0;
+                }
+                None => by_figure.push((row.figure, row.y, row.value(&theta), 1.0)),
+            }
+        }
+        summary.residuals = by_figure
+            .into_iter()
+            .map(|(figure, y, fitted, n)| (figure, y / n, fitted / n))
+            .collect();
+    }
+
+    let (prompt_tokens, output_tokens, lengths_from) = if !prompts.is_empty() {
+        (
+            empirical(prompts),
+            empirical(outputs),
+            "empirical: the inputs' own per-request lengths".to_owned(),
+        )
+    } else {
+        let (p, o) = (mean_prompt / weight.max(1.0), mean_output / weight.max(1.0));
+        (
+            LengthDist::Fixed {
+                tokens: p.round().max(1.0) as u32,
+            },
+            LengthDist::Fixed {
+                tokens: o.round().max(1.0) as u32,
+            },
+            "fixed at the inputs' means: they list no per-request lengths".to_owned(),
+        )
+    };
+    let scenario = Scenario {
+        service: ServiceKind::Llm(LlmFleet {
+            replicas,
+            max_num_seqs,
+            max_num_batched_tokens,
+            chunked_prefill,
+            iteration: IterationModel {
+                fixed: theta[fit::FIXED],
+                per_prefill_token: 0.0,
+                per_decode_seq: 0.0,
+                per_context_token: theta[fit::PER_CONTEXT_TOKEN],
+                compute: Some(ComputeTime {
+                    fixed: 0.0,
+                    per_token: theta[fit::PER_TOKEN],
+                }),
+            },
+            prompt_tokens,
+            output_tokens,
+            kv_cache,
+            prefix_caching: true,
+            frontend_overhead: theta[fit::FRONTEND],
+            max_num_queued_reqs: None,
+            max_num_queued_tokens: None,
+        }),
+        arrivals: Arrivals::Open {
+            offered_load: 0.8,
+            cv: cv.unwrap_or(crate::model::scenario::POISSON_CV),
+        },
+        slo: Slo {
+            ttft: 0.5,
+            tpot: 0.04,
+        },
+        customers: 20_000,
+        warm_up: 2_000,
+    };
+    scenario.validate().map_err(|e| {
+        format!("the fitted scenario is refused: {e} (check the flags against the inputs)")
+    })?;
+    for (summary, experiment) in summaries.iter_mut().zip(&experiments) {
+        summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].1));
+    }
+    Ok(Calibration {
+        scenario,
+        fit,
+        inputs: summaries,
+        lengths_from,
+        assumptions,
+    })
+}
+
+/// The gaps' CV a result file ran with (`burstiness` B: CV = 1/√B), when it says.
+fn burstiness_cv(text: &str) -> Option<f64> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let b = value.get("burstiness")?.as_f64()?;
+    (b.is_finite() && b > 0.0).then(|| Arrivals::cv_from_burstiness(b))
+}
+
+fn collect_lengths(lives: &[Life], prompts: &mut Vec<u32>, outputs: &mut Vec<u32>) {
+    prompts.extend(lives.iter().map(|l| l.prompt));
+    outputs.extend(lives.iter().map(|l| l.output));
+}
+
+/// An empirical distribution of at most [`MAX_EMPIRICAL_LENGTHS`] lengths (every k-th when there are more).
+fn empirical(mut tokens: Vec<u32>) -> LengthDist {
+    if tokens.len() > MAX_EMPIRICAL_LENGTHS {
+        let step = tokens.len().div_ceil(MAX_EMPIRICAL_LENGTHS);
+        tokens = tokens.into_iter().step_by(step).collect();
+    }
+    LengthDist::Empirical { tokens }
+}

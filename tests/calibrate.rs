@@ -1,0 +1,388 @@
+//! `calibrate`: the model fitted to measurements. Files the model itself made (a trace with token times, result
+//! files as `vllm bench serve --save-result --save-detailed` writes them) give back the coefficients they were made
+//! with; every malformed input is refused in one line naming the file.
+
+use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
+use goodput::calibrate::inputs::InputFile;
+use goodput::calibrate::{calibrate, Calibration, ServerFlags};
+use goodput::cluster::exposition::SimulatedScrape;
+use goodput::model::{
+    bench_requests, replay_traced, Arrivals, BenchSummary, ComputeTime, IterationModel, KvCache,
+    LengthDist, LlmFleet, RequestTrace, Scenario, ServiceKind, Slo,
+};
+
+/// The server the synthetic files come from: memory-bound decode steps growing with context, compute-bound
+/// prefills, a front end of 4 ms.
+fn truth() -> Scenario {
+    Scenario {
+        service: ServiceKind::Llm(LlmFleet {
+            replicas: 1,
+            max_num_seqs: 64,
+            max_num_batched_tokens: 4096,
+            chunked_prefill: true,
+            iteration: IterationModel {
+                fixed: 0.015,
+                per_prefill_token: 0.0,
+                per_decode_seq: 0.0,
+                per_context_token: 2.0e-7,
+                compute: Some(ComputeTime {
+                    fixed: 0.0,
+                    per_token: 6.0e-5,
+                }),
+            },
+            prompt_tokens: LengthDist::Uniform {
+                min: 200,
+                max: 3000,
+            },
+            output_tokens: LengthDist::Uniform { min: 20, max: 400 },
+            kv_cache: KvCache::Unlimited,
+            prefix_caching: true,
+            frontend_overhead: 0.004,
+            max_num_queued_reqs: None,
+            max_num_queued_tokens: None,
+        }),
+        arrivals: Arrivals::poisson(0.5),
+        slo: Slo {
+            ttft: 0.5,
+            tpot: 0.04,
+        },
+        customers: 1000,
+        warm_up: 0,
+    }
+}
+
+/// The model's run of `n` requests at `rate`: its report and every request's life, in sending order.
+fn simulated(rate: f64, n: u64, seed: u64) -> (BenchSummary, Vec<RequestTrace>) {
+    let s = truth();
+    let requests = bench_requests(&s, rate, n, seed).unwrap();
+    let (summary, mut lives) = replay_traced(&s, &requests, Some(rate)).unwrap();
+    lives.sort_by_key(|l| l.index);
+    (summary, lives)
+}
+
+/// A JSON-lines trace with token times of `n` requests at `rate`.
+fn synthetic_trace(rate: f64, n: u64, seed: u64) -> String {
+    let (_, lives) = simulated(rate, n, seed);
+    lives
+        .iter()
+        .map(|l| {
+            format!(
+                "{{\"arrival_s\": {}, \"prompt_tokens\": {}, \"output_tokens\": {}, \"first_token_s\": {}, \"last_token_s\": {}}}\n",
+                l.arrival, l.prompt_tokens, l.output_tokens, l.first_token, l.finish
+            )
+        })
+        .collect()
+}
+
+fn flags() -> ServerFlags {
+    ServerFlags {
+        max_num_seqs: Some(64),
+        max_num_batched_tokens: Some(4096),
+        ..ServerFlags::default()
+    }
+}
+
+fn file(name: &str, text: String) -> InputFile {
+    InputFile {
+        name: name.to_owned(),
+        text,
+    }
+}
+
+/// A `vllm bench serve --save-result` file of the model's run at `rate`, with `--save-detailed`'s lists when
+/// `detailed` (each request's decode gaps written as equal steps: only their sum is read).
+fn synthetic_result(rate: f64, n: u64, seed: u64, detailed: bool) -> String {
+    let (summary, lives) = simulated(rate, n, seed);
+    let mut result = serde_json::json!({
+        "date": "20261201-120000", "backend": "vllm", "model_id": "synthetic", "num_prompts": n,
+        "request_rate": rate, "burstiness": 1.0, "max_concurrency": null,
+        "duration": summary.duration, "completed": n, "failed": 0,
+        "total_input_tokens": summary.total_input_tokens, "total_output_tokens": summary.total_output_tokens,
+        "request_throughput": summary.throughput, "request_goodput": null,
+        "output_throughput": summary.output_throughput,
+        "mean_ttft_ms": summary.ttft.mean * 1e3, "median_ttft_ms": summary.ttft.p50 * 1e3,
+        "p99_ttft_ms": summary.ttft.p99 * 1e3,
+        "mean_tpot_ms": summary.tpot.mean * 1e3, "median_tpot_ms": summary.tpot.p50 * 1e3,
+        "p99_tpot_ms": summary.tpot.p99 * 1e3,
+        "mean_itl_ms": summary.itl.mean * 1e3, "median_itl_ms": summary.itl.p50 * 1e3,
+        "mean_e2el_ms": summary.e2e.mean * 1e3, "median_e2el_ms": summary.e2e.p50 * 1e3,
+    });
+    if detailed {
+        let object = result.as_object_mut().unwrap();
+        object.insert(
+            "input_lens".into(),
+            lives.iter().map(|l| l.prompt_tokens).collect(),
+        );
+        object.insert(
+            "output_lens".into(),
+            lives.iter().map(|l| l.output_tokens).collect(),
+        );
+        object.insert(
+            "ttfts".into(),
+            lives.iter().map(|l| l.first_token - l.arrival).collect(),
+        );
+        let itls: Vec<Vec<f64>> = lives
+            .iter()
+            .map(|l| {
+                let gaps = l.output_tokens.saturating_sub(1) as usize;
+                vec![(l.finish - l.first_token) / gaps.max(1) as f64; gaps]
+            })
+            .collect();
+        object.insert("itls".into(), serde_json::json!(itls));
+    }
+    result.to_string()
+}
+
+fn coefficients(c: &Calibration) -> [f64; 4] {
+    c.fit.theta()
+}
+
+fn within(what: &str, got: f64, want: f64, tolerance: f64) {
+    let error = (got - want).abs() / want;
+    assert!(
+        error <= tolerance,
+        "{what}: fitted {got:.4e}, made with {want:.4e} ({:.1}% off)",
+        error * 100.0
+    );
+}
+
+/// The four coefficients the synthetic server was made with, within `tolerance`.
+fn recovers(c: &Calibration, tolerance: f64) {
+    let theta = coefficients(c);
+    within("fixed", theta[FIXED], 0.015, tolerance);
+    within(
+        "per_context_token",
+        theta[PER_CONTEXT_TOKEN],
+        2.0e-7,
+        tolerance,
+    );
+    within("compute.per_token", theta[PER_TOKEN], 6.0e-5, tolerance);
+    within("frontend_overhead", theta[FRONTEND], 0.004, tolerance);
+}
+
+#[test]
+fn a_trace_with_token_times_gives_back_the_coefficients_it_was_made_with() {
+    let files = vec![
+        file("light.jsonl", synthetic_trace(0.1, 400, 1)),
+        file("lighter.jsonl", synthetic_trace(0.3, 400, 2)),
+    ];
+    let c = calibrate(&files, &flags()).unwrap();
+    recovers(&c, 0.05);
+    // The scenario is the model's own format, and it runs.
+    let ServiceKind::Llm(fleet) = &c.scenario.service else {
+        panic!("an LLM fleet")
+    };
+    assert_eq!(fleet.max_num_seqs, 64);
+    assert!(matches!(fleet.prompt_tokens, LengthDist::Empirical { .. }));
+    c.scenario.validate().unwrap();
+}
+
+#[test]
+fn detailed_result_files_give_back_the_step_and_prefill_costs() {
+    let files = vec![
+        file("rate-0.1.json", synthetic_result(0.1, 400, 1, true)),
+        file("rate-0.3.json", synthetic_result(0.3, 400, 2, true)),
+    ];
+    let c = calibrate(&files, &flags()).unwrap();
+    let theta = coefficients(&c);
+    let report = goodput::calibrate::report::render(&c);
+    within("fixed", theta[FIXED], 0.015, 0.05);
+    within("compute.per_token", theta[PER_TOKEN], 6.0e-5, 0.05);
+    // Without send times the batch is known only on average: the small coefficients are looser, and said to be.
+    within("per_context_token", theta[PER_CONTEXT_TOKEN], 2.0e-7, 0.5);
+    assert!(
+        report.contains("rate-0.1.json (vllm bench serve result, per request"),
+        "{report}"
+    );
+    // Each input's experiment, repeated in the model, lands near what it measured.
+    for input in &c.inputs {
+        let check = input
+            .check
+            .as_ref()
+            .expect("a result file is an experiment to repeat");
+        within(
+            "TTFT p50",
+            check.model.ttft_p50,
+            check.measured.ttft_p50,
+            0.1,
+        );
+        within(
+            "TPOT p50",
+            check.model.tpot_p50,
+            check.measured.tpot_p50,
+            0.1,
+        );
+        within(
+            "throughput",
+            check.model.throughput,
+            check.measured.throughput,
+            0.1,
+        );
+    }
+}
+
+#[test]
+fn summary_only_results_fit_what_they_can_and_name_what_they_cannot() {
+    let files = vec![
+        file("rate-0.1.json", synthetic_result(0.1, 400, 1, false)),
+        file("rate-0.3.json", synthetic_result(0.3, 400, 2, false)),
+    ];
+    let c = calibrate(&files, &flags()).unwrap();
+    let report = goodput::calibrate::report::render(&c);
+    assert!(report.contains("no error estimate"), "{report}");
+    assert!(report.contains("fixed at the inputs' means"), "{report}");
+    assert!(report.contains("max_num_seqs 64 (given)"), "{report}");
+    assert!(
+        report.contains("KV cache not limited (not determined"),
+        "{report}"
+    );
+    // Four figures, four unknowns: the fit reproduces every figure it was given.
+    for input in &c.inputs {
+        for (figure, measured, fitted) in &input.residuals {
+            within(figure.name(), *fitted, *measured, 0.1);
+        }
+    }
+}
+
+#[test]
+fn vllm_0_8_5_results_with_a_colon_key_and_an_unlimited_rate_are_read() {
+    let mut light: serde_json::Value =
+        serde_json::from_str(&synthetic_result(0.1, 200, 1, true)).unwrap();
+    let object = light.as_object_mut().unwrap();
+    object.remove("request_goodput");
+    object.insert("request_goodput:".into(), serde_json::Value::Null);
+    let mut burst = light.clone();
+    burst["request_rate"] = serde_json::json!("inf");
+    let files = vec![
+        file("0.8.5-light.json", light.to_string()),
+        file("0.8.5-burst.json", burst.to_string()),
+    ];
+    let c = calibrate(&files, &flags()).unwrap();
+    assert_eq!(c.inputs[0].rate, Some(0.1));
+    assert_eq!(c.inputs[1].rate, None, "\"inf\" is everything at once");
+}
+
+/// Three `/metrics` scrapes of one simulated server, `seconds` apart: before any traffic, after `seconds` of
+/// 0.1 req/s, and after `seconds` more of 0.3 req/s (each window ends a little after its last request).
+fn synthetic_scrapes(seconds: f64) -> Vec<InputFile> {
+    let s = truth();
+    let stage = |rate: f64, seed: u64, start: f64| {
+        let drain = 60.0;
+        let mut requests =
+            bench_requests(&s, rate, (rate * (seconds - drain)) as u64, seed).unwrap();
+        requests.retain(|r| r.arrival_s < seconds - drain);
+        for r in &mut requests {
+            r.arrival_s += start;
+        }
+        requests
+    };
+    let mut requests = stage(0.1, 1, 0.0);
+    requests.extend(stage(0.3, 2, seconds));
+    let (_, lives) = replay_traced(&s, &requests, None).unwrap();
+    let page = |at: f64| {
+        let done: Vec<RequestTrace> = lives.iter().filter(|l| l.finish <= at).cloned().collect();
+        let running = lives
+            .iter()
+            .filter(|l| l.first_token <= at && l.finish > at)
+            .count();
+        SimulatedScrape {
+            model_name: "synthetic",
+            traces: &done,
+            running: running as f64,
+            waiting: 0.0,
+            kv_cache_usage: None,
+            preemptions: 0,
+            rejected: None,
+            show_hidden_metrics: false,
+            comment: None,
+        }
+        .render()
+    };
+    vec![
+        file("start.prom", page(0.0)),
+        file("after-0.1.prom", page(seconds)),
+        file("after-0.3.prom", page(2.0 * seconds)),
+    ]
+}
+
+#[test]
+fn scrapes_of_a_server_at_two_light_loads_give_back_its_step_costs() {
+    let seconds = 3000.0;
+    let files = synthetic_scrapes(seconds);
+    let c = calibrate(
+        &files,
+        &ServerFlags {
+            window_seconds: Some(seconds),
+            ..flags()
+        },
+    )
+    .unwrap();
+    let report = goodput::calibrate::report::render(&c);
+    assert!(
+        report.contains("start.prom → after-0.1.prom (two /metrics scrapes (window length given)"),
+        "{report}"
+    );
+    let theta = coefficients(&c);
+    within("fixed", theta[FIXED], 0.015, 0.05);
+    // Means alone cannot split the TTFT into front end and prefill: the prefill's cost carries both, and says so.
+    within("compute.per_token", theta[PER_TOKEN], 6.0e-5, 0.1);
+    c.scenario.validate().unwrap();
+}
+
+/// The one line `calibrate` gives for these files.
+fn refusal(files: &[(&str, &str)]) -> String {
+    let files: Vec<InputFile> = files
+        .iter()
+        .map(|(n, t)| file(n, (*t).to_owned()))
+        .collect();
+    let e = calibrate(&files, &flags()).unwrap_err();
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+    e
+}
+
+#[test]
+fn every_malformed_input_is_refused_in_one_line_naming_the_file() {
+    let result = synthetic_result(0.1, 50, 1, false);
+    let missing = result.replace("\"mean_tpot_ms\"", "\"mean_tpot\"");
+    let cases: Vec<(Vec<(&str, &str)>, &str)> = vec![
+        (vec![("empty.json", "")], "empty.json: the file is empty"),
+        (vec![("notes.txt", "hello")], "notes.txt: not a vllm bench serve result"),
+        (vec![("other.json", "{\"a\": 1}")], "other.json: a JSON object, but not a vllm bench serve result"),
+        (vec![("old.json", &missing)], "old.json: a vllm bench serve result needs \"mean_tpot_ms\""),
+        (
+            vec![("t.jsonl", "{\"arrival_s\": 0, \"prompt_tokens\": 5, \"output_tokens\": 2}\n{\"arrival_s\": \"x\"}")],
+            "t.jsonl line 2:",
+        ),
+        (
+            vec![("t.csv", "arrival_s,prompt_tokens,output_tokens\n2,5,5\n1,5,5\n")],
+            "t.csv line 3: arrival_s must be a finite time, no earlier than the line above",
+        ),
+        (
+            vec![("t.csv", "arrival_s,prompt_tokens,output_tokens\n0,5,5\n1,5,5\n")],
+            "t.csv: no latencies to fit",
+        ),
+        (
+            vec![("t.csv", "arrival_s,prompt_tokens,output_tokens,first_token_s\n0,5,5,-1\n")],
+            "t.csv line 2: first_token_s must be a finite time after arrival_s",
+        ),
+        (
+            vec![("one.prom", "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 1\n")],
+            "one.prom: one /metrics scrape counts since the server started",
+        ),
+        (
+            vec![
+                ("a.prom", "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 1\n"),
+                ("b.prom", "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 2\n"),
+            ],
+            "a.prom → b.prom: no request got its first token between the two scrapes",
+        ),
+        (vec![("bad.prom", "# TYPE x gauge\nx{ 1\n")], "bad.prom: not a readable /metrics page"),
+    ];
+    for (files, expected) in cases {
+        let e = refusal(&files);
+        assert!(e.starts_with(expected), "expected {expected:?}, got {e:?}");
+    }
+    assert!(calibrate(&[], &flags())
+        .unwrap_err()
+        .starts_with("no input"));
+}
