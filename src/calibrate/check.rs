@@ -6,7 +6,7 @@ use super::inputs::{BenchResult, Life, Parsed};
 use crate::model::{bench_requests, replay, BenchSummary, Scenario, TraceRequest};
 
 /// Largest run simulated for a check: a result of more requests is checked on its first this many draws.
-pub const MAX_CHECK_REQUESTS: u64 = 5_000;
+pub const MAX_CHECK_REQUESTS: u64 = 2_000;
 
 /// The figures compared, seconds (throughput in requests per second).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

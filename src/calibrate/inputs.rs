@@ -60,6 +60,8 @@ pub struct BenchResult {
     pub e2el_mean: f64,
     /// Per-request lengths and latencies, with `--save-detailed`.
     pub lives: Option<Vec<Life>>,
+    /// `--burstiness` B, the gamma shape of the gaps (1: Poisson), when saved.
+    pub burstiness: Option<f64>,
 }
 
 /// What a file turned out to be.
@@ -170,6 +172,7 @@ fn bench_result(name: &str, object: &Map<String, Value>) -> Result<BenchResult, 
         tpot_median: ms(name, object, "median_tpot_ms")?,
         e2el_mean: ms(name, object, "mean_e2el_ms")?,
         lives,
+        burstiness: number(object, "burstiness").filter(|b| b.is_finite() && *b > 0.0),
     })
 }
 

@@ -48,9 +48,9 @@ pub struct ServerFlags {
     pub window_seconds: Option<f64>,
 }
 
-/// vLLM V1's `--max-num-seqs` default.
+/// `--max-num-seqs` when not given: vLLM's usual default (some versions pick more on large GPUs).
 pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
-/// vLLM V1's `--max-num-batched-tokens` default for the OpenAI server on a data-centre GPU.
+/// `--max-num-batched-tokens` when not given: vLLM V1's API server's budget on a data-centre GPU.
 pub const DEFAULT_MAX_NUM_BATCHED_TOKENS: u32 = 8192;
 
 /// One input as the report describes it.
@@ -175,7 +175,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                 mean_prompt += bench.mean_prompt * n;
                 mean_output += bench.mean_output * n;
                 weight += n;
-                cv = cv.or(burstiness_cv(&file.text));
+                cv = cv.or(bench.burstiness.map(Arrivals::cv_from_burstiness));
                 summaries.push(InputSummary {
                     name: file.name.clone(),
                     kind: if bench.lives.is_some() {
@@ -354,13 +354,6 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         lengths_from,
         assumptions,
     })
-}
-
-/// The gaps' CV a result file ran with (`burstiness` B: CV = 1/√B), when it says.
-fn burstiness_cv(text: &str) -> Option<f64> {
-    let value: serde_json::Value = serde_json::from_str(text).ok()?;
-    let b = value.get("burstiness")?.as_f64()?;
-    (b.is_finite() && b > 0.0).then(|| Arrivals::cv_from_burstiness(b))
 }
 
 fn collect_lengths(lives: &[Life], prompts: &mut Vec<u32>, outputs: &mut Vec<u32>) {
