@@ -129,6 +129,15 @@ pub fn window(
             format!("{name}: the scrapes show no output lengths (vllm:generation_tokens_total)")
         })?;
     let queue = histogram_mean(earlier, later, &["vllm:request_queue_time_seconds"]).map(|m| m.0);
+    // Without the queue's histogram a queueing server's TTFT is mostly its wait, which says nothing of its steps.
+    let waiting = total(later, "vllm:num_requests_waiting").unwrap_or(0.0);
+    let running = total(later, "vllm:num_requests_running").unwrap_or(0.0);
+    if queue.is_none() && waiting > 0.0 && waiting >= running {
+        return Err(format!(
+            "{name}: the server was queueing ({waiting} waiting, {running} running) and the pages have no \
+             vllm:request_queue_time_seconds to take the wait out of TTFT; scrape it at light load"
+        ));
+    }
     let prefill =
         histogram_mean(earlier, later, &["vllm:request_prefill_time_seconds"]).map(|m| m.0);
     let decode_mean = histogram_mean(earlier, later, &["vllm:request_decode_time_seconds"])
