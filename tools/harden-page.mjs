@@ -20,9 +20,11 @@ export const POLICY = [
   // data: for the empty favicon (`<link rel="icon" href="data:,">`), which saves a request.
   "img-src 'self' data:",
   "font-src 'self'",
-  // The wasm, fetched by the loader.
-  "connect-src 'self'",
-  // The offline service worker (sw.js).
+  // The wasm, fetched by the loader; and the learner's own model server, which the Ask box may ask: on this machine
+  // over plain http (any port), or anywhere over https. Nothing else. (CSP cannot name an IPv6 address, so
+  // http://[::1] is left out: localhost reaches the same server.)
+  "connect-src 'self' http://localhost:* http://127.0.0.1:* https:",
+  // The offline service worker (sw.js) and the Ask box's worker (teacher-worker_loader.js).
   "worker-src 'self'",
   "manifest-src 'self'",
   "base-uri 'self'",

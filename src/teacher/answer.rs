@@ -36,6 +36,9 @@ pub struct Teacher {
     passages: Vec<Passage>,
     index: PassageIndex,
     lesson_title: String,
+    /// The lesson page's site path (`lessons/<slug>/`): its pages' base is the site root, so an in-page link names
+    /// the page.
+    page: String,
 }
 
 impl Teacher {
@@ -47,6 +50,7 @@ impl Teacher {
             passages,
             index,
             lesson_title: lesson.meta.title.clone(),
+            page: format!("lessons/{}/", lesson.meta.slug),
         }
     }
 
@@ -109,22 +113,22 @@ impl Teacher {
     pub fn answer_html(&self, question: &str) -> String {
         match self.answer(question) {
             Answer::Empty => paragraph("Type a question first, for example “What is goodput?”."),
-            Answer::Sizing(sizing) => sizing_html(&sizing),
-            Answer::Slos(slos) => slos_html(&slos),
+            Answer::Sizing(sizing) => sizing_html(&sizing, &self.page),
+            Answer::Slos(slos) => slos_html(&slos, &self.page),
             Answer::Passages(found) => found
                 .iter()
                 .map(|passage| {
                     format!(
                         "<p class=\"ask-source\">{} · {}</p><blockquote><p>{}</p></blockquote>",
                         escape(passage.kind.label()),
-                        section_link(passage, &self.lesson_title),
+                        section_link(passage, &self.lesson_title, &self.page),
                         escape(&passage.text)
                     )
                 })
                 .collect(),
             Answer::NotCovered(Some(closest)) => format!(
                 "<p>The lesson does not answer that, and I would rather say so than guess. The closest it comes is {}.</p>",
-                section_link(closest, &self.lesson_title)
+                section_link(closest, &self.lesson_title, &self.page)
             ),
             Answer::NotCovered(None) => paragraph(
                 "Nothing in this lesson mentions those words, so I cannot answer that from the course. Try the \
@@ -148,21 +152,23 @@ fn paragraph(text: &str) -> String {
 }
 
 /// A link to the passage's section, named by its heading.
-fn section_link(passage: &Passage, lesson_title: &str) -> String {
+fn section_link(passage: &Passage, lesson_title: &str, page: &str) -> String {
+    let page = escape(page);
     match &passage.section_id {
         Some(id) => format!(
-            "<a href=\"#{}\">{}</a>",
+            "<a href=\"{page}#{}\">{}</a>",
             escape(id),
             escape(&passage.section_title)
         ),
         None => format!(
-            "<a href=\"#main\">the start of {}</a>",
+            "<a href=\"{page}#main\">the start of {}</a>",
             escape(lesson_title)
         ),
     }
 }
 
-fn sizing_html(sizing: &SizingAnswer) -> String {
+fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
+    let page = escape(page);
     match sizing {
         SizingAnswer::Missing(needs) => {
             let items: String = needs
@@ -171,7 +177,7 @@ fn sizing_html(sizing: &SizingAnswer) -> String {
                 .collect();
             format!(
                 "<p>That is a Little's Law sizing, and I can work it with three numbers. Your question lacks:</p>\
-                 <ul>{items}</ul><p>Ask again with them, or work it in <a href=\"#littles-law-sizes-the-fleet\">\
+                 <ul>{items}</ul><p>Ask again with them, or work it in <a href=\"{page}#littles-law-sizes-the-fleet\">\
                  Little's Law sizes the fleet</a>.</p>"
             )
         }
@@ -237,7 +243,8 @@ fn sizing_html(sizing: &SizingAnswer) -> String {
     }
 }
 
-fn slos_html(slos: &[&SloSuggestion]) -> String {
+fn slos_html(slos: &[&SloSuggestion], page: &str) -> String {
+    let page = escape(page);
     let cards: String = slos
         .iter()
         .map(|suggestion| {
@@ -252,7 +259,7 @@ fn slos_html(slos: &[&SloSuggestion]) -> String {
         .collect();
     format!(
         "<p>SLOs to start from (the sizer's table; starting points to argue with, not standards):</p><ul>{cards}</ul>\
-         <p>Measure against them as in <a href=\"#goodput-throughput-that-meets-the-slo\">Goodput: throughput that \
+         <p>Measure against them as in <a href=\"{page}#goodput-throughput-that-meets-the-slo\">Goodput: throughput that \
          meets the SLO</a>.</p>"
     )
 }

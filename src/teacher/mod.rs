@@ -18,6 +18,7 @@
 //! ```
 
 pub mod answer;
+pub mod markup;
 pub mod model;
 pub mod passages;
 pub mod quantities;

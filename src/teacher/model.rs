@@ -33,13 +33,11 @@ impl Endpoint {
     }
 }
 
-/// Whether `host` (as written in a URL, IPv6 in brackets) is this machine.
+/// Whether `host` is this machine, by a name the page's Content-Security-Policy lets it reach over plain http
+/// (`tools/harden-page.mjs`: localhost and 127.0.0.1, any port).
 fn is_loopback(host: &str) -> bool {
     let host = host.to_ascii_lowercase();
-    host == "localhost"
-        || host.ends_with(".localhost")
-        || host == "[::1]"
-        || host.starts_with("127.")
+    host == "localhost" || host == "127.0.0.1"
 }
 
 /// Reads the base URL a learner typed, for a page served over `page_protocol` (`"https:"` or `"http:"`). An `http:`
@@ -73,6 +71,12 @@ pub fn endpoint(base_url: &str, page_protocol: &str) -> Result<Endpoint, String>
     if host.is_empty() {
         return Err(format!(
             "The server address “{typed}” has no host ({example})."
+        ));
+    }
+    if scheme == "http" && host.starts_with('[') {
+        return Err(format!(
+            "The page's security policy cannot name an IPv6 address such as {host}: use http://localhost with the \
+             same port, which reaches the same server."
         ));
     }
     if scheme == "http" && !is_loopback(host) {
