@@ -39,13 +39,16 @@
 
 use super::{stream, ArrivalPlan, Gaps, Recorder, RequestTrace, RunSummary, Sample, Stream};
 use crate::model::scenario::{
-    Arrivals, IterationModel, LengthDist, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS,
-    MAX_TOKENS,
+    Arrivals, IterationModel, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS, MAX_TOKENS,
 };
 use admission::AdmissionControl;
+use kv::{blocks_for, cached_prefix, preempt_newest, KvBlocks};
+use request::{LengthSampler, Request};
 mod admission;
 pub mod batch;
+mod kv;
 pub mod replay;
+mod request;
 
 use rand::Rng;
 use rand_distr::Exp1;
@@ -56,147 +59,6 @@ const ARRIVALS: u64 = 11;
 const PROMPTS: u64 = 12;
 const OUTPUTS: u64 = 13;
 const THINK: u64 = 14;
-
-/// Draws token counts from a [`LengthDist`].
-#[derive(Clone, Debug)]
-struct LengthSampler {
-    dist: LengthDist,
-    /// Geometric: `1 / −ln(1 − 1/mean)`, so `1 + ⌊E · this⌋` with `E ~ Exp(1)` is geometric with that mean.
-    scale: f64,
-    /// Geometric: the longest length (its cut, or the largest accepted).
-    cap: f64,
-}
-
-impl LengthSampler {
-    fn new(dist: &LengthDist) -> Self {
-        let (scale, cap) = match *dist {
-            LengthDist::Geometric { mean, max } => (
-                if mean > 1.0 {
-                    1.0 / -(1.0 - 1.0 / mean).ln()
-                } else {
-                    0.0
-                },
-                f64::from(max.unwrap_or(MAX_TOKENS).min(MAX_TOKENS)),
-            ),
-            _ => (0.0, f64::from(MAX_TOKENS)),
-        };
-        Self {
-            dist: dist.clone(),
-            scale,
-            cap,
-        }
-    }
-
-    #[inline]
-    fn sample(&self, rng: &mut Stream) -> u32 {
-        match &self.dist {
-            LengthDist::Fixed { tokens } => *tokens,
-            LengthDist::Uniform { min, max } => rng.random_range(*min..=*max),
-            LengthDist::Geometric { .. } => {
-                let e: f64 = rng.sample(Exp1);
-                (1.0 + (e * self.scale).floor()).min(self.cap) as u32
-            }
-            LengthDist::Empirical { tokens } => tokens[rng.random_range(0..tokens.len())],
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Request {
-    index: u64,
-    arrival: f64,
-    prompt: u32,
-    output: u32,
-    /// Output tokens generated before the current prefill: 0, or what a preempted sequence had (its recompute covers
-    /// them).
-    generated: u32,
-    /// Prefill tokens still to compute in the current prefill.
-    prefill_left: u32,
-    /// Time of the first token (kept through preemptions).
-    first_token: f64,
-    /// Time of the latest token before a preemption (for the stall's inter-token gap).
-    last_token: f64,
-    /// The replica iteration that completed the current prefill; the sequence decodes from the next one on.
-    decode_from: u64,
-    /// Admission stamp: the highest is the most recently admitted.
-    admitted: u64,
-    /// After a preemption: one past the free-queue position of its first block ([`KvBlocks::tail`]); its prefix
-    /// blocks are still cached while the replica's `head` has not passed them.
-    cache_top: u64,
-    /// After a preemption: the whole blocks it left in the cache (0: none to find).
-    cache_blocks: u32,
-    /// The replica that admitted it (last, if it was preempted and readmitted).
-    replica: u32,
-}
-
-impl Request {
-    /// Tokens the current prefill covers: the prompt and any tokens generated before a preemption.
-    #[inline(always)]
-    fn prefill_total(&self) -> u64 {
-        u64::from(self.prompt) + u64::from(self.generated)
-    }
-
-    /// Tokens of the current prefill already computed (their KV is cached).
-    #[inline(always)]
-    fn prefilled(&self) -> u64 {
-        self.prefill_total() - u64::from(self.prefill_left)
-    }
-
-    /// A decoding sequence's KV tokens in replica iteration `n` (> `decode_from`): the prefill plus one per decode.
-    #[inline(always)]
-    fn kv_tokens_in(&self, n: u64) -> u64 {
-        self.prefill_total() + (n - self.decode_from)
-    }
-
-    /// Which [`KvBlocks::phase`] group a decoding sequence belongs to.
-    #[inline(always)]
-    fn phase(&self) -> usize {
-        let blk = KV_BLOCK_TOKENS;
-        ((self.prefill_total() % blk + blk - self.decode_from % blk) % blk) as usize
-    }
-}
-
-/// Blocks that hold `tokens` tokens.
-#[inline(always)]
-fn blocks_for(tokens: u64) -> u64 {
-    tokens.div_ceil(KV_BLOCK_TOKENS)
-}
-
-/// One replica's KV cache, in blocks.
-#[derive(Debug)]
-struct KvBlocks {
-    /// Blocks of the cache (`u64::MAX` without a budget).
-    total: u64,
-    /// Blocks held by the replica's sequences.
-    used: u64,
-    /// Decoding sequences by `(KV tokens − iteration) mod 16`: in iteration `n` the group `(1 − n) mod 16` holds the
-    /// sequences whose token starts a new block.
-    phase: [u32; KV_BLOCK_TOKENS as usize],
-    /// The free-block queue as vLLM keeps it (least recently freed first), as two counters: blocks ever taken from
-    /// its front (new allocations evict the oldest cached contents) ...
-    head: u64,
-    /// ... and one past the position of the last block put at its back (initially every block is free: `total`).
-    tail: u64,
-}
-
-impl KvBlocks {
-    #[inline(always)]
-    fn free(&self) -> u64 {
-        self.total - self.used
-    }
-
-    /// The group whose sequences start a block in iteration `n`.
-    #[inline(always)]
-    fn starting_block_in(n: u64) -> usize {
-        ((1 + KV_BLOCK_TOKENS - n % KV_BLOCK_TOKENS) % KV_BLOCK_TOKENS) as usize
-    }
-
-    /// New blocks the decoding sequences need in iteration `n`.
-    #[inline(always)]
-    fn decode_blocks(&self, n: u64) -> u64 {
-        u64::from(self.phase[Self::starting_block_in(n)])
-    }
-}
 
 #[derive(Debug)]
 struct Replica {
@@ -753,71 +615,4 @@ impl LlmSim {
         let z = self.think_time * self.rng_think.sample::<f64, _>(Exp1);
         self.sends.push(Reverse(super::Time(t + z + self.overhead)));
     }
-}
-
-/// Preempts `rep`'s most recently admitted sequence at the start of its iteration `n`: frees its blocks and puts its
-/// request back at the front of the waiting `queue`, to recompute its prefill (prompt and the tokens it generated)
-/// when readmitted. `t` is the iteration's start. Returns whether it was a decoding sequence that needed a new block
-/// in `n`, or `None` when the replica has no sequence left.
-fn preempt_newest(
-    rep: &mut Replica,
-    requests: &mut [Request],
-    queue: &mut VecDeque<u32>,
-    n: u64,
-    t: f64,
-) -> Option<bool> {
-    // Prefilling sequences were all admitted after the decoding ones.
-    let (id, needed_a_block) = if let Some(id) = rep.prefilling.pop_back() {
-        let req = &mut requests[id as usize];
-        let cached = req.prefilled();
-        leave_in_cache(&mut rep.kv, req, cached);
-        req.prefill_left = req.prefill_total() as u32;
-        (id, false)
-    } else {
-        let &Reverse((_, id)) = rep
-            .decoding
-            .iter()
-            .max_by_key(|Reverse((_, id))| requests[*id as usize].admitted)?;
-        rep.decoding.retain(|&Reverse((_, other))| other != id);
-        let req = &mut requests[id as usize];
-        let phase = req.phase();
-        rep.kv.phase[phase] -= 1;
-        let cached = req.kv_tokens_in(n) - 1;
-        leave_in_cache(&mut rep.kv, req, cached);
-        let generated = req.generated + (n - req.decode_from) as u32;
-        rep.context -= u64::from(req.prompt) + u64::from(generated);
-        req.generated = generated;
-        req.prefill_left = req.prefill_total() as u32;
-        // Its latest token came out of the previous iteration, which ended as this one starts.
-        req.last_token = t;
-        (id, phase == KvBlocks::starting_block_in(n))
-    };
-    queue.push_front(id);
-    Some(needed_a_block)
-}
-
-/// Frees the blocks of a preempted sequence holding `tokens` tokens of KV, as vLLM does: put at the back of the free
-/// queue, its last block first, so that new allocations evict its tail before its prefix; they keep their contents
-/// (the prefix cache) until then.
-fn leave_in_cache(kv: &mut KvBlocks, req: &mut Request, tokens: u64) {
-    let blocks = blocks_for(tokens);
-    kv.used -= blocks;
-    kv.tail += blocks;
-    req.cache_top = kv.tail;
-    // Only whole blocks are cached (a partial block has no hash).
-    req.cache_blocks = (tokens / KV_BLOCK_TOKENS) as u32;
-}
-
-/// Tokens of a waiting request's context that replica `r`'s cache still holds: the whole blocks it left there when
-/// preempted on `r` whose free-queue positions the allocations since have not reached, counted from its first block
-/// (a prefix); at least one token is always computed, as vLLM recomputes the last token of a full hit.
-#[inline]
-fn cached_prefix(req: &Request, kv: &KvBlocks, r: usize) -> u64 {
-    if req.cache_blocks == 0 || req.replica as usize != r {
-        return 0;
-    }
-    // Block i of the prefix sits at position cache_top − 1 − i and survives while head ≤ that position.
-    let surviving = req.cache_top.saturating_sub(kv.head);
-    let blocks = surviving.min(u64::from(req.cache_blocks));
-    (blocks * KV_BLOCK_TOKENS).min(req.prefill_total() - 1)
 }

@@ -1,0 +1,259 @@
+//! What charts draw on their axes: lines and bands that may have gaps, threshold rules, tags in the margins beside
+//! the things they name, and a note in an empty plot.
+
+use plotters::element::{Circle, Polygon, Text};
+use plotters::prelude::LineSeries;
+use plotters::series::DashedLineSeries;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{RGBColor, TextStyle};
+
+use super::axes::{Axis, Chart};
+use super::{Series, Shade, TICK_CSS};
+use crate::charts::style::{ChartStyle, Pen, Stroke};
+use crate::charts::surface::{ChartArea, ChartResult};
+
+/// A short text placed in a margin next to the thing it names: the current-load marker above the plot, the SLO or
+/// `max_num_seqs` line to the right of it. Margins, because a label inside the plot sooner or later sits on the curve
+/// the reader is trying to see.
+#[derive(Clone, Debug)]
+pub(crate) struct Tag {
+    /// Data coordinate along the axis the tag follows (x for top tags, y for right tags).
+    pub at: f64,
+    pub text: String,
+    pub color: RGBColor,
+}
+
+/// A line's name where the eye leaves it: a tag in the right margin, in the line's colour, at the height of its last
+/// finite value (`values` in the x axis's order, `None` for gaps). `None` when the line has no value at all.
+pub(crate) fn end_tag(
+    line: &Series,
+    values: impl DoubleEndedIterator<Item = Option<f64>>,
+) -> Option<Tag> {
+    let last = values.rev().flatten().find(|v| v.is_finite())?;
+    Some(Tag {
+        at: last,
+        text: line.label.clone(),
+        color: line.pen.colour,
+    })
+}
+
+/// Splits `points` into runs of consecutive present, finite values: a missing point (an unstable open-loop queue, or
+/// no data) breaks the line instead of being drawn as zero.
+pub(crate) fn segments(
+    points: impl IntoIterator<Item = (f64, Option<f64>)>,
+) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for (x, y) in points {
+        match y {
+            Some(y) if x.is_finite() && y.is_finite() => {
+                runs.last_mut().expect("never empty").push((x, y))
+            }
+            _ if runs.last().is_some_and(|run| !run.is_empty()) => runs.push(Vec::new()),
+            _ => {}
+        }
+    }
+    runs.retain(|run| !run.is_empty());
+    runs
+}
+
+/// Draws a series with gaps: each run as a line (dashed if the pen says so), and a lone point between two gaps as a
+/// dot so it does not silently disappear.
+pub(crate) fn draw_gapped_line<X: Axis, Y: Axis>(
+    chart: &mut Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    points: impl IntoIterator<Item = (f64, Option<f64>)>,
+    pen: Pen,
+) -> ChartResult {
+    let stroke = style.line(pen);
+    for run in segments(points) {
+        if run.len() == 1 {
+            let radius = style.px(style.line_px * 1.6);
+            chart.draw_series(std::iter::once(Circle::new(
+                run[0],
+                radius,
+                stroke.filled(),
+            )))?;
+        } else {
+            match pen.stroke {
+                Stroke::Dashed => chart.draw_series(DashedLineSeries::new(
+                    run,
+                    style.px(9.0),
+                    style.px(6.0),
+                    stroke,
+                ))?,
+                Stroke::Solid => chart.draw_series(LineSeries::new(run, stroke))?,
+            };
+        }
+    }
+    Ok(())
+}
+
+/// Shades the area between `lo` and `hi` wherever both are present (a confidence band, the goodput gap).
+pub(crate) fn draw_gapped_band<X: Axis, Y: Axis>(
+    chart: &mut Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    points: impl IntoIterator<Item = (f64, Option<(f64, f64)>)>,
+    shade: &Shade,
+) -> ChartResult {
+    let fill = style.fill(shade.colour);
+    let points: Vec<_> = points.into_iter().collect();
+    let lows = segments(points.iter().map(|&(x, band)| (x, band.map(|(lo, _)| lo))));
+    let highs = segments(points.iter().map(|&(x, band)| (x, band.map(|(_, hi)| hi))));
+    for (low, high) in lows.into_iter().zip(highs) {
+        if low.len() < 2 || low.len() != high.len() {
+            continue;
+        }
+        let outline: Vec<(f64, f64)> = high.into_iter().chain(low.into_iter().rev()).collect();
+        chart.draw_series(std::iter::once(Polygon::new(outline, fill)))?;
+    }
+    Ok(())
+}
+
+/// A line across the whole plot: vertical at an x (the current load, a percentile) or horizontal at a y (an SLO,
+/// the `max_num_seqs` cap). Outside the axis range it is left out rather than drawn on the frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Rule {
+    AtX(f64),
+    AtY(f64),
+}
+
+/// Draws a [`Rule`].
+pub(crate) fn draw_rule<X: Axis, Y: Axis>(
+    chart: &mut Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    rule: Rule,
+    pen: Pen,
+) -> ChartResult {
+    let (xs, ys) = (chart.x_range(), chart.y_range());
+    let ends = match rule {
+        Rule::AtX(x) if in_range(x, xs.start, xs.end) => [(x, Some(ys.start)), (x, Some(ys.end))],
+        Rule::AtY(y) if in_range(y, ys.start, ys.end) => [(xs.start, Some(y)), (xs.end, Some(y))],
+        _ => return Ok(()),
+    };
+    draw_gapped_line(chart, style, ends, pen)
+}
+
+fn in_range(value: f64, a: f64, b: f64) -> bool {
+    value.is_finite() && value >= a.min(b) && value <= a.max(b)
+}
+
+/// A top tag where [`place_top_tags`] put it: its left edge in the chart's area and its row above the plot.
+pub(super) struct PlacedTag<'t> {
+    tag: &'t Tag,
+    left: i32,
+    pub(super) row: usize,
+}
+
+/// Places tags above the plot, centred on their x and kept inside the area; a tag that would overlap the one before
+/// moves to the next row, so close markers (p50 and p99 of a tight distribution) stay readable. Depends only on the
+/// plot's horizontal layout, so [`build_chart`] can count the rows before it fixes the top margin.
+pub(super) fn place_top_tags<'t, X: Axis, Y: Axis>(
+    body: &ChartArea<'_>,
+    chart: &Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    tags: &'t [Tag],
+) -> ChartResult<Vec<PlacedTag<'t>>> {
+    let (base_x, _) = body.get_base_pixel();
+    let (plot_x, _) = chart.plotting_area().get_pixel_range();
+    let (width, _) = body.dim_in_pixel();
+    let gap = style.offset(8.0);
+    // Not over the y tick labels, which end where plotters puts them: two tick lengths left of the plot. (The top one
+    // reaches up beside the tags' first row.)
+    let leftmost = plot_x.start - base_x - 2 * style.offset(TICK_CSS);
+    let (x_range, y_range) = (chart.x_range(), chart.y_range());
+    let mut row_ends: Vec<i32> = Vec::new();
+    // Left to right, so each row only has to remember where its last tag ends.
+    let mut tags: Vec<&Tag> = tags
+        .iter()
+        .filter(|tag| in_range(tag.at, x_range.start, x_range.end))
+        .collect();
+    tags.sort_by(|a, b| a.at.total_cmp(&b.at));
+    let mut placed = Vec::new();
+    for tag in tags {
+        let (text_width, _) = body.estimate_text_size(&tag.text, &style.text_style())?;
+        let text_width = text_width as i32;
+        let centre = chart.backend_coord(&(tag.at, y_range.end)).0 - base_x;
+        let left =
+            (centre - text_width / 2).clamp(leftmost, (width as i32 - text_width).max(leftmost));
+        let row = row_ends
+            .iter()
+            .position(|&end| left > end + gap)
+            .unwrap_or(row_ends.len());
+        if row == row_ends.len() {
+            row_ends.push(left + text_width);
+        } else {
+            row_ends[row] = left + text_width;
+        }
+        placed.push(PlacedTag { tag, left, row });
+    }
+    Ok(placed)
+}
+
+/// Draws tags above the plot where [`place_top_tags`] puts them (in the rows [`build_chart`] reserved for them).
+pub(crate) fn draw_top_tags<X: Axis, Y: Axis>(
+    body: &ChartArea<'_>,
+    chart: &Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    tags: &[Tag],
+) -> ChartResult {
+    let (_, base_y) = body.get_base_pixel();
+    let (_, plot_y) = chart.plotting_area().get_pixel_range();
+    for PlacedTag { tag, left, row } in place_top_tags(body, chart, style, tags)? {
+        let text_style = style
+            .text_style()
+            .color(&tag.color)
+            .pos(Pos::new(HPos::Left, VPos::Bottom));
+        let (_, text_height) = body.estimate_text_size(&tag.text, &text_style)?;
+        let bottom = plot_y.start
+            - base_y
+            - style.offset(4.0)
+            - row as i32 * (text_height as i32 + style.offset(4.0));
+        body.draw(&Text::new(tag.text.clone(), (left, bottom), text_style))?;
+    }
+    Ok(())
+}
+
+/// Draws tags in the right margin, vertically centred on their y, nudged down when they would overlap.
+pub(crate) fn draw_right_tags<X: Axis, Y: Axis>(
+    body: &ChartArea<'_>,
+    chart: &Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    tags: &[Tag],
+) -> ChartResult {
+    let (base_x, base_y) = body.get_base_pixel();
+    let (plot_x, _) = chart.plotting_area().get_pixel_range();
+    let (x_range, y_range) = (chart.x_range(), chart.y_range());
+    let mut next_free = i32::MIN;
+    for tag in tags {
+        if !in_range(tag.at, y_range.start, y_range.end) {
+            continue;
+        }
+        let text_style: TextStyle = style
+            .text_style()
+            .color(&tag.color)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        let (_, text_height) = body.estimate_text_size(&tag.text, &text_style)?;
+        let y = (chart.backend_coord(&(x_range.end, tag.at)).1 - base_y).max(next_free);
+        body.draw(&Text::new(
+            tag.text.clone(),
+            (plot_x.end - base_x + style.offset(6.0), y),
+            text_style,
+        ))?;
+        next_free = y + text_height as i32 + style.offset(2.0);
+    }
+    Ok(())
+}
+
+/// Writes a short note in the middle of the plot, for charts with nothing to show yet ("no data at this load").
+pub(crate) fn draw_note<X: Axis, Y: Axis>(
+    chart: &Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    note: &str,
+) -> ChartResult {
+    let area = chart.plotting_area().strip_coord_spec();
+    let (width, height) = area.dim_in_pixel();
+    let text_style = style
+        .label_style()
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    area.draw_text(note, &text_style, (width as i32 / 2, height as i32 / 2))
+}

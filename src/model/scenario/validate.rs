@@ -1,0 +1,256 @@
+//! Checking a scenario before it runs: every field within its accepted range, the KV cache able to hold the longest
+//! sequence, and errors that name the field and what is wrong with it.
+
+use super::{
+    Arrivals, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS,
+    MAX_EMPIRICAL_LENGTHS,
+};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An invalid scenario, naming the offending field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioError {
+    /// Path of the field, e.g. `service.servers`.
+    pub field: String,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid {}: {}", self.field, self.problem)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Largest accepted number of servers or replicas.
+pub const MAX_SERVERS: u32 = 4096;
+/// Largest accepted number of closed-loop users.
+pub const MAX_USERS: u32 = 1_000_000;
+/// Largest accepted run length (measured plus warm-up requests).
+pub const MAX_CUSTOMERS: u64 = 1_000_000_000;
+/// Largest accepted prompt or output length.
+pub const MAX_TOKENS: u32 = 10_000_000;
+/// Largest accepted open-loop offered load (beyond 1 an uncapped queue only grows; a capped one sheds the excess).
+pub const MAX_OFFERED_LOAD: f64 = 10.0;
+/// Largest accepted coefficient of variation of open-loop gaps (burstiness 0.01).
+pub const MAX_ARRIVAL_CV: f64 = 10.0;
+
+fn err(field: &str, problem: &str) -> ScenarioError {
+    ScenarioError {
+        field: field.to_string(),
+        problem: problem.to_string(),
+    }
+}
+
+fn positive(field: &str, x: f64) -> Result<(), ScenarioError> {
+    if x.is_finite() && x > 0.0 {
+        Ok(())
+    } else {
+        Err(err(field, "must be a finite number above 0"))
+    }
+}
+
+fn non_negative(field: &str, x: f64) -> Result<(), ScenarioError> {
+    if x.is_finite() && x >= 0.0 {
+        Ok(())
+    } else {
+        Err(err(field, "must be a finite number, 0 or more"))
+    }
+}
+
+fn in_range<T: PartialOrd + fmt::Display>(
+    field: &str,
+    x: T,
+    lo: T,
+    hi: T,
+) -> Result<(), ScenarioError> {
+    if x >= lo && x <= hi {
+        Ok(())
+    } else {
+        Err(ScenarioError {
+            field: field.to_string(),
+            problem: format!("must be between {lo} and {hi}"),
+        })
+    }
+}
+
+impl LengthDist {
+    fn validate(&self, field: &str) -> Result<(), ScenarioError> {
+        match *self {
+            LengthDist::Fixed { tokens } => {
+                in_range(&format!("{field}.fixed.tokens"), tokens, 1, MAX_TOKENS)
+            }
+            LengthDist::Uniform { min, max } => {
+                in_range(&format!("{field}.uniform.min"), min, 1, MAX_TOKENS)?;
+                in_range(&format!("{field}.uniform.max"), max, min, MAX_TOKENS)
+            }
+            LengthDist::Geometric { mean, max } => {
+                if !(mean.is_finite() && (1.0..=f64::from(MAX_TOKENS)).contains(&mean)) {
+                    return Err(err(
+                        &format!("{field}.geometric.mean"),
+                        "must be a finite number between 1 and 10000000",
+                    ));
+                }
+                match max {
+                    Some(max) => in_range(&format!("{field}.geometric.max"), max, 1, MAX_TOKENS),
+                    None => Ok(()),
+                }
+            }
+            LengthDist::Empirical { ref tokens } => {
+                let field = format!("{field}.empirical.tokens");
+                if tokens.is_empty() || tokens.len() > MAX_EMPIRICAL_LENGTHS {
+                    return Err(err(
+                        &field,
+                        &format!("must list between 1 and {MAX_EMPIRICAL_LENGTHS} lengths"),
+                    ));
+                }
+                for (i, &t) in tokens.iter().enumerate() {
+                    in_range(&format!("{field}[{i}]"), t, 1, MAX_TOKENS)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Largest accepted `max_num_queued_reqs` per replica.
+pub const MAX_QUEUED_REQS: u32 = 1_000_000;
+
+/// Largest accepted KV budget given directly, tokens per replica.
+pub const MAX_KV_TOKENS: u64 = 1 << 40;
+
+impl Scenario {
+    /// Checks every field; the simulator and the analytic formulas accept any scenario that passes.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        match &self.service {
+            ServiceKind::Textbook(t) => {
+                in_range("service.textbook.servers", t.servers, 1, MAX_SERVERS)?;
+                positive("service.textbook.mean_service", t.mean_service)?;
+            }
+            ServiceKind::Llm(f) => {
+                in_range("service.llm.replicas", f.replicas, 1, MAX_SERVERS)?;
+                in_range("service.llm.max_num_seqs", f.max_num_seqs, 1, 65_536)?;
+                in_range(
+                    "service.llm.max_num_batched_tokens",
+                    f.max_num_batched_tokens,
+                    f.max_num_seqs,
+                    MAX_TOKENS,
+                )?;
+                positive("service.llm.iteration.fixed", f.iteration.fixed)?;
+                non_negative(
+                    "service.llm.iteration.per_prefill_token",
+                    f.iteration.per_prefill_token,
+                )?;
+                non_negative(
+                    "service.llm.iteration.per_decode_seq",
+                    f.iteration.per_decode_seq,
+                )?;
+                non_negative(
+                    "service.llm.iteration.per_context_token",
+                    f.iteration.per_context_token,
+                )?;
+                if let Some(c) = &f.iteration.compute {
+                    non_negative("service.llm.iteration.compute.fixed", c.fixed)?;
+                    non_negative("service.llm.iteration.compute.per_token", c.per_token)?;
+                }
+                non_negative("service.llm.frontend_overhead", f.frontend_overhead)?;
+                f.prompt_tokens.validate("service.llm.prompt_tokens")?;
+                f.output_tokens.validate("service.llm.output_tokens")?;
+                f.validate_kv_cache()?;
+                if let Some(n) = f.max_num_queued_reqs {
+                    in_range("service.llm.max_num_queued_reqs", n, 1, MAX_QUEUED_REQS)?;
+                }
+                if let Some(t) = f.max_num_queued_tokens {
+                    in_range("service.llm.max_num_queued_tokens", t, 1, MAX_KV_TOKENS)?;
+                }
+            }
+        }
+        match self.arrivals {
+            Arrivals::Open { offered_load, cv } => {
+                positive("arrivals.open.offered_load", offered_load)?;
+                in_range(
+                    "arrivals.open.offered_load",
+                    offered_load,
+                    0.0,
+                    MAX_OFFERED_LOAD,
+                )?;
+                non_negative("arrivals.open.cv", cv)?;
+                in_range("arrivals.open.cv", cv, 0.0, MAX_ARRIVAL_CV)?;
+            }
+            Arrivals::Closed { users, think_time } => {
+                in_range("arrivals.closed.users", users, 1, MAX_USERS)?;
+                non_negative("arrivals.closed.think_time", think_time)?;
+            }
+        }
+        positive("slo.ttft", self.slo.ttft)?;
+        positive("slo.tpot", self.slo.tpot)?;
+        in_range("customers", self.customers, 1, MAX_CUSTOMERS)?;
+        in_range("warm_up", self.warm_up, 0, MAX_CUSTOMERS - self.customers)?;
+        Ok(())
+    }
+}
+
+impl LlmFleet {
+    fn validate_kv_cache(&self) -> Result<(), ScenarioError> {
+        match &self.kv_cache {
+            KvCache::Unlimited => return Ok(()),
+            KvCache::Tokens(tokens) => {
+                in_range(
+                    "service.llm.kv_cache.tokens",
+                    *tokens,
+                    KV_BLOCK_TOKENS,
+                    MAX_KV_TOKENS,
+                )?;
+            }
+            KvCache::Memory(m) => {
+                let field = |name: &str| format!("service.llm.kv_cache.memory.{name}");
+                in_range(&field("gpus"), m.gpus, 1, 1024)?;
+                positive(&field("gpu_memory_gib"), m.gpu_memory_gib)?;
+                positive(&field("gpu_memory_utilization"), m.gpu_memory_utilization)?;
+                in_range(
+                    &field("gpu_memory_utilization"),
+                    m.gpu_memory_utilization,
+                    0.0,
+                    1.0,
+                )?;
+                non_negative(&field("weights_gib"), m.weights_gib)?;
+                non_negative(&field("overhead_gib"), m.overhead_gib)?;
+                in_range(&field("layers"), m.layers, 1, 100_000)?;
+                in_range(&field("kv_heads"), m.kv_heads, 1, 100_000)?;
+                in_range(&field("head_dim"), m.head_dim, 1, 100_000)?;
+                in_range(&field("kv_value_bytes"), m.kv_value_bytes, 1, 8)?;
+                if m.tokens() == 0 {
+                    return Err(ScenarioError {
+                        field: "service.llm.kv_cache".to_owned(),
+                        problem: format!(
+                            "leaves no memory for the KV cache: of the {:.1} GiB vLLM may use per GPU, the weights \
+                             and overhead take {:.1} GiB",
+                            m.gpu_memory_gib * m.gpu_memory_utilization,
+                            m.weights_gib / f64::from(m.gpus) + m.overhead_gib
+                        ),
+                    });
+                }
+            }
+        }
+        let capacity = self.kv_cache.tokens().unwrap_or(u64::MAX);
+        // The longest sequence it must hold at once: its prompt and every output token but the last (whose KV is
+        // never written). A geometric length has no longest: its tail is cut at the capacity instead.
+        let longest = match (self.prompt_tokens.max(), self.output_tokens.max()) {
+            (Some(p), Some(o)) => Some((u64::from(p) + u64::from(o) - 1, "sequence")),
+            (Some(p), None) => Some((u64::from(p), "prompt")),
+            (None, _) => None,
+        };
+        match longest {
+            Some((longest, what)) if longest > capacity => Err(ScenarioError {
+                field: "service.llm.kv_cache".to_owned(),
+                problem: format!(
+                    "holds {capacity} tokens per replica, fewer than the longest {what} ({longest} tokens)"
+                ),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
