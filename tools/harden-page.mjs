@@ -24,8 +24,9 @@ export const POLICY = [
   // over plain http (any port), or anywhere over https. Nothing else. (CSP cannot name an IPv6 address, so
   // http://[::1] is left out: localhost reaches the same server.)
   "connect-src 'self' http://localhost:* http://127.0.0.1:* https:",
-  // The offline service worker (sw.js) and the Ask box's worker (teacher-worker_loader.js).
-  "worker-src 'self'",
+  // The offline service worker (sw.js); blob: for the Ask box's worker, which the page starts from a blob: URL so
+  // that it inherits this policy (a worker loaded from the site's own URL would run under none on a static host).
+  "worker-src 'self' blob:",
   "manifest-src 'self'",
   "base-uri 'self'",
   "form-action 'none'",

@@ -1,6 +1,6 @@
 //! The teacher at the end of the lesson: questions answered from the course itself, offline, and the pure parts of
 //! asking the learner's own OpenAI-compatible server. No web types here; the Ask box (`crate::components::ask`) and
-//! the `teacher-worker` that ranks the passages (`src/bin/teacher-worker.rs`) call into it.
+//! the `teacher-worker` (`src/bin/teacher-worker.rs`), which ranks the passages and asks a learner's model, call into it.
 //!
 //! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
 //! - [`rank`]: BM25 with English stemming over them;

@@ -147,7 +147,7 @@ test('SLOs for an application come from the sizer table; the box reads at 390 px
   assert.deepEqual(problems(), []);
 });
 
-test('the learner\'s own model streams its answer token by token, with its TTFT and TPOT', async () => {
+test('the learner\'s own model streams its answer token by token, with its TTFT and TPOT', async (t) => {
   const model = await standIn();
   try {
     const { page, problems } = await openLesson();
@@ -170,6 +170,7 @@ test('the learner\'s own model streams its answer token by token, with its TTFT 
     const clocks = await page.locator('#ask-model-clocks').textContent();
     const [, ttft, tpot, tokens] = clocks.match(/first token after (\d+) ms\. TPOT: then (\d+) ms per token over (\d+) tokens/)
       ?? assert.fail(`clocks: ${clocks}`);
+    t.diagnostic(`stand-in: TTFT ${TTFT_MS} ms, TPOT ${TPOT_MS} ms; page: ${clocks}`);
     assert.equal(Number(tokens), TOKENS);
     assert.ok(Math.abs(Number(ttft) - TTFT_MS) <= 0.3 * TTFT_MS, `TTFT ${ttft} ms vs ${TTFT_MS}`);
     assert.ok(Math.abs(Number(tpot) - TPOT_MS) <= 0.3 * TPOT_MS, `TPOT ${tpot} ms vs ${TPOT_MS}`);
