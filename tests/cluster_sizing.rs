@@ -291,13 +291,27 @@ fn model_names_with_newlines_tabs_and_controls_stay_one_line_of_valid_yaml() {
 }
 
 #[test]
-fn slo_suggestions_loosen_from_chat_to_rag_to_batch() {
-    let [chat, rag, batch] = SLO_SUGGESTIONS;
+fn slo_suggestions_loosen_from_code_completion_to_chat_to_rag_to_batch() {
+    let [chat, rag, code, agent, batch] = SLO_SUGGESTIONS;
     assert_eq!(
-        [chat.workload, rag.workload, batch.workload],
-        [Workload::Chat, Workload::Rag, Workload::BatchSummarisation]
+        [
+            chat.workload,
+            rag.workload,
+            code.workload,
+            agent.workload,
+            batch.workload
+        ],
+        [
+            Workload::Chat,
+            Workload::Rag,
+            Workload::CodeCompletion,
+            Workload::Agent,
+            Workload::BatchSummarisation
+        ]
     );
-    assert!(chat.slo.ttft_p99 < rag.slo.ttft_p99 && rag.slo.ttft_p99 < batch.slo.ttft_p99);
+    assert!(code.slo.ttft_p99 < chat.slo.ttft_p99 && chat.slo.ttft_p99 < agent.slo.ttft_p99);
+    assert!(agent.slo.ttft_p99 < rag.slo.ttft_p99 && rag.slo.ttft_p99 < batch.slo.ttft_p99);
+    assert!(code.slo.tpot_p95 < agent.slo.tpot_p95 && agent.slo.tpot_p95 < chat.slo.tpot_p95);
     assert!(chat.slo.tpot_p95 <= rag.slo.tpot_p95 && rag.slo.tpot_p95 < batch.slo.tpot_p95);
     for suggestion in SLO_SUGGESTIONS {
         assert!(

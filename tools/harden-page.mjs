@@ -20,10 +20,13 @@ export const POLICY = [
   // data: for the empty favicon (`<link rel="icon" href="data:,">`), which saves a request.
   "img-src 'self' data:",
   "font-src 'self'",
-  // The wasm, fetched by the loader.
-  "connect-src 'self'",
-  // The offline service worker (sw.js).
-  "worker-src 'self'",
+  // The wasm, fetched by the loader; and the learner's own model server, which the Ask box may ask: on this machine
+  // over plain http (any port), or anywhere over https. Nothing else. (CSP cannot name an IPv6 address, so
+  // http://[::1] is left out: localhost reaches the same server.)
+  "connect-src 'self' http://localhost:* http://127.0.0.1:* https:",
+  // The offline service worker (sw.js); blob: for the Ask box's worker, which the page starts from a blob: URL so
+  // that it inherits this policy (a worker loaded from the site's own URL would run under none on a static host).
+  "worker-src 'self' blob:",
   "manifest-src 'self'",
   "base-uri 'self'",
   "form-action 'none'",

@@ -164,6 +164,10 @@ pub enum Workload {
     Chat,
     /// Retrieval-augmented generation: long prompts of retrieved context, short answers, a person waiting.
     Rag,
+    /// Completions in an editor: a short suggestion shown whole, while someone types.
+    CodeCompletion,
+    /// An agent: a chain of model calls and tool calls that a person waits for as a whole.
+    Agent,
     /// Offline summarisation of many documents: nobody watches the tokens.
     BatchSummarisation,
 }
@@ -181,8 +185,9 @@ pub struct SloSuggestion {
     pub reasoning: &'static str,
 }
 
-/// Suggested SLOs for chat, RAG and batch summarisation — starting points to argue with, not standards.
-pub const SLO_SUGGESTIONS: [SloSuggestion; 3] = [
+/// Suggested SLOs for chat, RAG, code completion, agents and batch summarisation — starting points to argue with,
+/// not standards.
+pub const SLO_SUGGESTIONS: [SloSuggestion; 5] = [
     SloSuggestion {
         workload: Workload::Chat,
         name: "Chat",
@@ -205,6 +210,30 @@ pub const SLO_SUGGESTIONS: [SloSuggestion; 3] = [
         reasoning: "Prompts carry thousands of tokens of retrieved context, so prefill alone takes hundreds of \
                     milliseconds and users expect a search-like pause; 1.5 s p99 leaves room for prefill plus a \
                     short queue. The answer still streams to a reader, so TPOT stays at chat's 50 ms.",
+    },
+    SloSuggestion {
+        workload: Workload::CodeCompletion,
+        name: "Code completion",
+        slo: SloTargets {
+            ttft_p99: 0.3,
+            tpot_p95: 0.02,
+        },
+        reasoning: "The suggestion appears whole, as grey text at the cursor, so what counts is TTFT plus every \
+                    token: 300 ms plus 30 tokens at 20 ms is under a second, and a suggestion later than the next \
+                    keystroke is thrown away. Short prompts and short outputs keep the batch light, so both \
+                    targets are reachable below the knee.",
+    },
+    SloSuggestion {
+        workload: Workload::Agent,
+        name: "Agents",
+        slo: SloTargets {
+            ttft_p99: 1.0,
+            tpot_p95: 0.03,
+        },
+        reasoning: "An agent chains ten or twenty calls and a person waits for the whole chain, so every call's \
+                    latency adds up: a 1 s p99 TTFT per step already means tens of seconds of waiting at the tail. \
+                    A program, not a reader, takes the tokens, so TPOT counts only as part of each step's end to \
+                    end time; 30 ms keeps a 200-token tool call under 7 s.",
     },
     SloSuggestion {
         workload: Workload::BatchSummarisation,

@@ -4,6 +4,7 @@
 //! a chart function, and renders; it holds no simulation logic.
 
 pub mod address;
+pub mod ask;
 pub mod canvas_backend;
 pub mod chart_canvas;
 pub mod lesson;

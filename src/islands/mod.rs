@@ -46,6 +46,7 @@ pub fn start() {
     owner.with(|| {
         provide_context(SiteBase::from_document());
         provide_theme();
+        crate::components::ask::start();
         let article = (body.get_attribute(markup::PAGE).as_deref() == Some("lesson"))
             .then(|| document.query_selector("article.lesson").ok().flatten())
             .flatten();

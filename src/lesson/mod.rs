@@ -15,13 +15,11 @@ pub mod judge;
 pub mod predict_phase;
 pub mod progress;
 
-#[cfg(not(target_arch = "wasm32"))]
 use std::sync::OnceLock;
 
-/// The catalog `build.rs` wrote: every lesson in `lessons/`, compiled and sorted by number. Native only: the page
-/// reads its lesson from the pre-rendered HTML (see [`island_markup`]), so the wasm carries neither this JSON nor
-/// its deserialisers.
-#[cfg(not(target_arch = "wasm32"))]
+/// The catalog `build.rs` wrote: every lesson in `lessons/`, compiled and sorted by number. The page reads its
+/// lesson from the pre-rendered HTML (see [`island_markup`]) and never calls [`catalog`], so the page's wasm carries
+/// neither this JSON nor its deserialisers; the teacher's worker (`src/bin/teacher-worker.rs`) does.
 const CATALOG_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/lessons.json"));
 
 /// Every lesson of the course, sorted by number; deserialised on first use.
@@ -30,7 +28,6 @@ const CATALOG_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/lessons.json"
 /// let lessons = goodput::lesson::catalog();
 /// assert!(lessons.iter().any(|lesson| lesson.meta.slug == "latency-throughput-slos"));
 /// ```
-#[cfg(not(target_arch = "wasm32"))]
 pub fn catalog() -> &'static [Lesson] {
     static CATALOG: OnceLock<Vec<Lesson>> = OnceLock::new();
     CATALOG.get_or_init(|| {
@@ -40,7 +37,6 @@ pub fn catalog() -> &'static [Lesson] {
 }
 
 /// The lesson whose slug is `slug`, if any.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn find(slug: &str) -> Option<&'static Lesson> {
     catalog().iter().find(|lesson| lesson.meta.slug == slug)
 }

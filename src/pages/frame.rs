@@ -18,7 +18,7 @@ pub fn page_frame(content: impl FnOnce(&mut HtmlWriter)) -> String {
         m.text_element(
             "p",
             &[],
-            "goodput is an open course. The queue model runs in your browser; nothing you do here leaves this page.",
+            "goodput is an open course. The queue model runs in your browser; nothing you do here leaves this page, unless you ask your own model server.",
         );
     });
     m.finish()

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::ask;
 use super::frame::page_frame;
 use super::predict::{self, SimulatedAnswer};
 use super::widgets::{self, WidgetFallback};
@@ -18,7 +19,10 @@ pub fn lesson_page(lesson: &Lesson) -> Result<(Page, Vec<Asset>), PagesError> {
     let slug = &lesson.meta.slug;
     let computed = Computed::for_lesson(lesson)?;
     let placement = Placement::of(lesson);
-    let body = page_frame(|m| article(m, lesson, &placement, &computed));
+    let body = page_frame(|m| {
+        article(m, lesson, &placement, &computed);
+        ask::ask_box(m, lesson);
+    });
     let page = Page {
         path: format!("lessons/{slug}/index.html"),
         title: format!("{} · goodput", lesson.meta.title),

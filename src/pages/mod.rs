@@ -10,6 +10,7 @@
 //! - `404.html`: for hosts that serve it for a missing path (a mistyped lesson address);
 //! - `pictures/…svg`: the no-JavaScript pictures of the widgets, drawn by the same model and chart code the page runs.
 
+mod ask;
 mod blocks;
 mod frame;
 mod home;

@@ -26,6 +26,8 @@ pub enum KeyAction {
     OpenOtherWindow,
     /// Close the help, un-blank, or leave full screen.
     Close,
+    /// Go to the Ask box and its question field (on the lesson page too: `crate::components::ask` handles it).
+    Ask,
 }
 
 /// What kind of element has keyboard focus, as far as stealing its keys goes.
@@ -103,6 +105,7 @@ pub fn action_for(press: KeyPress<'_>, focus: FocusKind) -> Option<KeyAction> {
         ("b" | "B" | ".", false) => KeyAction::Blank,
         ("c" | "C", false) => KeyAction::Contrast,
         ("p" | "P", false) => KeyAction::OpenOtherWindow,
+        ("a" | "A", false) => KeyAction::Ask,
         ("?", _) => KeyAction::Help,
         ("Escape", false) => KeyAction::Close,
         _ => return None,
@@ -127,7 +130,7 @@ pub fn action_for(press: KeyPress<'_>, focus: FocusKind) -> Option<KeyAction> {
 }
 
 /// The keys as the help overlay lists them: (keys, what they do).
-pub const KEY_HELP: [(&str, &str); 11] = [
+pub const KEY_HELP: [(&str, &str); 12] = [
     ("→  Space  Page Down", "Next screen"),
     ("←  Shift+Space  Page Up", "Previous screen"),
     ("Home  End", "First and last screen"),
@@ -139,6 +142,7 @@ pub const KEY_HELP: [(&str, &str); 11] = [
         "P",
         "Open the presenter window (from the presenter: the audience window)",
     ),
+    ("A", "Ask the teacher a question (the Ask box)"),
     ("?", "Show or hide this list"),
     ("Esc", "Close this list, un-blank, leave full screen"),
     ("Tab", "Move between the controls on the screen"),

@@ -401,10 +401,12 @@ test('the sizer\'s arithmetic matches the hand-computed case, and its scaling ru
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), keda);
 
   const slo = await widget.locator('.slo-card').allTextContents();
-  assert.equal(slo.length, 3);
+  assert.equal(slo.length, 5);
   assert.match(slo[0], /Chat.*p99 TTFT ≤ 500 ms.*p95 TPOT ≤ 50 ms.*A person is watching/s);
   assert.match(slo[1], /RAG.*p99 TTFT ≤ 1\.5 s/s);
-  assert.match(slo[2], /Batch summarisation.*p99 TTFT ≤ 60 s.*p95 TPOT ≤ 200 ms/s);
+  assert.match(slo[2], /Code completion.*p99 TTFT ≤ 300 ms.*p95 TPOT ≤ 20 ms/s);
+  assert.match(slo[3], /Agents.*p99 TTFT ≤ 1\.0 s.*p95 TPOT ≤ 30 ms/s);
+  assert.match(slo[4], /Batch summarisation.*p99 TTFT ≤ 60 s.*p95 TPOT ≤ 200 ms/s);
 
   await widget.locator('.sizer').scrollIntoViewIfNeeded();
   await screenshot(page, 'cluster-sizer');

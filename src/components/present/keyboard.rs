@@ -43,6 +43,8 @@ pub(super) fn listen(deck: Deck) {
                 },
             ),
             KeyAction::Close => close_something(deck),
+            // The Ask box's own listener takes it, on the lesson page as in a presentation.
+            KeyAction::Ask => {}
         }
     });
     on_cleanup(move || handle.remove());

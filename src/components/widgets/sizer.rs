@@ -300,7 +300,7 @@ fn ScalingRule(
     }
 }
 
-/// Suggested TTFT/TPOT SLOs for chat, RAG and batch summarisation, each with its reasoning.
+/// Suggested TTFT/TPOT SLOs for each kind of application in the table, each with its reasoning.
 #[component]
 fn SloSuggestions() -> impl IntoView {
     let cards = SLO_SUGGESTIONS

@@ -1,0 +1,318 @@
+//! The Ask box, live. Its markup is the static page's (`crate::pages`, ids in [`crate::teacher::markup`]); this
+//! enables it and wires it with plain DOM listeners, which cost the page's wasm far less than a component would.
+//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker.rs`), started on the first question so
+//! a first visit never loads it: ranking the lesson's passages, and asking a learner's own model. The worker is
+//! started from a `blob:` URL so that it inherits the page's Content-Security-Policy, whose `connect-src` then
+//! governs the requests it sends.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::js_sys::Array;
+use web_sys::{
+    Blob, BlobPropertyBag, Document, Element, Event, EventInit, HtmlButtonElement, HtmlElement,
+    HtmlInputElement, KeyboardEvent, MessageEvent, Url, Worker,
+};
+
+use super::site_base::SiteBase;
+use crate::presentation::keys::{action_for, focus_kind, FocusKind, KeyAction, KeyPress};
+use crate::teacher::markup as ids;
+
+/// The Ask box and its worker, once started.
+struct AskBox {
+    document: Document,
+    slug: String,
+    worker: RefCell<Option<Worker>>,
+}
+
+/// Brings the page's Ask box to life, if it has one.
+pub fn start() {
+    let document = leptos::prelude::document();
+    let Some(section) = document.get_element_by_id(ids::SECTION) else {
+        return;
+    };
+    if let Ok(controls) = section.query_selector_all("input, button") {
+        for index in 0..controls.length() {
+            if let Some(control) = controls
+                .item(index)
+                .and_then(|node| node.dyn_into::<Element>().ok())
+            {
+                // Stop stays disabled until there is something to stop.
+                if control.id() != ids::MODEL_STOP {
+                    let _ = control.remove_attribute("disabled");
+                }
+            }
+        }
+    }
+    let ask = Rc::new(AskBox {
+        slug: section
+            .get_attribute(ids::LESSON_ATTRIBUTE)
+            .unwrap_or_default(),
+        document,
+        worker: RefCell::new(None),
+    });
+    let on = |id: &str, kind: &str, handler: Box<dyn Fn(Event)>| {
+        if let Some(element) = ask.document.get_element_by_id(id) {
+            let closure = Closure::<dyn Fn(Event)>::new(handler);
+            let _ =
+                element.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
+            // The box lives as long as the page.
+            closure.forget();
+        }
+    };
+    let this = ask.clone();
+    on(
+        ids::FORM,
+        "submit",
+        Box::new(move |event: Event| {
+            event.prevent_default();
+            this.set(ids::ANSWER, "Looking through the lesson…");
+            this.post(&["ask", &this.slug, &this.value(ids::QUESTION)]);
+        }),
+    );
+    on(ids::ANSWER, "click", Box::new(open_sizer));
+    let this = ask.clone();
+    on(
+        ids::MODEL_SEND,
+        "click",
+        Box::new(move |_| this.ask_model()),
+    );
+    let this = ask.clone();
+    on(
+        ids::MODEL_STOP,
+        "click",
+        Box::new(move |_| this.post(&["stop"])),
+    );
+    let this = ask.clone();
+    let keys =
+        Closure::<dyn Fn(KeyboardEvent)>::new(move |event: KeyboardEvent| this.on_key(&event));
+    let _ = leptos::prelude::window()
+        .add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
+    keys.forget();
+}
+
+impl AskBox {
+    fn element(&self, id: &str) -> Option<Element> {
+        self.document.get_element_by_id(id)
+    }
+
+    fn value(&self, id: &str) -> String {
+        self.element(id)
+            .and_then(|element| element.dyn_into::<HtmlInputElement>().ok())
+            .map(|input| input.value().trim().to_owned())
+            .unwrap_or_default()
+    }
+
+    fn set(&self, id: &str, text: &str) {
+        if let Some(element) = self.element(id) {
+            element.set_text_content(Some(text));
+        }
+    }
+
+    fn set_disabled(&self, id: &str, disabled: bool) {
+        if let Some(button) = self
+            .element(id)
+            .and_then(|e| e.dyn_into::<HtmlButtonElement>().ok())
+        {
+            button.set_disabled(disabled);
+        }
+    }
+
+    /// Posts `message` to the worker, starting it the first time.
+    fn post(self: &Rc<Self>, message: &[&str]) {
+        if self.worker.borrow().is_none() {
+            match self.start_worker() {
+                Some(worker) => *self.worker.borrow_mut() = Some(worker),
+                None => {
+                    return self.set(ids::ANSWER, "The teacher could not start in this browser.")
+                }
+            }
+        }
+        let array: Array = message.iter().map(|part| JsValue::from(*part)).collect();
+        if let Some(worker) = self.worker.borrow().as_ref() {
+            let _ = worker.post_message(&array);
+        }
+    }
+
+    /// The worker, from a `blob:` URL that loads Trunk's build of it from the site (see the module's comment).
+    fn start_worker(self: &Rc<Self>) -> Option<Worker> {
+        let location = self.document.location()?;
+        let site = format!("{}{}", location.origin().ok()?, SiteBase::from_document().0);
+        // Questions sent while the wasm loads wait, and go to the worker's own handler once `main` has set it.
+        let loader = format!(
+            "const waiting=[];self.onmessage=(e)=>waiting.push(e);importScripts(\"{site}/teacher-worker.js\");\
+             wasm_bindgen({{module_or_path:\"{site}/teacher-worker_bg.wasm\"}})\
+             .then(()=>waiting.forEach((e)=>self.onmessage(e)));"
+        );
+        let options = BlobPropertyBag::new();
+        options.set_type("text/javascript");
+        let parts: Array = std::iter::once(JsValue::from(loader)).collect();
+        let blob = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+        let worker = Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()?;
+        let this = self.clone();
+        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+            let message = Array::from(&event.data());
+            let value = message.get(1).as_string().unwrap_or_default();
+            match message.get(0).as_string().as_deref() {
+                // The teacher's own markup: every text escaped, every link within the page.
+                Some("answer") => {
+                    if let Some(answer) = this.element(ids::ANSWER) {
+                        answer.set_inner_html(&value);
+                    }
+                }
+                Some("text") => {
+                    if let Some(answer) = this.element(ids::MODEL_ANSWER) {
+                        let _ = answer.append_with_str_1(&value);
+                    }
+                }
+                Some("clocks") => this.set(ids::MODEL_CLOCKS, &value),
+                Some("status") => this.set(ids::MODEL_STATUS, &value),
+                Some("end") => {
+                    this.set(ids::MODEL_STATUS, &value);
+                    this.set_disabled(ids::MODEL_SEND, false);
+                    this.set_disabled(ids::MODEL_STOP, true);
+                }
+                _ => {}
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        Some(worker)
+    }
+
+    /// "Ask my model": the worker sends the question, with the course's passages, to the learner's server.
+    fn ask_model(self: &Rc<Self>) {
+        let question = self.value(ids::QUESTION);
+        if question.is_empty() {
+            return self.set(ids::MODEL_STATUS, "Type a question in the Ask field first.");
+        }
+        let location = leptos::prelude::window().location();
+        let (protocol, origin) = (
+            location.protocol().unwrap_or_default(),
+            location.origin().unwrap_or_default(),
+        );
+        for id in [ids::MODEL_ANSWER, ids::MODEL_CLOCKS] {
+            self.set(id, "");
+        }
+        self.set(
+            ids::MODEL_STATUS,
+            "Finding the course's passages for the question…",
+        );
+        self.set_disabled(ids::MODEL_SEND, true);
+        self.set_disabled(ids::MODEL_STOP, false);
+        let (url, model, key) = (
+            self.value(ids::MODEL_URL),
+            self.value(ids::MODEL_NAME),
+            self.value(ids::MODEL_KEY),
+        );
+        self.post(&[
+            "model", &self.slug, &question, &url, &model, &key, &protocol, &origin,
+        ]);
+    }
+
+    fn on_key(&self, event: &KeyboardEvent) {
+        let key = event.key();
+        let press = KeyPress {
+            key: &key,
+            shift: event.shift_key(),
+            ctrl: event.ctrl_key(),
+            alt: event.alt_key(),
+            meta: event.meta_key(),
+        };
+        let target = event
+            .target()
+            .and_then(|target| target.dyn_into::<Element>().ok());
+        let focus = target.as_ref().map_or(FocusKind::Page, |element| {
+            let editable = element
+                .dyn_ref::<HtmlElement>()
+                .is_some_and(HtmlElement::is_content_editable);
+            focus_kind(
+                &element.tag_name(),
+                element.get_attribute("type").as_deref(),
+                editable,
+            )
+        });
+        if action_for(press, focus) != Some(KeyAction::Ask) {
+            return;
+        }
+        let Some(input) = self
+            .element(ids::QUESTION)
+            .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        // Hidden (the audience window of a presentation): the key does nothing there.
+        if input.offset_parent().is_none() {
+            return;
+        }
+        event.prevent_default();
+        input.scroll_into_view();
+        let _ = input.focus();
+    }
+}
+
+/// A sizing answer's "Open the sizer with these numbers": fills the sizer's fields and takes the reader there.
+fn open_sizer(event: Event) {
+    let selector = format!("[{}peak-qps]", ids::SIZER_PREFIX);
+    let Some(button) = event
+        .target()
+        .and_then(|target| target.dyn_into::<Element>().ok())
+        .and_then(|target| target.closest(&selector).ok().flatten())
+    else {
+        return;
+    };
+    let document = leptos::prelude::document();
+    let Some(sizer) = document
+        .query_selector("[data-widget-name=\"littles-law-sizer\"]")
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
+    sizer.scroll_into_view();
+    let values: Vec<String> = ["max-num-seqs", "latency-s", "peak-qps", "headroom"]
+        .iter()
+        .map(|name| {
+            button
+                .get_attribute(&format!("{}{name}", ids::SIZER_PREFIX))
+                .unwrap_or_default()
+        })
+        .collect();
+    // The sizer mounts as it comes near the window: fill it once its fields exist.
+    fill_sizer(sizer, values, 20);
+}
+
+/// Sets the sizer's text fields (cap, latency, peak, headroom) as if typed, once the sizer has mounted; tries
+/// again every 150 ms, `tries` times.
+fn fill_sizer(sizer: Element, values: Vec<String>, tries: u32) {
+    let inputs = sizer
+        .query_selector_all(".sizer-inputs input")
+        .ok()
+        .filter(|inputs| inputs.length() >= 4);
+    let Some(inputs) = inputs else {
+        if tries > 0 {
+            gloo_timers::callback::Timeout::new(150, move || fill_sizer(sizer, values, tries - 1))
+                .forget();
+        }
+        return;
+    };
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    for (index, value) in values.iter().enumerate() {
+        let Some(input) = inputs
+            .item(index as u32)
+            .and_then(|node| node.dyn_into::<HtmlInputElement>().ok())
+        else {
+            continue;
+        };
+        input.set_value(value);
+        if let Ok(event) = Event::new_with_event_init_dict("input", &init) {
+            let _ = input.dispatch_event(&event);
+        }
+        if index == 0 {
+            let _ = input.focus();
+        }
+    }
+}

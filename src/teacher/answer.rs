@@ -1,0 +1,265 @@
+//! A question's answer from the course, as data and as the HTML the Ask box shows: a worked sizing, SLOs to start
+//! from, the best passage or two with links to their sections, or a plain "the lesson does not say" with the
+//! closest section.
+
+use super::passages::{passages, Passage};
+use super::rank::{Hit, PassageIndex};
+use super::worked::{sizing_answer, slo_answer, SizingAnswer};
+use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::cluster::autoscale::SloSuggestion;
+use crate::lesson::Lesson;
+
+/// How much of the question the best passage must contain to count as an answer: half its distinct words.
+const ANSWER_COVERAGE: f64 = 0.5;
+/// A second passage is shown when it scores at least this share of the first's.
+const SECOND_PASSAGE_SHARE: f64 = 0.6;
+/// How many passages go to a learner's own model as context.
+const CONTEXT_PASSAGES: usize = 4;
+
+/// What the course says to a question.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer<'a> {
+    /// A Little's Law sizing from the question's numbers (or what is missing).
+    Sizing(SizingAnswer),
+    /// SLOs to start from, for each kind of application the question names.
+    Slos(Vec<&'static SloSuggestion>),
+    /// The best passage, and a second when it scores close.
+    Passages(Vec<&'a Passage>),
+    /// Nothing answers it; the section that comes closest, if any word matched at all.
+    NotCovered(Option<&'a Passage>),
+    /// The question has no words.
+    Empty,
+}
+
+/// The lesson's passages and their index: build once, ask many times.
+pub struct Teacher {
+    passages: Vec<Passage>,
+    index: PassageIndex,
+    lesson_title: String,
+    /// The lesson page's site path (`lessons/<slug>/`): its pages' base is the site root, so an in-page link names
+    /// the page.
+    page: String,
+}
+
+impl Teacher {
+    /// Cuts `lesson` into passages and indexes them.
+    pub fn new(lesson: &Lesson) -> Self {
+        let passages = passages(lesson);
+        let index = PassageIndex::new(&passages);
+        Teacher {
+            passages,
+            index,
+            lesson_title: lesson.meta.title.clone(),
+            page: format!("lessons/{}/", lesson.meta.slug),
+        }
+    }
+
+    /// The passages, in reading order.
+    pub fn passages(&self) -> &[Passage] {
+        &self.passages
+    }
+
+    /// The passages that match `question`, best first.
+    pub fn search(&self, question: &str) -> Vec<(&Passage, Hit)> {
+        self.index
+            .search(question)
+            .into_iter()
+            .map(|hit| (&self.passages[hit.passage], hit))
+            .collect()
+    }
+
+    /// The course's answer to `question`.
+    pub fn answer(&self, question: &str) -> Answer<'_> {
+        if question.trim().is_empty() {
+            return Answer::Empty;
+        }
+        if let Some(sizing) = sizing_answer(question) {
+            return Answer::Sizing(sizing);
+        }
+        let slos = slo_answer(question);
+        if !slos.is_empty() {
+            return Answer::Slos(slos);
+        }
+        let hits = self.search(question);
+        // The best passages that contain enough of the question; one word of it in common is not an answer.
+        let mut answering = hits
+            .iter()
+            .filter(|(_, hit)| hit.coverage >= ANSWER_COVERAGE);
+        match (answering.next(), hits.first()) {
+            (Some((best, hit)), _) => {
+                let second = answering
+                    .next()
+                    .filter(|(_, second)| second.score >= SECOND_PASSAGE_SHARE * hit.score)
+                    .map(|(passage, _)| *passage);
+                Answer::Passages(std::iter::once(*best).chain(second).collect())
+            }
+            (None, Some((closest, _))) => Answer::NotCovered(Some(closest)),
+            (None, None) => Answer::NotCovered(None),
+        }
+    }
+
+    /// The passages a learner's own model gets with `question`, as plain text with their section names.
+    pub fn model_context(&self, question: &str) -> String {
+        self.search(question)
+            .into_iter()
+            .take(CONTEXT_PASSAGES)
+            .map(|(passage, _)| format!("[{}] {}", passage.section_title, passage.text))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+
+    /// The answer to `question` as the Ask box shows it: HTML whose every text is escaped and whose links stay on
+    /// the page (`#section`).
+    pub fn answer_html(&self, question: &str) -> String {
+        match self.answer(question) {
+            Answer::Empty => paragraph("Type a question first, for example “What is goodput?”."),
+            Answer::Sizing(sizing) => sizing_html(&sizing, &self.page),
+            Answer::Slos(slos) => slos_html(&slos, &self.page),
+            Answer::Passages(found) => found
+                .iter()
+                .map(|passage| {
+                    format!(
+                        "<p class=\"ask-source\">{} · {}</p><blockquote><p>{}</p></blockquote>",
+                        escape(passage.kind.label()),
+                        section_link(passage, &self.lesson_title, &self.page),
+                        escape(&passage.text)
+                    )
+                })
+                .collect(),
+            Answer::NotCovered(Some(closest)) => format!(
+                "<p>The lesson does not answer that, and I would rather say so than guess. The closest it comes is {}.</p>",
+                section_link(closest, &self.lesson_title, &self.page)
+            ),
+            Answer::NotCovered(None) => paragraph(
+                "Nothing in this lesson mentions those words, so I cannot answer that from the course. Try the \
+                 lesson's own terms: TTFT, TPOT, percentiles, the knee, goodput, Little's Law, vLLM's metrics.",
+            ),
+        }
+    }
+}
+
+/// Text escaped for HTML content or a double-quoted attribute (the pages' writer is native-only; this runs in the
+/// teacher's worker too).
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn paragraph(text: &str) -> String {
+    format!("<p>{}</p>", escape(text))
+}
+
+/// A link to the passage's section, named by its heading.
+fn section_link(passage: &Passage, lesson_title: &str, page: &str) -> String {
+    let page = escape(page);
+    match &passage.section_id {
+        Some(id) => format!(
+            "<a href=\"{page}#{}\">{}</a>",
+            escape(id),
+            escape(&passage.section_title)
+        ),
+        None => format!(
+            "<a href=\"{page}#main\">the start of {}</a>",
+            escape(lesson_title)
+        ),
+    }
+}
+
+fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
+    let page = escape(page);
+    match sizing {
+        SizingAnswer::Missing(needs) => {
+            let items: String = needs
+                .iter()
+                .map(|need| format!("<li>{}</li>", escape(need.ask())))
+                .collect();
+            format!(
+                "<p>That is a Little's Law sizing, and I can work it with three numbers. Your question lacks:</p>\
+                 <ul>{items}</ul><p>Ask again with them, or work it in <a href=\"{page}#littles-law-sizes-the-fleet\">\
+                 Little's Law sizes the fleet</a>.</p>"
+            )
+        }
+        SizingAnswer::Refused(errors) => {
+            let items: String = errors
+                .iter()
+                .map(|error| format!("<li>{}</li>", escape(&error.message)))
+                .collect();
+            format!("<p>I read a sizing question, but cannot work it with those numbers:</p><ul>{items}</ul>")
+        }
+        SizingAnswer::Worked {
+            at_the_knee,
+            with_headroom,
+        } => {
+            let input = at_the_knee.input;
+            let exact = input.peak_qps / at_the_knee.per_replica_max_qps;
+            let steps = [
+                format!(
+                    "Little's Law: in flight = throughput × latency, so a replica that holds {} requests at once and \
+                     takes {} per request completes at most {} ÷ {} = {} requests/s.",
+                    format_number(input.max_num_seqs),
+                    format_ms(input.latency_seconds),
+                    format_number(input.max_num_seqs),
+                    format_number(input.latency_seconds),
+                    format_number(at_the_knee.per_replica_max_qps)
+                ),
+                format!(
+                    "Replicas = ⌈{} ÷ {}⌉ = ⌈{}⌉ = {}.",
+                    format_number(input.peak_qps),
+                    format_number(at_the_knee.per_replica_max_qps),
+                    format_number(exact),
+                    at_the_knee.replicas
+                ),
+            ];
+            let caveat = format!(
+                "Headroom: {} replicas run every one at its maximum, which is the knee, where p99 tears away from \
+                 p50. At {} headroom each replica carries {} requests/s, so plan on {} replicas, and take the \
+                 latency from a load test just below the knee, not from an idle server.",
+                at_the_knee.replicas,
+                format_percent(with_headroom.input.headroom),
+                format_number(with_headroom.per_replica_target_qps),
+                with_headroom.replicas
+            );
+            let items: String = steps
+                .iter()
+                .map(|step| format!("<li>{}</li>", escape(step)))
+                .collect();
+            format!(
+                "<p class=\"ask-result\"><strong>{} replicas</strong> for {} requests/s at the knee; {} with headroom.</p>\
+                 <ol>{items}</ol><p>{}</p>\
+                 <button type=\"button\" class=\"widget-button\" data-sizer-max-num-seqs=\"{}\" data-sizer-latency-s=\"{}\" \
+                 data-sizer-peak-qps=\"{}\" data-sizer-headroom=\"{}\">Open the sizer with these numbers</button>",
+                at_the_knee.replicas,
+                format_number(input.peak_qps),
+                with_headroom.replicas,
+                escape(&caveat),
+                input.max_num_seqs,
+                input.latency_seconds,
+                input.peak_qps,
+                with_headroom.input.headroom
+            )
+        }
+    }
+}
+
+fn slos_html(slos: &[&SloSuggestion], page: &str) -> String {
+    let page = escape(page);
+    let cards: String = slos
+        .iter()
+        .map(|suggestion| {
+            format!(
+                "<li><strong>{}</strong>: p99 TTFT ≤ {}, p95 TPOT ≤ {}. {}</li>",
+                escape(suggestion.name),
+                format_ms(suggestion.slo.ttft_p99),
+                format_ms(suggestion.slo.tpot_p95),
+                escape(suggestion.reasoning)
+            )
+        })
+        .collect();
+    format!(
+        "<p>SLOs to start from (the sizer's table; starting points to argue with, not standards):</p><ul>{cards}</ul>\
+         <p>Measure against them as in <a href=\"{page}#goodput-throughput-that-meets-the-slo\">Goodput: throughput that \
+         meets the SLO</a>.</p>"
+    )
+}

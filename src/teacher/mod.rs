@@ -1,0 +1,28 @@
+//! The teacher at the end of the lesson: questions answered from the course itself, offline, and the pure parts of
+//! asking the learner's own OpenAI-compatible server. No web types here; the Ask box (`crate::components::ask`) and
+//! the `teacher-worker` (`src/bin/teacher-worker.rs`), which ranks the passages and asks a learner's model, call into it.
+//!
+//! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
+//! - [`rank`]: BM25 with English stemming over them;
+//! - [`quantities`]: the numbers of a question, read with their units;
+//! - [`worked`]: the two questions that are worked, not looked up: a Little's Law sizing, SLOs to start from;
+//! - [`answer`]: the answer as data and as the Ask box's HTML;
+//! - [`model`]: the learner's own model: its address, the request, the stream's events, its two clocks and every
+//!   failure as a sentence with its fix.
+//!
+//! ```
+//! let lesson = goodput::lesson::find("latency-throughput-slos").unwrap();
+//! let teacher = goodput::teacher::Teacher::new(lesson);
+//! let html = teacher.answer_html("30 QPS, 64 concurrent sequences, 8 s per request: how many replicas?");
+//! assert!(html.contains("<strong>4 replicas</strong>"));
+//! ```
+
+pub mod answer;
+pub mod markup;
+pub mod model;
+pub mod passages;
+pub mod quantities;
+pub mod rank;
+pub mod worked;
+
+pub use answer::{Answer, Teacher};

@@ -1,0 +1,262 @@
+// The Ask box at the lesson's end: questions answered from the course (a definition with its section's link, a
+// Little's Law sizing worked to its replica count), and a learner's own model asked through it: a stand-in
+// OpenAI-compatible server on loopback streams with known delays, and the page shows the answer token by token
+// with its TTFT and TPOT; then the failures a learner meets (nothing listening, CORS refused, a 401).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { siteUnderTest, axeViolations, screenshot, waitForApp } from './harness.mjs';
+
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const site = siteUnderTest();
+
+/** The stand-in's delays: its first token after TTFT_MS, then one every TPOT_MS, TOKENS in all. */
+const TTFT_MS = 800;
+const TPOT_MS = 120;
+const TOKENS = 12;
+
+/**
+ * A stand-in for `vllm serve` on loopback. `cors`: answer cross-origin requests (as vLLM with --allowed-origins);
+ * `status`: answer every request with this status instead (401 for a missing key).
+ */
+async function standIn({ cors = true, status = 200 } = {}) {
+  const server = createServer((req, res) => {
+    const headers = cors
+      ? {
+        'access-control-allow-origin': req.headers.origin ?? '*',
+        'access-control-allow-headers': 'content-type, authorization',
+        'access-control-allow-methods': 'GET, POST',
+      }
+      : {};
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, headers);
+      return res.end();
+    }
+    if (status !== 200) {
+      res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { message: 'Unauthorized' } }));
+    }
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'stand-in-model' }] }));
+    }
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
+      let body = '';
+      req.on('data', (chunk) => { body += chunk; });
+      req.on('end', () => {
+        server.lastRequest = JSON.parse(body);
+        // When each token really left: under load a timer fires late, and the page should report what happened.
+        server.sent = { received: performance.now(), tokens: [] };
+        res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        const chunk = (delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+        res.write(chunk({ role: 'assistant' }));
+        let sent = 0;
+        const next = () => {
+          if (res.destroyed) return;
+          res.write(chunk({ content: `word${sent} ` }));
+          server.sent.tokens.push(performance.now());
+          sent += 1;
+          if (sent < TOKENS) {
+            setTimeout(next, TPOT_MS);
+          } else {
+            res.write(`data: ${JSON.stringify({ choices: [], usage: { completion_tokens: TOKENS } })}\n\n`);
+            res.end('data: [DONE]\n\n');
+          }
+        };
+        setTimeout(next, TTFT_MS);
+      });
+      return undefined;
+    }
+    res.writeHead(404, headers);
+    return res.end();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+}
+
+/** What a test may see fail on purpose: requests to the stand-in, and the browser's own lines about them. */
+const unexpected = (problems, base) => problems.filter((problem) => !problem.includes(new URL(base).origin)
+  && !/Failed to load resource|ERR_CONNECTION_REFUSED|CORS policy/.test(problem));
+
+async function openLesson(viewport) {
+  const opened = await site.open(LESSON_PATH, viewport);
+  await waitForApp(opened.page);
+  return opened;
+}
+
+async function ask(page, question) {
+  const field = page.getByRole('textbox', { name: /^Ask/ });
+  await field.fill(question);
+  await field.press('Enter');
+}
+
+test('a definition is answered from the course with a link to its section, by keyboard alone', async () => {
+  const { page, problems } = await openLesson();
+  // The A key brings the reader to the box from anywhere in the lesson.
+  await page.locator('h1').first().focus();
+  await page.keyboard.press('a');
+  const field = page.getByRole('textbox', { name: /^Ask/ });
+  assert.equal(await field.evaluate((element) => element === document.activeElement), true);
+  assert.equal(await field.inputValue(), '', 'the key is not typed into the field');
+  await page.keyboard.type('What is goodput?');
+  await page.keyboard.press('Enter');
+  const answer = page.locator('#ask-answer');
+  const link = answer.getByRole('link', { name: 'Goodput: throughput that meets the SLO' }).first();
+  await link.waitFor({ timeout: 15000 });
+  assert.match(await answer.textContent(), /Goodput counts only the requests that meet both/);
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#goodput-throughput-that-meets-the-slo$/);
+  assert.match(page.url(), new RegExp(`${LESSON_PATH}#goodput`));
+
+  await ask(page, 'What is the capital of France?');
+  await page.getByText('I cannot answer that from the course').waitFor();
+  assert.deepEqual(problems(), []);
+});
+
+test('a sizing question is worked to its replica count and opens the sizer with its numbers', async () => {
+  const { page, problems } = await openLesson();
+  await ask(page, 'Thirty QPS, 64 concurrent sequences, 8 s per request: how many replicas?');
+  const answer = page.locator('#ask-answer');
+  await answer.getByText('4 replicas', { exact: false }).first().waitFor({ timeout: 15000 });
+  const text = await answer.textContent();
+  assert.match(text, /64 ÷ 8\.0 = 8\.0 requests\/s/);
+  assert.match(text, /Replicas = ⌈30 ÷ 8\.0⌉ = ⌈3\.8⌉ = 4\./);
+  assert.match(text, /At 80% headroom each replica carries 6\.4 requests\/s, so plan on 5 replicas/);
+  await answer.scrollIntoViewIfNeeded();
+  await screenshot(page, 'teacher-sizing-1280');
+  assert.deepEqual(await axeViolations(page), []);
+
+  await answer.getByRole('button', { name: 'Open the sizer with these numbers' }).click();
+  const peak = page.getByLabel('peak demand (requests/s)');
+  await page.waitForFunction(() => document.activeElement?.closest('.sizer-inputs'), null, { timeout: 15000 });
+  assert.equal(await peak.inputValue(), '30');
+  assert.equal(await page.getByLabel('concurrency cap (--max-num-seqs)').inputValue(), '64');
+  assert.equal(await page.getByLabel('mean latency at the knee (s)').inputValue(), '8');
+  await page.waitForFunction(() => /Replicas needed\s*5/.test(document.querySelector('.sizer-figures')?.textContent));
+  assert.deepEqual(problems(), []);
+});
+
+test('SLOs for an application come from the sizer table; the box reads at 390 px', async () => {
+  const { page, problems } = await openLesson({ width: 390, height: 844 });
+  await ask(page, 'What TTFT and TPOT SLOs for my RAG app?');
+  const answer = page.locator('#ask-answer');
+  await answer.getByText('p99 TTFT ≤ 1.5 s', { exact: false }).waitFor({ timeout: 15000 });
+  await page.locator('#ask').scrollIntoViewIfNeeded();
+  await screenshot(page, 'teacher-slo-390');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true,
+    'nothing scrolls sideways');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('the learner\'s own model streams its answer token by token, with its TTFT and TPOT', async (t) => {
+  const model = await standIn();
+  try {
+    const { page, problems } = await openLesson();
+    await page.getByRole('textbox', { name: /^Ask/ }).fill('What is TPOT?');
+    await page.locator('.ask-model summary').click();
+    await page.getByLabel('Server base URL').fill(model.base);
+    await page.getByRole('button', { name: 'Ask my model' }).click();
+    const answer = page.locator('#ask-model-answer');
+    // Sample the answer as it grows: a streamed answer is seen part-written several times.
+    const seen = new Set();
+    const deadline = Date.now() + 15000;
+    while (Date.now() < deadline) {
+      const text = await answer.textContent();
+      if (text) seen.add(text);
+      if (text.includes(`word${TOKENS - 1}`)) break;
+      await page.waitForTimeout(25);
+    }
+    assert.ok(seen.size >= 4, `saw the answer in ${seen.size} states: ${[...seen].join(' | ')}`);
+    await page.getByText('The answer is complete.').waitFor();
+    const clocks = await page.locator('#ask-model-clocks').textContent();
+    const [, ttft, tpot, tokens] = clocks.match(/first token after (\d+) ms\. TPOT: then (\d+) ms per token over (\d+) tokens/)
+      ?? assert.fail(`clocks: ${clocks}`);
+    const { received, tokens: sentAt } = model.server.sent;
+    const served = { ttft: sentAt[0] - received, tpot: (sentAt.at(-1) - sentAt[0]) / (sentAt.length - 1) };
+    t.diagnostic(`stand-in: set TTFT ${TTFT_MS} ms, TPOT ${TPOT_MS} ms; sent TTFT ${served.ttft.toFixed(0)} ms, `
+      + `TPOT ${served.tpot.toFixed(1)} ms; page: ${clocks}`);
+    assert.equal(Number(tokens), TOKENS);
+    assert.ok(Math.abs(Number(ttft) - served.ttft) <= 0.3 * served.ttft, `TTFT ${ttft} ms vs ${served.ttft} ms`);
+    assert.ok(Math.abs(Number(tpot) - served.tpot) <= 0.3 * served.tpot, `TPOT ${tpot} ms vs ${served.tpot} ms`);
+    assert.ok(served.ttft >= TTFT_MS && served.tpot >= TPOT_MS, 'the stand-in kept at least its delays');
+    // The course's passages went with the question, under the stand-in's own model name.
+    assert.equal(model.server.lastRequest.model, 'stand-in-model');
+    assert.equal(model.server.lastRequest.stream, true);
+    assert.match(model.server.lastRequest.messages[1].content, /TPOT/);
+    await page.locator('.ask-model').scrollIntoViewIfNeeded();
+    await screenshot(page, 'teacher-model-1280');
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(unexpected(problems(), model.base), []);
+  } finally {
+    model.close();
+  }
+});
+
+test('the stop button cancels a streaming answer', async () => {
+  const model = await standIn();
+  try {
+    const { page } = await openLesson();
+    await page.getByRole('textbox', { name: /^Ask/ }).fill('What is the knee?');
+    await page.locator('.ask-model summary').click();
+    await page.getByLabel('Server base URL').fill(model.base);
+    await page.getByRole('button', { name: 'Ask my model' }).click();
+    await page.locator('#ask-model-answer').getByText('word1').waitFor({ timeout: 15000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByText('Stopped.').waitFor();
+    await page.waitForTimeout(3 * TPOT_MS);
+    assert.doesNotMatch(await page.locator('#ask-model-answer').textContent(), new RegExp(`word${TOKENS - 1}`));
+    assert.equal(await page.getByRole('button', { name: 'Ask my model' }).isEnabled(), true);
+  } finally {
+    model.close();
+  }
+});
+
+test('failures are one sentence with their fix: nothing listening, CORS refused, a 401', async () => {
+  const closed = await standIn();
+  const closedBase = closed.base;
+  closed.close();
+  const noCors = await standIn({ cors: false });
+  const locked = await standIn({ status: 401 });
+  try {
+    const { page, problems } = await openLesson();
+    await page.getByRole('textbox', { name: /^Ask/ }).fill('What is TTFT?');
+    await page.locator('.ask-model summary').click();
+    const status = page.locator('#ask-model-status');
+    const attempt = async (base, expected) => {
+      await page.getByLabel('Server base URL').fill(base);
+      await page.getByRole('button', { name: 'Ask my model' }).click();
+      await page.waitForFunction((pattern) => new RegExp(pattern).test(document.getElementById('ask-model-status').textContent),
+        expected.source, { timeout: 15000 });
+      return status.textContent();
+    };
+    assert.match(await attempt(closedBase, /Nothing is listening/), /vllm serve/);
+    assert.match(await attempt(noCors.base, /CORS/), /--allowed-origins '\["http:\/\/127\.0\.0\.1:\d+"\]'/);
+    assert.match(await attempt(locked.base, /401/), /API key/);
+    assert.match(await attempt('http://gpu-box.internal:8000/v1', /loopback tunnel/), /ssh -L/);
+    const own = new URL(closedBase).origin;
+    assert.deepEqual(unexpected(unexpected(unexpected(problems(), own), noCors.base), locked.base), []);
+  } finally {
+    noCors.close();
+    locked.close();
+  }
+});
+
+test('the presenter window keeps the Ask box and its key; the audience window does not show it', async () => {
+  const presenter = await site.open(`${LESSON_PATH}?present=1&view=presenter`);
+  await waitForApp(presenter.page);
+  await presenter.page.locator('.present-presenter').waitFor();
+  await presenter.page.keyboard.press('a');
+  const field = presenter.page.getByRole('textbox', { name: /^Ask/ });
+  assert.equal(await field.evaluate((element) => element === document.activeElement), true);
+  await presenter.page.keyboard.type('What is TTFT?');
+  await presenter.page.keyboard.press('Enter');
+  await presenter.page.locator('#ask-answer').getByText('Time to first token').first().waitFor({ timeout: 15000 });
+  assert.deepEqual(presenter.problems(), []);
+
+  const audience = await site.open(`${LESSON_PATH}?present=1`);
+  await waitForApp(audience.page);
+  await audience.page.locator('.present-audience').waitFor();
+  assert.equal(await audience.page.locator('#ask').isVisible(), false);
+});

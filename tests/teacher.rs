@@ -1,0 +1,490 @@
+//! The teacher's answers from the course: ranking, the sizing parser, the SLO table, and the pure parts of asking
+//! the learner's own model.
+
+use goodput::cluster::autoscale::{Workload, SLO_SUGGESTIONS};
+use goodput::lesson::find;
+use goodput::lesson::Block;
+use goodput::presentation::html::{first_id, heading_level, heading_text, top_level_fragments};
+use goodput::teacher::answer::Answer;
+use goodput::teacher::model::{
+    chat_request, endpoint, first_model, Clocks, Failure, StreamEvent, StreamReader,
+};
+use goodput::teacher::passages::PassageKind;
+use goodput::teacher::quantities::{quantities, Quantity};
+use goodput::teacher::worked::{sizing_answer, slo_answer, SizingAnswer, SizingNeed};
+use goodput::teacher::Teacher;
+
+fn teacher() -> Teacher {
+    Teacher::new(find("latency-throughput-slos").expect("the course lesson"))
+}
+
+/// Every `##` section of the lesson: (anchor, heading).
+fn sections() -> Vec<(String, String)> {
+    let lesson = find("latency-throughput-slos").unwrap();
+    let mut found = Vec::new();
+    for block in &lesson.blocks {
+        if let Block::Html(html) = block {
+            for range in top_level_fragments(html.as_str()) {
+                let fragment = &html.as_str()[range];
+                if heading_level(fragment) == Some(2) {
+                    found.push((
+                        first_id(fragment).expect("headings have anchors"),
+                        heading_text(fragment),
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn each_sections_own_heading_question_finds_that_section_first() {
+    let teacher = teacher();
+    let sections = sections();
+    assert!(sections.len() >= 8, "{sections:?}");
+    for (id, heading) in sections {
+        let question = format!("Tell me about {heading}?");
+        let hits = teacher.search(&question);
+        let (best, _) = hits
+            .first()
+            .unwrap_or_else(|| panic!("nothing found for {question}"));
+        assert_eq!(
+            best.section_id.as_deref(),
+            Some(id.as_str()),
+            "{question} found {}",
+            best.section_title
+        );
+    }
+}
+
+#[test]
+fn a_definition_is_answered_with_its_passage_and_section_link() {
+    let teacher = teacher();
+    match teacher.answer("What is goodput?") {
+        Answer::Passages(found) => {
+            assert!(
+                found[0].text.to_lowercase().contains("goodput"),
+                "{:?}",
+                found[0]
+            );
+            assert!(found[0].section_id.is_some());
+        }
+        other => panic!("expected passages, got {other:?}"),
+    }
+    let html = teacher.answer_html("What does TTFT mean?");
+    assert!(
+        html.contains("<a href=\"lessons/latency-throughput-slos/#two-clocks-ttft-and-tpot\">"),
+        "{html}"
+    );
+    assert!(html.contains("TTFT"), "{html}");
+}
+
+#[test]
+fn stemming_meets_other_forms_of_a_word() {
+    let teacher = teacher();
+    let plural = teacher.search("reading latency percentiles");
+    let singular = teacher.search("read latency percentile");
+    assert!(!plural.is_empty());
+    assert_eq!(
+        plural.first().map(|(p, _)| p.text.clone()),
+        singular.first().map(|(p, _)| p.text.clone())
+    );
+}
+
+#[test]
+fn speaker_notes_are_never_passages() {
+    let lesson = find("latency-throughput-slos").unwrap();
+    let notes: Vec<String> = lesson
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::SpeakerNotes(notes) => Some(goodput::presentation::html::plain_text(
+                notes.notes.as_str(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !notes.is_empty(),
+        "the lesson has speaker notes to leave out"
+    );
+    let teacher = teacher();
+    for note in notes {
+        assert!(teacher.passages().iter().all(|p| p.text != note), "{note}");
+    }
+    let kinds: Vec<PassageKind> = teacher.passages().iter().map(|p| p.kind).collect();
+    for kind in [
+        PassageKind::Prose,
+        PassageKind::Tldr,
+        PassageKind::Keyword,
+        PassageKind::Recall,
+        PassageKind::Explanation,
+    ] {
+        assert!(kinds.contains(&kind), "no {kind:?} passage");
+    }
+}
+
+#[test]
+fn a_question_the_course_cannot_answer_says_so_and_points_at_the_closest_section() {
+    let teacher = teacher();
+    assert_eq!(
+        teacher.answer("What is the capital of France?"),
+        Answer::NotCovered(None)
+    );
+    let html = teacher.answer_html("What is the capital of France?");
+    assert!(html.contains("cannot answer"), "{html}");
+    match teacher.answer("Which GPU vendor has the best drivers for the knee?") {
+        Answer::NotCovered(Some(closest)) => assert!(closest.section_id.is_some()),
+        other => panic!("expected not covered, got {other:?}"),
+    }
+    assert!(teacher
+        .answer_html("Which GPU vendor has the best drivers for the knee?")
+        .contains("does not answer"));
+    assert_eq!(teacher.answer("   "), Answer::Empty);
+}
+
+#[test]
+fn numbers_are_read_with_their_units() {
+    assert_eq!(
+        quantities("30 QPS, 64 concurrent sequences, 8 s per request"),
+        [
+            Quantity::RequestRate(30.0),
+            Quantity::Concurrency(64.0),
+            Quantity::Duration(8.0)
+        ]
+    );
+    assert_eq!(quantities("300 ms"), [Quantity::Duration(0.3)]);
+    assert_eq!(
+        quantities("1.5 seconds and 2 minutes"),
+        [Quantity::Duration(1.5), Quantity::Duration(120.0)]
+    );
+    assert_eq!(quantities("12 req/s"), [Quantity::RequestRate(12.0)]);
+    assert_eq!(
+        quantities("1,200 requests per second"),
+        [Quantity::RequestRate(1200.0)]
+    );
+    assert_eq!(
+        quantities("600 requests per minute"),
+        [Quantity::RequestRate(10.0)]
+    );
+    assert_eq!(quantities("2k tokens"), [Quantity::Tokens(2000.0)]);
+    assert_eq!(
+        quantities("--max-num-seqs 256"),
+        [Quantity::Concurrency(256.0)]
+    );
+    assert_eq!(quantities("80% headroom"), [Quantity::Fraction(0.8)]);
+    assert_eq!(quantities("4 replicas"), [Quantity::Replicas(4.0)]);
+    // Numbers without a unit say too little.
+    assert_eq!(quantities("64 and 8"), []);
+}
+
+#[test]
+fn number_words_are_read_too() {
+    assert_eq!(
+        quantities("thirty QPS, sixty-four slots, eight seconds per request"),
+        [
+            Quantity::RequestRate(30.0),
+            Quantity::Concurrency(64.0),
+            Quantity::Duration(8.0)
+        ]
+    );
+    assert_eq!(
+        quantities("a hundred requests per second"),
+        [Quantity::RequestRate(100.0)]
+    );
+    assert_eq!(
+        quantities("two hundred concurrent"),
+        [Quantity::Concurrency(200.0)]
+    );
+}
+
+#[test]
+fn the_lessons_sizing_is_worked_to_four_replicas_and_five_with_headroom() {
+    let Some(SizingAnswer::Worked {
+        at_the_knee,
+        with_headroom,
+    }) = sizing_answer("30 QPS, 64 concurrent sequences, 8 s per request: how many replicas?")
+    else {
+        panic!("a worked sizing");
+    };
+    assert_eq!(at_the_knee.per_replica_max_qps, 8.0);
+    assert_eq!(at_the_knee.replicas, 4);
+    assert_eq!(with_headroom.input.headroom, 0.8);
+    assert_eq!(with_headroom.replicas, 5);
+    let html = teacher()
+        .answer_html("30 QPS, 64 concurrent sequences, 8 s per request: how many replicas?");
+    assert!(html.contains("⌈30 ÷ 8.0⌉ = ⌈3.8⌉ = 4"), "{html}");
+    assert!(html.contains("data-sizer-peak-qps=\"30\""), "{html}");
+    // A headroom in the question is used.
+    let Some(SizingAnswer::Worked { with_headroom, .. }) =
+        sizing_answer("peak 30 req/s, --max-num-seqs 64, 8 s latency, 50% headroom: replicas?")
+    else {
+        panic!("a worked sizing");
+    };
+    assert_eq!(with_headroom.replicas, 8);
+}
+
+#[test]
+fn a_sizing_missing_quantities_asks_for_them() {
+    assert_eq!(
+        sizing_answer("We peak at 30 QPS: how many replicas?"),
+        Some(SizingAnswer::Missing(vec![
+            SizingNeed::ConcurrencyCap,
+            SizingNeed::Latency
+        ]))
+    );
+    assert_eq!(
+        sizing_answer("How many replicas do I need for qwen36?"),
+        Some(SizingAnswer::Missing(vec![
+            SizingNeed::PeakDemand,
+            SizingNeed::ConcurrencyCap,
+            SizingNeed::Latency
+        ]))
+    );
+    // The idea, not a sizing.
+    assert_eq!(sizing_answer("How does Little's Law size a fleet?"), None);
+    let html = teacher().answer_html("We peak at 30 QPS: how many replicas?");
+    assert!(
+        html.contains("--max-num-seqs") && html.contains("per request"),
+        "{html}"
+    );
+    // Numbers the sizer refuses are reported, not worked.
+    assert!(matches!(
+        sizing_answer("30 QPS, 64.5 concurrent sequences, 8 s per request: replicas?"),
+        Some(SizingAnswer::Refused(_))
+    ));
+}
+
+#[test]
+fn slo_questions_get_the_sizers_table_for_each_application_named() {
+    let workloads = |question: &str| {
+        slo_answer(question)
+            .iter()
+            .map(|s| s.workload)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        workloads("What TTFT/TPOT SLOs for my RAG app?"),
+        [Workload::Rag]
+    );
+    assert_eq!(
+        workloads("SLO targets for chat and code completion"),
+        [Workload::Chat, Workload::CodeCompletion]
+    );
+    assert_eq!(
+        workloads("latency targets for our agents"),
+        [Workload::Agent]
+    );
+    assert_eq!(
+        workloads("What SLO for an offline batch job?"),
+        [Workload::BatchSummarisation]
+    );
+    // No objective asked for: the lesson's words answer instead.
+    assert!(workloads("What is RAG?").is_empty());
+    let html = teacher().answer_html("What TTFT and TPOT SLOs should my RAG app have?");
+    let rag = SLO_SUGGESTIONS
+        .iter()
+        .find(|s| s.workload == Workload::Rag)
+        .unwrap();
+    assert!(
+        html.contains("p99 TTFT ≤ 1.5 s") && html.contains("p95 TPOT ≤ 50 ms"),
+        "{html}"
+    );
+    assert!(html.contains(&rag.reasoning[..40]), "{html}");
+}
+
+#[test]
+fn the_server_address_is_checked_before_anything_is_sent() {
+    let local = endpoint("http://localhost:8000/v1/", "https:").unwrap();
+    assert_eq!(
+        local.chat_completions(),
+        "http://localhost:8000/v1/chat/completions"
+    );
+    assert_eq!(local.models(), "http://localhost:8000/v1/models");
+    assert_eq!(local.origin, "http://localhost:8000");
+    assert_eq!(
+        endpoint("http://127.0.0.1:8000", "http:").unwrap().base,
+        "http://127.0.0.1:8000/v1"
+    );
+    assert!(endpoint("http://[::1]:8000/v1", "http:")
+        .unwrap_err()
+        .contains("http://localhost"));
+    assert_eq!(
+        endpoint("https://gpu.example.com/v1", "https:")
+            .unwrap()
+            .base,
+        "https://gpu.example.com/v1"
+    );
+    let mixed = endpoint("http://gpu-box:8000/v1", "https:").unwrap_err();
+    assert!(
+        mixed.contains("mixed content") && mixed.contains("ssh -L"),
+        "{mixed}"
+    );
+    assert!(endpoint("localhost:8000", "http:")
+        .unwrap_err()
+        .contains("http://"));
+    assert!(endpoint("ftp://localhost/v1", "http:")
+        .unwrap_err()
+        .contains("http://"));
+    assert!(endpoint("http://user:key@localhost:8000/v1", "http:")
+        .unwrap_err()
+        .contains("key field"));
+}
+
+#[test]
+fn the_request_streams_with_the_course_passages_and_a_system_prompt() {
+    let body: serde_json::Value =
+        serde_json::from_str(&chat_request("qwen", "What is TPOT?", "[Two clocks] text")).unwrap();
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["model"], "qwen");
+    assert_eq!(body["messages"][0]["role"], "system");
+    assert!(body["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .contains("[Two clocks] text"));
+    assert_eq!(
+        first_model(r#"{"object":"list","data":[{"id":"qwen3"},{"id":"other"}]}"#),
+        Ok("qwen3".to_owned())
+    );
+    assert_eq!(first_model(r#"{"data":[]}"#), Err(Failure::NoModels));
+}
+
+#[test]
+fn the_stream_is_read_across_pieces_of_any_size() {
+    let stream = "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n\
+                  data: {\"choices\":[{\"delta\":{\"content\":\"Good\"}}]}\r\n\r\n\
+                  : a comment\n\
+                  data: {\"choices\":[{\"delta\":{\"content\":\"put\"}}]}\n\n\
+                  data: {\"choices\":[],\"usage\":{\"completion_tokens\":2}}\n\n\
+                  data: [DONE]\n\n";
+    for size in [1, 3, 17, stream.len()] {
+        let mut reader = StreamReader::new();
+        let mut events = Vec::new();
+        let bytes: Vec<char> = stream.chars().collect();
+        for piece in bytes.chunks(size) {
+            events.extend(reader.push(&piece.iter().collect::<String>()).unwrap());
+        }
+        events.extend(reader.finish().unwrap());
+        assert_eq!(
+            events,
+            [
+                StreamEvent::Text("Good".into()),
+                StreamEvent::Text("put".into()),
+                StreamEvent::Usage(2),
+                StreamEvent::Done
+            ],
+            "pieces of {size}"
+        );
+    }
+}
+
+#[test]
+fn replies_that_are_not_a_stream_are_named() {
+    let mut reader = StreamReader::new();
+    assert_eq!(
+        reader.push("{\"choices\":[{\"message\":{\"content\":\"hi\"}}]}\n"),
+        Err(Failure::NotStreaming)
+    );
+    let mut reader = StreamReader::new();
+    assert_eq!(
+        reader.push("{\"id\":1}").and_then(|_| reader.finish()),
+        Err(Failure::NotStreaming)
+    );
+    let mut reader = StreamReader::new();
+    assert!(matches!(
+        reader.push("data: {not json\n"),
+        Err(Failure::Malformed(_))
+    ));
+    let mut reader = StreamReader::new();
+    assert_eq!(
+        reader.push("data: {\"error\":{\"message\":\"model overloaded\"}}\n"),
+        Err(Failure::ServerError("model overloaded".into()))
+    );
+}
+
+#[test]
+fn the_two_clocks_are_ttft_then_the_mean_gap_after_the_first_token() {
+    let mut clocks = Clocks::started(1000.0);
+    assert_eq!(clocks.line(), "Waiting for the first token…");
+    clocks.text(1300.0);
+    assert_eq!(clocks.ttft(), Some(0.3));
+    assert_eq!(clocks.tpot(), None);
+    for i in 1..=10 {
+        clocks.text(1300.0 + 40.0 * f64::from(i));
+    }
+    assert_eq!(clocks.tokens(), 11);
+    assert!((clocks.tpot().unwrap() - 0.04).abs() < 1e-12);
+    assert_eq!(
+        clocks.line(),
+        "TTFT: first token after 300 ms. TPOT: then 40 ms per token over 11 tokens."
+    );
+    // The server's own count wins over the pieces counted.
+    clocks.usage(21);
+    assert!((clocks.tpot().unwrap() - 0.02).abs() < 1e-12);
+}
+
+#[test]
+fn every_failure_names_its_fix() {
+    let cases = [
+        (
+            Failure::NotListening {
+                origin: "http://localhost:8000".into(),
+            },
+            "vllm serve",
+        ),
+        (
+            Failure::CorsRefused {
+                origin: "http://localhost:8000".into(),
+                page_origin: "https://course.example".into(),
+            },
+            "--allowed-origins '[\"https://course.example\"]'",
+        ),
+        (Failure::Unauthorized { status: 401 }, "API key"),
+        (
+            Failure::NotFound {
+                url: "http://localhost:8000/v1/chat/completions".into(),
+                model: "x".into(),
+            },
+            "/v1",
+        ),
+        (Failure::NotStreaming, "stream"),
+        (Failure::NoModels, "model field"),
+    ];
+    for (failure, fix) in cases {
+        assert!(failure.message().contains(fix), "{}", failure.message());
+    }
+}
+
+#[test]
+fn the_lesson_page_ends_with_an_ask_box_that_says_what_it_needs_without_javascript() {
+    let site =
+        goodput::pages::build_site(goodput::lesson::catalog()).expect("the course's pages build");
+    let page = site
+        .pages
+        .iter()
+        .find(|page| page.path == "lessons/latency-throughput-slos/index.html")
+        .expect("the lesson's page");
+    let body = &page.body;
+    let ask = body.find("id=\"ask\"").expect("the Ask box");
+    assert!(ask > body.find("</article>").unwrap(), "after the lesson");
+    assert!(body.contains("data-lesson=\"latency-throughput-slos\""));
+    assert!(body.contains("<label for=\"ask-question\">Ask a question about this lesson</label>"));
+    // Without the wasm the fields cannot be used, and the box says why.
+    let question = &body[body.find("id=\"ask-question\"").unwrap()..];
+    assert!(question[..question.find('>').unwrap()].contains("disabled"));
+    assert!(body.contains("The answers are worked out by JavaScript"));
+    for id in [
+        "ask-model-url",
+        "ask-model-name",
+        "ask-model-key",
+        "ask-model-send",
+        "ask-model-stop",
+    ] {
+        assert!(body.contains(&format!("id=\"{id}\"")), "{id}");
+    }
+    assert!(
+        body.contains("type=\"password\""),
+        "the key is not shown as typed"
+    );
+}
