@@ -8,7 +8,10 @@
 //! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
 //!   projected screens, with its keys, URL and window-sync protocol;
 //! - `pages` (native): the static site, every page written as complete HTML at build time;
-//! - `islands`, `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive.
+//! - `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive, mounting one
+//!   island (`components::mount`) and the presentation's screens among them;
+//! - `islands` (wasm): booting the page, which schedules the islands' mounting or starts a presentation; it uses
+//!   the components and nothing uses it.
 
 pub mod address;
 pub mod charts;

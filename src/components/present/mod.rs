@@ -21,15 +21,17 @@
 mod audience;
 mod keyboard;
 mod overlays;
+mod plan;
 mod presenter;
 mod stage;
+
+pub use plan::{screen_plan, PlannedScreen};
 
 use leptos::prelude::*;
 
 use super::address::rewrite_query;
 use super::site_base::use_site_base;
 use super::sync::{synced_signal, SyncGroup};
-use crate::islands::PlannedScreen;
 use crate::presentation::url::{merge_place, parse_place, View};
 
 /// What every part of a presentation window shares.
