@@ -13,9 +13,10 @@ use crate::presentation::url::View;
 pub(super) fn listen(deck: Deck) {
     let theme = use_theme();
     let handle = window_event_listener(leptos::ev::keydown, move |event| {
-        let key = event.key();
+        let (key, code) = (event.key(), event.code());
         let press = KeyPress {
             key: &key,
+            code: &code,
             shift: event.shift_key(),
             ctrl: event.ctrl_key(),
             alt: event.alt_key(),
