@@ -2,13 +2,25 @@
 //! curve. Pure functions: the page calls them, the native tests check them.
 
 use super::progress::Guess;
-use super::{ChartTarget, LoadRange, PredictAnswer};
+use super::{ChartTarget, LoadRange, PredictAnswer, Tolerance};
 use crate::charts::format::{format_ms, format_number, format_percent};
 use crate::charts::{PredictionChart, PredictionMetric};
 use crate::model::{run, RunSummary, Scenario, ScenarioError, SlicedSweep};
 
 /// A chart target's threshold on goodput: DistServe's bar, 90% of requests within their SLOs.
 pub const GOODPUT_SHARE_BAR: f64 = 0.9;
+
+/// A numeric estimate's answer in words, as both the static page and the live step print it: the answer
+/// ("The answer: 4.5 replicas") and the tolerance after it (" (anything within ±0.45 replicas counts as right).").
+pub fn numeric_answer_text(answer: f64, tolerance: Tolerance, unit: &str) -> (String, String) {
+    (
+        format!("The answer: {answer} {unit}"),
+        format!(
+            " (anything within ±{} {unit} counts as right).",
+            format_number(tolerance.allowance(answer))
+        ),
+    )
+}
 
 /// Whether `guess` is right for `answer`. `actual` is where a chart prediction's target really is (from
 /// [`locate`]). `None` when the step cannot be scored automatically: a recall (the learner marks it), a chart whose

@@ -12,8 +12,8 @@ use super::tally::ClassTally;
 use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
 use crate::lesson::judge::{
-    curve_points, distance_sentence, judge, locate, prediction_scenario, prediction_sweep,
-    CurvePoint,
+    curve_points, distance_sentence, judge, locate, numeric_answer_text, prediction_scenario,
+    prediction_sweep, CurvePoint,
 };
 use crate::lesson::predict_phase::PredictPhase;
 use crate::lesson::progress::Guess;
@@ -352,12 +352,12 @@ fn Outcome(
                 (true, Some(Guess::Number(value))) => format!("Your estimate: {value} {unit}."),
                 _ => "You gave no estimate.".to_owned(),
             };
-            let allowance = tolerance.allowance(*answer);
+            let (answer, within) = numeric_answer_text(*answer, *tolerance, unit);
             view! {
                 <p class="predict-numbers">
                     {yours} " "
-                    <strong>{format!("The answer: {answer} {unit}")}</strong>
-                    {format!(" (anything within ±{allowance} {unit} counts as right).")}
+                    <strong>{answer}</strong>
+                    {within}
                 </p>
             }
             .into_any()
