@@ -10,6 +10,15 @@ use crate::model::{run, RunSummary, Scenario, ScenarioError, SlicedSweep};
 /// A chart target's threshold on goodput: DistServe's bar, 90% of requests within their SLOs.
 pub const GOODPUT_SHARE_BAR: f64 = 0.9;
 
+/// What a multiple choice asks for, as both copies of the step say it: one option, or every one that applies.
+pub fn choice_prompt(several_right: bool) -> &'static str {
+    if several_right {
+        "Your prediction: pick every one that applies"
+    } else {
+        "Your prediction: pick one"
+    }
+}
+
 /// A numeric estimate's answer in words, as both the static page and the live step print it: the answer
 /// ("The answer: 4.5 replicas") and the tolerance after it (" (anything within ±0.45 replicas counts as right).").
 pub fn numeric_answer_text(answer: f64, tolerance: Tolerance, unit: &str) -> (String, String) {

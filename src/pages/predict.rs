@@ -12,8 +12,8 @@ use crate::charts::format::format_percent;
 use crate::charts::ChartSpec;
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::judge::{
-    curve_points, locate, numeric_answer_text, prediction_chart_data, prediction_scenario,
-    prediction_sweep, target_phrase,
+    choice_prompt, curve_points, locate, numeric_answer_text, prediction_chart_data,
+    prediction_scenario, prediction_sweep, target_phrase,
 };
 use crate::lesson::{PredictAnswer, PredictStep};
 
@@ -136,11 +136,7 @@ fn write_question_part(m: &mut HtmlWriter, step: &PredictStep) {
             m.text_element(
                 "p",
                 &[("class", "predict-static-prompt")],
-                if several {
-                    "Your prediction: pick every one that applies."
-                } else {
-                    "Your prediction: pick one."
-                },
+                choice_prompt(several),
             );
             m.element("ol", &[("class", "predict-static-options")], |m| {
                 for option in options {

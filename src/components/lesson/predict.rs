@@ -11,9 +11,10 @@ use super::progress_store::use_progress;
 use super::tally::ClassTally;
 use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
+use crate::lesson::island_markup::OPTION_LABEL_CLASS;
 use crate::lesson::judge::{
-    curve_points, distance_sentence, judge, locate, numeric_answer_text, prediction_scenario,
-    prediction_sweep, CurvePoint,
+    choice_prompt, curve_points, distance_sentence, judge, locate, numeric_answer_text,
+    prediction_scenario, prediction_sweep, CurvePoint,
 };
 use crate::lesson::predict_phase::PredictPhase;
 use crate::lesson::progress::Guess;
@@ -252,13 +253,13 @@ fn GuessInput(
                             disabled=move || locked.get()
                             on:change=toggle
                         />
-                        <span inner_html=option.label.as_str()></span>
+                        <span class=OPTION_LABEL_CLASS inner_html=option.label.as_str()></span>
                     </label>
                 }
             });
             view! {
                 <fieldset class="predict-choices">
-                    <legend>{if several { "Your prediction: pick every one that applies" } else { "Your prediction: pick one" }}</legend>
+                    <legend>{choice_prompt(several)}</legend>
                     {choices.collect_view()}
                 </fieldset>
             }
