@@ -19,6 +19,7 @@ use crate::lesson::judge::{
 use crate::lesson::predict_phase::PredictPhase;
 use crate::lesson::progress::Guess;
 use crate::lesson::{LoadRange, PredictAnswer, PredictStep as PredictStepData};
+use crate::presentation::sync::keys;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -35,7 +36,7 @@ pub fn PredictStep(
     let id: &'static str = step.id.as_str();
     let saved = progress.step(id);
     let is_recall = step.answer == PredictAnswer::Recall;
-    let key = |name: &str| format!("predict/{id}/{name}");
+    let key = |part: &str| keys::predict(id, part);
     let guess = synced_signal(key("guess"), saved.guess.clone());
     let phase = synced_signal(key("phase"), PredictPhase::from_record(&saved, is_recall));
     if answer_opened && phase.get_untracked().is_open() {

@@ -19,6 +19,7 @@ use crate::cluster::vllm::{
 };
 use crate::components::sync::synced_signal;
 use crate::lesson::WidgetEmbed;
+use crate::presentation::sync::keys;
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 use wasm_bindgen::JsCast;
@@ -164,9 +165,9 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         tpot_p95: tpot_ms / 1e3,
     };
     let shown = RwSignal::new(REPORTS_PER_STEP);
-    let first = TypedPage::new(format!("{id}/page"), shown);
-    let later = TypedPage::new(format!("{id}/later"), shown);
-    let seconds_text = synced_signal(format!("{id}/seconds"), String::new());
+    let first = TypedPage::new(keys::widget(&id, "page"), shown);
+    let later = TypedPage::new(keys::widget(&id, "later"), shown);
+    let seconds_text = synced_signal(keys::widget(&id, "seconds"), String::new());
     let load_error = RwSignal::new(None::<String>);
     let (first_page, later_page) = (parsed_box(first.text), parsed_box(later.text));
     let seconds = Memo::new(move |_| seconds_text.with(|text| typed_seconds(text)));
