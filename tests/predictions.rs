@@ -595,4 +595,8 @@ fn a_numeric_answer_reads_the_same_on_the_static_page_and_live() {
     let (answer, within) = numeric_answer_text(4.5, Tolerance::Relative(0.1), "replicas");
     assert_eq!(answer, "The answer: 4.5 replicas");
     assert_eq!(within, " (anything within ±0.45 replicas counts as right).");
+    let (_, within) = numeric_answer_text(5.0, Tolerance::Absolute(0.5), "replicas");
+    assert_eq!(within, " (anything within ±0.5 replicas counts as right).");
+    let (_, within) = numeric_answer_text(40.0, Tolerance::Relative(0.25), "ms");
+    assert_eq!(within, " (anything within ±10 ms counts as right).");
 }

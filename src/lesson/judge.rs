@@ -26,9 +26,16 @@ pub fn numeric_answer_text(answer: f64, tolerance: Tolerance, unit: &str) -> (St
         format!("The answer: {answer} {unit}"),
         format!(
             " (anything within ±{} {unit} counts as right).",
-            format_number(tolerance.allowance(answer))
+            plain_number(tolerance.allowance(answer))
         ),
     )
+}
+
+/// A number as an author would write it: at most six decimals, no trailing zeros (10% of 4.5 prints as 0.45, not as
+/// 0.45000000000000007, and 0.5 as 0.5, not 0.50).
+fn plain_number(value: f64) -> String {
+    let text = format!("{value:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// Whether `guess` is right for `answer`. `actual` is where a chart prediction's target really is (from
