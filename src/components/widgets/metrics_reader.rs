@@ -170,9 +170,10 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
     let seconds_text = synced_signal(keys::widget(&id, "seconds"), String::new());
     let load_error = RwSignal::new(None::<String>);
     let (first_page, later_page) = (parsed_box(first.text), parsed_box(later.text));
-    let seconds = Memo::new(move |_| seconds_text.with(|text| typed_seconds(text)));
+    // Reading a few typed characters costs less than a memo of them would.
+    let seconds = move || seconds_text.with(|text| typed_seconds(text));
     let reading = Memo::new(move |_| {
-        let seconds = seconds.get().ok().flatten();
+        let seconds = seconds().ok().flatten();
         first_page.with(|first| later_page.with(|later| outcome(first, later, seconds, &slo)))
     });
     // A page loaded into the first box (a sample, a file, the lab's run) is a new server: the later scrape goes.
@@ -236,7 +237,7 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                             "Load two scrapes of a server that fell behind"
                         </button>
                     </div>
-                    {move || seconds.get().err().map(|note| view! { <p class="widget-note">{note}</p> })}
+                    {move || seconds().err().map(|note| view! { <p class="widget-note">{note}</p> })}
                 </div>
                 <div role="alert">
                     {move || {
