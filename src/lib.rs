@@ -11,7 +11,10 @@
 //! - [`teacher`]: the Ask box's answers from the course (passages ranked by BM25, worked sizings and SLOs), and
 //!   the pure parts of asking the learner's own model;
 //! - `pages` (native): the static site, every page written as complete HTML at build time;
-//! - `islands`, `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive.
+//! - `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive, mounting one
+//!   island (`components::mount`) and the presentation's screens among them;
+//! - `islands` (wasm): booting the page, which schedules the islands' mounting or starts a presentation; it uses
+//!   the components and nothing uses it.
 
 pub mod address;
 pub mod calibrate;

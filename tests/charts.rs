@@ -6,31 +6,21 @@ use goodput::charts::surface::{estimated_text_size, Paint, Surface, SurfaceResul
 use goodput::charts::{
     distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
     latency_vs_load, queue_over_time, queue_summary, queue_table, throughput_summary,
-    throughput_table, throughput_vs_goodput, ChartArea, ChartBackend, ChartResult, ChartSpec,
-    ChartStyle, ChartTheme, DataTable, ExactCurve, LatencyDistribution, LatencyMetric,
-    LatencyPoint, LatencyVsLoad, Percentile, PlotRect, PredictionChart, PredictionMetric,
-    QueueOverTime, QueueSample, Slo, SvgSurface, ThroughputPoint, ThroughputVsGoodput,
+    throughput_table, throughput_vs_goodput, ChartBackend, ChartSpec, ChartStyle, ChartTheme,
+    DataTable, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Percentile,
+    PlotRect, PredictionChart, PredictionMetric, QueueOverTime, QueueSample, Slo,
+    ThroughputVsGoodput,
 };
 use plotters::prelude::IntoDrawingArea;
 use plotters::style::text_anchor::{HPos, VPos};
 use plotters::style::FontTransform;
 use plotters_backend::BackendCoord;
 
-/// Draws `chart` on a `width`×`height` SVG and returns the document.
-fn render(
-    width: u32,
-    height: u32,
-    chart: impl for<'a, 'b> FnOnce(&'b ChartArea<'a>) -> ChartResult<Option<PlotRect>>,
-) -> String {
-    let mut svg = String::new();
-    {
-        let root =
-            ChartBackend::new(SvgSurface::new(&mut svg, (width, height))).into_drawing_area();
-        chart(&root).expect("chart draws");
-        root.present().expect("svg is written");
-    }
-    svg
-}
+#[path = "support/chart_samples.rs"]
+mod chart_samples;
+use chart_samples::{
+    goodput_sweep, growing_queue, knee_sweep, render, shedding_sweep, tail_heavy_samples,
+};
 
 /// Polylines stroked in `colour` (plotters writes every line series and every dash as one `<polyline>`).
 fn polylines(svg: &str, colour: &str) -> usize {
@@ -64,145 +54,6 @@ const GOODPUT: &str = "#009E73";
 
 fn style() -> ChartStyle {
     ChartStyle::new(ChartTheme::Light, 1.0)
-}
-
-/// A textbook-looking M/M/c sweep: the tail grows like 1/(1 − ρ); at 100% the open-loop queue has no steady state.
-fn knee_sweep() -> LatencyVsLoad {
-    let points = (85..=100)
-        .map(|percent| {
-            let rho = f64::from(percent) / 100.0;
-            if percent == 100 {
-                return LatencyPoint {
-                    offered_load: rho,
-                    ..LatencyPoint::default()
-                };
-            }
-            let wait = 0.01 / (1.0 - rho);
-            let p99 = 0.12 + 4.6 * wait;
-            LatencyPoint {
-                offered_load: rho,
-                p50_s: Some(0.12 + 0.3 * wait),
-                p95_s: Some(0.12 + 3.0 * wait),
-                p99_s: Some(p99),
-                mean_s: Some(0.12 + wait),
-                p99_ci_s: Some((p99 * 0.85, p99 * 1.2)),
-            }
-        })
-        .collect();
-    let exact = ExactCurve {
-        label: "p99 exact (Erlang C)".to_owned(),
-        points: (850..995)
-            .step_by(5)
-            .map(|permille| {
-                let rho = f64::from(permille) / 1000.0;
-                (rho, 0.12 + 4.6 * 0.01 / (1.0 - rho))
-            })
-            .collect(),
-    };
-    LatencyVsLoad {
-        metric: LatencyMetric::Ttft,
-        points,
-        exact: Some(exact),
-        slo: Some(Slo {
-            percentile: Percentile::P99,
-            threshold_s: 0.5,
-        }),
-        current_load: 0.97,
-    }
-}
-
-fn goodput_sweep() -> ThroughputVsGoodput {
-    let points = (85..=100)
-        .map(|percent| {
-            let rho = f64::from(percent) / 100.0;
-            let throughput = 5.0 * rho;
-            // Goodput follows throughput until the knee at 91%, then falls away.
-            let met = if rho <= 0.91 {
-                0.99
-            } else {
-                (0.99 - (rho - 0.91) * 7.0).max(0.05)
-            };
-            ThroughputPoint {
-                offered_load: rho,
-                throughput: Some(throughput),
-                goodput: Some(throughput * met),
-                turned_away: None,
-            }
-        })
-        .collect();
-    ThroughputVsGoodput {
-        points,
-        rate_unit: "req/s".to_owned(),
-        current_load: 0.97,
-    }
-}
-
-/// A capped server swept past saturation: throughput flattens at 5 req/s, the excess is turned away, goodput falls.
-fn shedding_sweep() -> ThroughputVsGoodput {
-    let points = (85..=120)
-        .map(|percent| {
-            let rho = f64::from(percent) / 100.0;
-            let offered = 5.0 * rho;
-            let throughput = offered.min(4.9);
-            ThroughputPoint {
-                offered_load: rho,
-                throughput: Some(throughput),
-                goodput: Some(throughput * (1.1 - rho).clamp(0.0, 0.25) * 4.0),
-                turned_away: Some(offered - throughput),
-            }
-        })
-        .collect();
-    ThroughputVsGoodput {
-        points,
-        rate_unit: "req/s".to_owned(),
-        current_load: 1.1,
-    }
-}
-
-fn growing_queue() -> QueueOverTime {
-    let samples = (0..=600)
-        .map(|tenth| {
-            let t = f64::from(tenth) / 10.0;
-            // Running sits at the cap; the backlog climbs by about two requests a second, with some jitter.
-            let jitter = ((tenth * 7919) % 13) as u32;
-            QueueSample {
-                time_s: t,
-                running: 60 + jitter % 5,
-                waiting: (2.0 * t) as u32 + jitter,
-                ..Default::default()
-            }
-        })
-        .collect();
-    QueueOverTime {
-        samples,
-        max_num_seqs: Some(64),
-        offered_load: 0.97,
-    }
-}
-
-fn tail_heavy_samples() -> LatencyDistribution {
-    // A deterministic mixture: most requests near 150 ms, a queued tail out to several seconds.
-    let samples: Vec<f64> = (0..2000)
-        .map(|i| {
-            let u = (f64::from(i) + 0.5) / 2000.0;
-            0.12 + 0.05 * u
-                + if u > 0.8 {
-                    // Queued requests: a tail that stretches as 1/(1 − u), out to a few seconds.
-                    0.05 * (u - 0.8) / (1.0 - u + 0.002)
-                } else {
-                    0.0
-                }
-        })
-        .collect();
-    LatencyDistribution::from_samples(
-        LatencyMetric::Ttft,
-        samples,
-        Some(Slo {
-            percentile: Percentile::P99,
-            threshold_s: 0.5,
-        }),
-        0.97,
-    )
 }
 
 // ---------------------------------------------------------------- latency vs load
@@ -838,53 +689,6 @@ fn a_projected_chart_has_larger_type_and_thicker_lines_at_the_same_pixel_scale()
         latency_vs_load(area, &knee_sweep(), &projected)
     });
     assert!(svg.contains("p99"), "a projected chart still draws");
-}
-
-/// Writes each chart, in each theme, to the system's temporary directory (`goodput-charts/`, the path is printed:
-/// `cargo test --test charts -- --nocapture`) for a human to look at (projector size); `cargo test` leaves the
-/// source tree alone.
-#[test]
-fn charts_are_written_out_for_a_look() {
-    let dir = std::env::temp_dir().join("goodput-charts");
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    println!("charts written to {}", dir.display());
-    for (name, theme) in [
-        ("light", ChartTheme::Light),
-        ("dark", ChartTheme::Dark),
-        ("hc", ChartTheme::HighContrast),
-    ] {
-        let style = ChartStyle::new(theme, 1.0);
-        let charts: [(&str, String); 4] = [
-            (
-                "latency",
-                render(1200, 600, |a| latency_vs_load(a, &knee_sweep(), &style)),
-            ),
-            (
-                "goodput",
-                render(1200, 600, |a| {
-                    throughput_vs_goodput(a, &goodput_sweep(), &style)
-                }),
-            ),
-            (
-                "queue",
-                render(1200, 600, |a| queue_over_time(a, &growing_queue(), &style)),
-            ),
-            (
-                "distribution",
-                render(1200, 600, |a| {
-                    latency_distribution(a, &tail_heavy_samples(), &style)
-                }),
-            ),
-        ];
-        for (chart, svg) in charts {
-            assert!(svg.contains("<text"), "{chart} has labels");
-            std::fs::write(dir.join(format!("{chart}-{name}.svg")), svg).expect("write svg");
-        }
-    }
-    // A phone-width chart at devicePixelRatio 2, where legends have to wrap.
-    let narrow = ChartStyle::new(ChartTheme::Light, 2.0);
-    let svg = render(720, 640, |a| latency_vs_load(a, &knee_sweep(), &narrow));
-    std::fs::write(dir.join("latency-narrow-dpr2.svg"), svg).expect("write svg");
 }
 
 #[test]

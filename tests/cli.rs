@@ -147,6 +147,39 @@ fn bad_flags_and_values_exit_non_zero_with_one_line() {
     }
 }
 
+#[test]
+fn replicas_is_the_flag_and_servers_its_older_name() {
+    let run = |flag: &str| {
+        let out = sim(&[
+            "run",
+            "--preset",
+            "textbook",
+            flag,
+            "3",
+            "--load",
+            "0.9",
+            "--requests",
+            "2000",
+            "--json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_eq!(run("--replicas"), run("--servers"));
+    let out = sim(&["run", "--preset", "textbook", "--replicas", "0"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("(flag: --replicas)"), "{err}");
+    let help = String::from_utf8(sim(&["run", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("--replicas") && !help.contains("--servers <"),
+        "{help}"
+    );
+}
+
 /// Runs goodput-sim with `stdin` on its standard input.
 fn sim_with_input(args: &[&str], stdin: &[u8]) -> std::process::Output {
     use std::io::Write;

@@ -243,15 +243,25 @@ fn the_alert_rule_and_keda_trigger_are_ready_to_paste_and_say_where_their_number
     }
 }
 
-/// The double-quoted scalar after `key: ` on a line of `yaml`, read back with JSON's string syntax (which the
-/// scalars use: every escape they contain is both a JSON and a YAML escape).
+/// The string at the first `key` in `yaml`'s document, read by a YAML parser: the whole document must parse.
 fn quoted_value(yaml: &str, key: &str) -> String {
-    let line = yaml
-        .lines()
-        .find_map(|line| line.trim_start().strip_prefix(&format!("{key}: ")))
-        .unwrap_or_else(|| panic!("no {key} in {yaml}"));
-    serde_json::from_str(line)
-        .unwrap_or_else(|e| panic!("{key}: {line} is not one quoted scalar: {e}"))
+    let document: serde_yaml::Value =
+        serde_yaml::from_str(yaml).unwrap_or_else(|e| panic!("not valid YAML ({e}):\n{yaml}"));
+    string_at(&document, key).unwrap_or_else(|| panic!("no string {key} in {yaml}"))
+}
+
+fn string_at(value: &serde_yaml::Value, key: &str) -> Option<String> {
+    match value {
+        serde_yaml::Value::Mapping(map) => map.iter().find_map(|(k, v)| {
+            if k.as_str() == Some(key) {
+                v.as_str().map(str::to_owned)
+            } else {
+                string_at(v, key)
+            }
+        }),
+        serde_yaml::Value::Sequence(items) => items.iter().find_map(|v| string_at(v, key)),
+        _ => None,
+    }
 }
 
 #[test]

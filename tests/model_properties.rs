@@ -218,8 +218,11 @@ proptest! {
         prop_assert!(w_high >= w_low * (1.0 - 1e-12) && t_high >= t_low * (1.0 - 1e-12), "ρ {low} → {high}: wait {w_low} → {w_high}, sojourn {t_low} → {t_high}");
     }
 
+    /// Not a theorem: continuous batching is not pathwise monotone (a later arrival can join an earlier iteration
+    /// and change who waits), so this is an empirical property of the course preset over 5 000-request runs, which
+    /// held for every case drawn. A counter-example would be a finding about the model, not necessarily a bug.
     #[test]
-    fn higher_load_never_lowers_mean_llm_latency_under_common_random_numbers(
+    fn on_the_course_preset_higher_load_did_not_lower_mean_llm_latency_in_any_case_tried(
         low in 0.3f64..0.9,
         step in 0.02f64..0.1,
         seed in any::<u64>(),

@@ -587,3 +587,16 @@ fn the_queue_cap_step_is_answered_by_the_simulation() {
         assert!(passage.contains(quoted), "the passage quotes {quoted:?}");
     }
 }
+
+#[test]
+fn a_numeric_answer_reads_the_same_on_the_static_page_and_live() {
+    use goodput::lesson::judge::numeric_answer_text;
+    // 10% of 4.5 is 0.45000000000000007 in floating point; the reader sees 0.45 on both copies of the step.
+    let (answer, within) = numeric_answer_text(4.5, Tolerance::Relative(0.1), "replicas");
+    assert_eq!(answer, "The answer: 4.5 replicas");
+    assert_eq!(within, " (anything within ±0.45 replicas counts as right).");
+    let (_, within) = numeric_answer_text(5.0, Tolerance::Absolute(0.5), "replicas");
+    assert_eq!(within, " (anything within ±0.5 replicas counts as right).");
+    let (_, within) = numeric_answer_text(40.0, Tolerance::Relative(0.25), "ms");
+    assert_eq!(within, " (anything within ±10 ms counts as right).");
+}

@@ -18,17 +18,21 @@ const site = argv[2] ?? fail('usage: node tools/bundle-css.mjs SITE_DIR');
 const file = join(site, 'index.html');
 let html = await readFile(file, 'utf8');
 
-const links = [...html.matchAll(/<link rel="stylesheet" href="\.\/([^"]+\.css)"[^>]*\/?>\n?/g)];
+// Trunk links its files under the public URL: `./` by default (Trunk.toml), or an absolute one such as `/course/`
+// (`trunk build --public-url /course/`). Either way the files sit at the top of the site folder.
+const links = [...html.matchAll(/<link rel="stylesheet" href="([^"]*\/)([^"/]+\.css)"[^>]*\/?>\n?/g)];
 if (links.length === 0) fail(`${file} links no stylesheet`);
-const parts = await Promise.all(links.map(async ([, href]) => `/* ${href} */\n${await readFile(join(site, href), 'utf8')}`));
+const publicUrl = links[0][1];
+if (links.some(([, prefix]) => prefix !== publicUrl)) fail(`${file} links stylesheets under more than one path`);
+const parts = await Promise.all(links.map(async ([, , href]) => `/* ${href} */\n${await readFile(join(site, href), 'utf8')}`));
 const css = parts.join('\n');
 const name = `style-${createHash('sha256').update(css).digest('hex').slice(0, 16)}.css`;
 const integrity = `sha384-${createHash('sha384').update(css).digest('base64')}`;
 await writeFile(join(site, name), css);
-await Promise.all(links.map(([, href]) => rm(join(site, href))));
+await Promise.all(links.map(([, , href]) => rm(join(site, href))));
 
 // The bundle takes the first stylesheet's place; the others go.
 const [first, ...rest] = links;
-html = html.replace(first[0], `<link rel="stylesheet" href="./${name}" integrity="${integrity}"/>\n`);
+html = html.replace(first[0], `<link rel="stylesheet" href="${publicUrl}${name}" integrity="${integrity}"/>\n`);
 for (const [tag] of rest) html = html.replace(tag, '');
 await writeFile(file, html);

@@ -12,12 +12,13 @@
 //! ```
 
 use super::admission::reason_counts;
-use super::metrics::{parse, Exposition, MAX_INPUT_BYTES};
+use super::metrics::MAX_INPUT_BYTES;
+use super::reading::{read, Reading, Scrape};
 use super::vllm::{
-    assess, find_signals, format_count, Assessment, Latency, QuantileEstimate, ServerSignals,
-    SloTargets, Span, ITL_VS_TPOT,
+    format_count, Assessment, Latency, QuantileEstimate, ServerSignals, SloTargets, Span,
+    ITL_VS_TPOT,
 };
-use super::window::{between, seconds_between_timestamps};
+use super::window::seconds_between_timestamps;
 use crate::charts::format::{format_ms, format_percent};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -164,8 +165,7 @@ impl LengthFrom {
 struct Report {
     names: Vec<String>,
     window: Option<(LengthFrom, Option<f64>)>,
-    servers: Vec<(ServerSignals, Assessment)>,
-    gone: Vec<Vec<(String, String)>>,
+    reading: Reading,
     slo: SloTargets,
 }
 
@@ -177,8 +177,7 @@ pub fn render(page: &Source, later: Option<&Source>, options: &Options) -> Resul
         None => Report {
             names: vec![page.name.clone()],
             window: None,
-            servers: judged(find_signals(&first), &options.slo),
-            gone: Vec::new(),
+            reading: read(&first, None, None, &options.slo),
             slo: options.slo,
         },
         Some(later_source) => {
@@ -191,7 +190,7 @@ pub fn render(page: &Source, later: Option<&Source>, options: &Options) -> Resul
                 .filter(|s| *s > 0.0);
             let (from, seconds) = match (
                 options.seconds,
-                seconds_between_timestamps(&first, &second),
+                seconds_between_timestamps(first.page(), second.page()),
                 file_seconds,
             ) {
                 (Some(s), _, _) => (LengthFrom::Flag, Some(s)),
@@ -199,12 +198,10 @@ pub fn render(page: &Source, later: Option<&Source>, options: &Options) -> Resul
                 (None, None, Some(s)) => (LengthFrom::FileTimes, Some(s)),
                 (None, None, None) => (LengthFrom::Unknown, None),
             };
-            let window = between(&first, &second, seconds);
             Report {
                 names: vec![page.name.clone(), later_source.name.clone()],
                 window: Some((from, seconds)),
-                servers: judged(window.servers, &options.slo),
-                gone: window.gone,
+                reading: read(&first, Some(&second), seconds, &options.slo),
                 slo: options.slo,
             }
         }
@@ -216,25 +213,8 @@ pub fn render(page: &Source, later: Option<&Source>, options: &Options) -> Resul
     })
 }
 
-fn read_page(source: &Source) -> Result<Exposition, String> {
-    let page = parse(&source.text).map_err(|e| format!("{}: {e}", source.name))?;
-    if find_signals(&page).is_empty() {
-        return Err(format!(
-            "{} has no vLLM metrics (no vllm:num_requests_running/waiting gauges, no TTFT, TPOT or ITL histograms)",
-            source.name
-        ));
-    }
-    Ok(page)
-}
-
-fn judged(servers: Vec<ServerSignals>, slo: &SloTargets) -> Vec<(ServerSignals, Assessment)> {
-    servers
-        .into_iter()
-        .map(|server| {
-            let assessment = assess(&server, slo);
-            (server, assessment)
-        })
-        .collect()
+fn read_page(source: &Source) -> Result<Scrape, String> {
+    Scrape::read(&source.text).map_err(|problem| problem.about(&source.name))
 }
 
 impl Report {
@@ -248,7 +228,8 @@ impl Report {
                 from.describe(seconds)
             ));
         }
-        for (server, assessment) in &self.servers {
+        for reading in &self.reading.servers {
+            let (server, assessment) = (&reading.signals, &reading.assessment);
             out.push_str(&server.describe_labels());
             out.push('\n');
             out.push_str(&format!("  {}\n", server.span.describe(server.requests())));
@@ -299,18 +280,13 @@ impl Report {
                 out.push_str(&format!("    - {reason}\n"));
             }
         }
-        for labels in &self.gone {
-            let server = ServerSignals {
-                labels: labels.clone(),
-                ..ServerSignals::default()
-            };
+        for labels in self.reading.gone_labels() {
             out.push_str(&format!(
-                "{}: only on the earlier page (it no longer reports)\n",
-                server.describe_labels()
+                "{labels}: only on the earlier page (it no longer reports)\n"
             ));
         }
         out.push_str("Percentiles are estimates from the histogram buckets: linear interpolation within the bucket that holds the rank, as Prometheus's histogram_quantile does.\n");
-        if self.servers.iter().any(|(s, _)| s.itl.is_some()) {
+        if self.reading.servers.iter().any(|s| s.signals.itl.is_some()) {
             out.push_str(ITL_VS_TPOT);
             out.push('\n');
         }
@@ -330,11 +306,13 @@ impl Report {
                 tpot_p95: self.slo.tpot_p95,
             },
             label_sets: self
+                .reading
                 .servers
                 .iter()
-                .map(|(server, assessment)| JsonLabelSet::new(server, assessment))
+                .map(|server| JsonLabelSet::new(&server.signals, &server.assessment))
                 .collect(),
             gone: self
+                .reading
                 .gone
                 .iter()
                 .map(|labels| labels.iter().cloned().collect())

@@ -12,12 +12,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::Array;
 use web_sys::{
-    Blob, BlobPropertyBag, Document, Element, Event, EventInit, HtmlButtonElement, HtmlElement,
+    Blob, BlobPropertyBag, Document, Element, Event, EventInit, HtmlButtonElement,
     HtmlInputElement, KeyboardEvent, MessageEvent, Url, Worker,
 };
 
 use super::site_base::SiteBase;
-use crate::presentation::keys::{action_for, focus_kind, FocusKind, KeyAction, KeyPress};
+use crate::components::present::keyboard::key_action_of;
+use crate::presentation::keys::KeyAction;
 use crate::teacher::markup as ids;
 
 /// The Ask box and its worker, once started.
@@ -213,28 +214,7 @@ impl AskBox {
     }
 
     fn on_key(&self, event: &KeyboardEvent) {
-        let key = event.key();
-        let press = KeyPress {
-            key: &key,
-            shift: event.shift_key(),
-            ctrl: event.ctrl_key(),
-            alt: event.alt_key(),
-            meta: event.meta_key(),
-        };
-        let target = event
-            .target()
-            .and_then(|target| target.dyn_into::<Element>().ok());
-        let focus = target.as_ref().map_or(FocusKind::Page, |element| {
-            let editable = element
-                .dyn_ref::<HtmlElement>()
-                .is_some_and(HtmlElement::is_content_editable);
-            focus_kind(
-                &element.tag_name(),
-                element.get_attribute("type").as_deref(),
-                editable,
-            )
-        });
-        if action_for(press, focus) != Some(KeyAction::Ask) {
+        if key_action_of(event) != Some(KeyAction::Ask) {
             return;
         }
         let Some(input) = self

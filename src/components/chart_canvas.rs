@@ -125,7 +125,12 @@ pub fn ChartCanvas(
         match chart_svg(&spec, &style, size.0, size.1).and_then(|svg| svg_object_url(&svg)) {
             Ok(url) => {
                 save(&url, &format!("{}.svg", spec.file_stem()));
-                let _ = web_sys::Url::revoke_object_url(&url);
+                // Firefox and Safari read the blob after the click returns: revoking it at once can leave them an
+                // empty or failed download. Revoked later, as FileSaver.js does.
+                gloo_timers::callback::Timeout::new(REVOKE_DOWNLOAD_AFTER_MS, move || {
+                    let _ = web_sys::Url::revoke_object_url(&url);
+                })
+                .forget();
             }
             Err(error) => web_sys::console::error_1(&format!("chart svg: {error}").into()),
         }
@@ -223,6 +228,9 @@ fn js_sys_array_of(text: &str) -> wasm_bindgen::JsValue {
     array.push(&wasm_bindgen::JsValue::from_str(text));
     array.into()
 }
+
+/// How long a downloaded chart's object URL lives: long enough for any browser to have read it.
+const REVOKE_DOWNLOAD_AFTER_MS: u32 = 40_000;
 
 /// Saves `url` as `file_name` through a transient `<a download>`; it is never attached to the page.
 fn save(url: &str, file_name: &str) {

@@ -8,9 +8,11 @@
 //! by every synced signal (to drop echoes and catch a reopened window up), not a channel per value.
 //!
 //! ```ignore
-//! let load = synced_signal(format!("knee-lab/{id}/load"), 0.85_f64);
-//! view! { <input type="range" prop:value=move || load.get() on:input=move |e| load.set(parse(e)) /> }
+//! let settings = synced_signal(keys::widget(&id, "settings"), initial);
+//! view! { <input type="range" prop:value=move || settings.get().load_percent on:input=move |e| … /> }
 //! ```
+//!
+//! Every key is made by [`crate::presentation::sync::keys`].
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -24,7 +26,8 @@ use crate::presentation::sync::{SyncMessage, SyncPeer};
 
 /// A signal holding `initial`, shared with the other presentation windows under `key` when the page is presenting.
 ///
-/// `key` must be stable across windows and unique on the page, e.g. `"knee-lab/load"` or `"predict/knee-guess/choice"`.
+/// `key` must be stable across windows and unique on the page: one made by [`crate::presentation::sync::keys`], e.g.
+/// `"knee-lab/settings"` or `"predict/step-3-knee/guess"`.
 /// In presentation mode the signal starts from the value the window already knows for `key` (from another window,
 /// or from an earlier visit to the same screen), so going back to a screen or reopening a window loses nothing.
 pub fn synced_signal<T>(key: impl Into<String>, initial: T) -> RwSignal<T>

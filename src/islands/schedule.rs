@@ -16,7 +16,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
-use super::{island_kind, mount_island};
+use crate::components::mount::{island_kind, mount_island};
 use crate::lesson::island_markup::{IslandKind, MOUNTED_CLASS, WIDGET};
 use crate::lesson::WidgetName;
 

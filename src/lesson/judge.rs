@@ -2,13 +2,41 @@
 //! curve. Pure functions: the page calls them, the native tests check them.
 
 use super::progress::Guess;
-use super::{ChartTarget, LoadRange, PredictAnswer};
+use super::{ChartTarget, LoadRange, PredictAnswer, Tolerance};
 use crate::charts::format::{format_ms, format_number, format_percent};
 use crate::charts::{PredictionChart, PredictionMetric};
 use crate::model::{run, RunSummary, Scenario, ScenarioError, SlicedSweep};
 
 /// A chart target's threshold on goodput: DistServe's bar, 90% of requests within their SLOs.
 pub const GOODPUT_SHARE_BAR: f64 = 0.9;
+
+/// What a multiple choice asks for, as both copies of the step say it: one option, or every one that applies.
+pub fn choice_prompt(several_right: bool) -> &'static str {
+    if several_right {
+        "Your prediction: pick every one that applies"
+    } else {
+        "Your prediction: pick one"
+    }
+}
+
+/// A numeric estimate's answer in words, as both the static page and the live step print it: the answer
+/// ("The answer: 4.5 replicas") and the tolerance after it (" (anything within ±0.45 replicas counts as right).").
+pub fn numeric_answer_text(answer: f64, tolerance: Tolerance, unit: &str) -> (String, String) {
+    (
+        format!("The answer: {answer} {unit}"),
+        format!(
+            " (anything within ±{} {unit} counts as right).",
+            plain_number(tolerance.allowance(answer))
+        ),
+    )
+}
+
+/// A number as an author would write it: at most six decimals, no trailing zeros (10% of 4.5 prints as 0.45, not as
+/// 0.45000000000000007, and 0.5 as 0.5, not 0.50).
+fn plain_number(value: f64) -> String {
+    let text = format!("{value:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
 
 /// Whether `guess` is right for `answer`. `actual` is where a chart prediction's target really is (from
 /// [`locate`]). `None` when the step cannot be scored automatically: a recall (the learner marks it), a chart whose

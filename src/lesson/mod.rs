@@ -14,6 +14,7 @@ pub mod island_markup;
 pub mod judge;
 pub mod predict_phase;
 pub mod progress;
+pub mod tally;
 
 use std::sync::OnceLock;
 

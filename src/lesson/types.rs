@@ -240,7 +240,9 @@ impl Tolerance {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChartTarget {
-    /// The knee: the first load at which p99 TTFT has doubled from its value at the lightest load of the range.
+    /// The knee: the first load at which p99 TTFT has doubled from its value at the lightest load of the range. This
+    /// is the predict step's operational reading of the lesson's knee (where throughput flattens and latency bends);
+    /// a live server is judged by [`crate::cluster::vllm::KneeVerdict`] instead.
     Knee,
     /// The load at which p99 TTFT crosses the scenario's TTFT SLO.
     SloCrossing,

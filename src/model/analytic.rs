@@ -252,26 +252,39 @@ mod tests {
         (a - b).abs() <= tol * b.abs().max(1e-12)
     }
 
+    /// Erlang C by its textbook closed form, with factorials (Kleinrock, *Queueing Systems* vol. 1, 1975, eq. 3.40;
+    /// Gross & Harris, *Fundamentals of Queueing Theory*, §2.3): independent of the iterative form under test.
+    fn erlang_c_by_factorials(c: u32, a: f64) -> f64 {
+        let factorial = |n: u32| (1..=n).map(f64::from).product::<f64>();
+        let queued = a.powi(c as i32) / factorial(c) * f64::from(c) / (f64::from(c) - a);
+        let idle: f64 = (0..c).map(|k| a.powi(k as i32) / factorial(k)).sum();
+        queued / (idle + queued)
+    }
+
     #[test]
-    fn erlang_c_matches_the_reference_table() {
-        // (c, ρ, P(wait), E[Wq], p99 Wq, p99 T) with μ = 1, from REFERENCE.md §1 (to its three or four digits).
-        let table = [
-            // REFERENCE.md lists p99 Wq = 45.05 here, which looks like p99 T − 1; the closed form gives
-            // ln(0.9 / 0.01) / 0.1 = 45.00 (for c = 1 the sojourn is exponential, so p99 T = ln(100) / 0.1 = 46.05).
-            (1, 0.90, 0.900, 9.000, 45.00, 46.05),
-            (4, 0.85, 0.689, 1.149, 7.06, 8.56),
-            (8, 0.95, 0.844, 2.110, 11.09, 12.37),
-        ];
-        for (c, rho, pw, wq, p99w, p99t) in table {
-            let e = erlang_c(c, rho * f64::from(c), 1.0).unwrap();
+    fn erlang_c_matches_its_closed_form_and_exact_tails() {
+        // (c, ρ, p99 T) with μ = 1. P(wait), E[Wq] = C/(cμ − λ) and the p99 wait ln(C/0.01)/(cμ − λ) are derived
+        // here from the closed form. The p99 sojourn solves e^{−μt} + C·μ/(θ−μ)·(e^{−μt} − e^{−θt}) = 0.01 with
+        // θ = cμ − λ (Gross & Harris §2.3.2), solved by bisection outside this code base (a dozen lines of Python in
+        // double precision); for c = 1 the sojourn is exponential with rate μ − λ: p99 T = ln(100)/0.1 = 46.052.
+        for (c, rho, p99t) in [(1, 0.90, 46.052), (4, 0.85, 8.559), (8, 0.95, 12.366)] {
+            let a = rho * f64::from(c);
+            let e = erlang_c(c, a, 1.0).unwrap();
+            let wait_probability = erlang_c_by_factorials(c, a);
+            let theta = f64::from(c) - a;
             assert!(
-                close(e.wait_probability, pw, 1e-3),
+                close(e.wait_probability, wait_probability, 1e-9),
                 "c={c}: {}",
                 e.wait_probability
             );
-            assert!(close(e.mean_wait, wq, 1e-3), "c={c}: {}", e.mean_wait);
             assert!(
-                close(e.wait_quantile(0.99), p99w, 1e-3),
+                close(e.mean_wait, wait_probability / theta, 1e-9),
+                "c={c}: {}",
+                e.mean_wait
+            );
+            let p99_wait = (wait_probability / 0.01).ln() / theta;
+            assert!(
+                close(e.wait_quantile(0.99), p99_wait, 1e-6),
                 "c={c}: {}",
                 e.wait_quantile(0.99)
             );

@@ -23,7 +23,9 @@ pub struct Scenario {
     pub arrivals: Arrivals,
     /// Per-request latency thresholds that define goodput.
     pub slo: Slo,
-    /// Number of requests measured (after the warm-up).
+    /// Number of requests measured (after the warm-up). Written `requests` in a scenario file, as the CLI's
+    /// `--requests` says; `customers`, the queueing-theory word it was first written in, is still read.
+    #[serde(rename = "requests", alias = "customers")]
     pub customers: u64,
     /// Number of requests discarded before measuring starts, so that statistics do not carry the empty-system start.
     /// (The open-loop textbook queue starts in its exact steady state, so it needs none.)

@@ -8,12 +8,12 @@
 use super::pictures::{self, Picture};
 use super::writer::HtmlWriter;
 use super::PagesError;
-use crate::charts::format::{format_number, format_percent};
+use crate::charts::format::format_percent;
 use crate::charts::ChartSpec;
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::judge::{
-    curve_points, locate, prediction_chart_data, prediction_scenario, prediction_sweep,
-    target_phrase,
+    choice_prompt, curve_points, locate, numeric_answer_text, prediction_chart_data,
+    prediction_scenario, prediction_sweep, target_phrase,
 };
 use crate::lesson::{PredictAnswer, PredictStep};
 
@@ -136,11 +136,7 @@ fn write_question_part(m: &mut HtmlWriter, step: &PredictStep) {
             m.text_element(
                 "p",
                 &[("class", "predict-static-prompt")],
-                if several {
-                    "Your prediction: pick every one that applies."
-                } else {
-                    "Your prediction: pick one."
-                },
+                choice_prompt(several),
             );
             m.element("ol", &[("class", "predict-static-options")], |m| {
                 for option in options {
@@ -235,12 +231,10 @@ fn write_answer(m: &mut HtmlWriter, step: &PredictStep, simulated: Option<&Simul
             tolerance,
             unit,
         } => {
+            let (answer, within) = numeric_answer_text(*answer, *tolerance, unit);
             m.element("p", &[("class", "predict-numbers")], |m| {
-                m.text_element("strong", &[], &format!("The answer: {answer} {unit}"));
-                m.text(&format!(
-                    " (anything within ±{} {unit} counts as right).",
-                    format_number(tolerance.allowance(*answer))
-                ));
+                m.text_element("strong", &[], &answer);
+                m.text(&within);
             });
         }
         PredictAnswer::ChartPrediction { target, .. } => {

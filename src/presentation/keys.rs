@@ -62,11 +62,14 @@ pub fn focus_kind(tag: &str, input_type: Option<&str>, editable: bool) -> FocusK
     }
 }
 
-/// A key press as the browser reports it: `key` is `KeyboardEvent.key` ("ArrowRight", " ", "r", "?").
+/// A key press as the browser reports it: `key` is `KeyboardEvent.key` ("ArrowRight", " ", "r", "?"), `code` is
+/// `KeyboardEvent.code` ("ArrowRight", "Space", "KeyR", "Slash").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KeyPress<'a> {
-    /// `KeyboardEvent.key`.
+    /// `KeyboardEvent.key`: what the key types on the reader's layout.
     pub key: &'a str,
+    /// `KeyboardEvent.code`: which physical key it is, whatever the layout.
+    pub code: &'a str,
     /// Shift held.
     pub shift: bool,
     /// Control held.
@@ -100,15 +103,19 @@ pub fn action_for(press: KeyPress<'_>, focus: FocusKind) -> Option<KeyAction> {
         (" " | "Spacebar", true) => KeyAction::Previous,
         ("Home", false) => KeyAction::First,
         ("End", false) => KeyAction::Last,
-        ("r" | "R", false) => KeyAction::Reveal,
-        ("f" | "F", false) => KeyAction::Fullscreen,
-        ("b" | "B" | ".", false) => KeyAction::Blank,
-        ("c" | "C", false) => KeyAction::Contrast,
-        ("p" | "P", false) => KeyAction::OpenOtherWindow,
-        ("a" | "A", false) => KeyAction::Ask,
+        (".", false) => KeyAction::Blank,
         ("?", _) => KeyAction::Help,
         ("Escape", false) => KeyAction::Close,
-        _ => return None,
+        (_, true) => return None,
+        (_, false) => match letter(&press)? {
+            'r' => KeyAction::Reveal,
+            'f' => KeyAction::Fullscreen,
+            'b' => KeyAction::Blank,
+            'c' => KeyAction::Contrast,
+            'p' => KeyAction::OpenOtherWindow,
+            'a' => KeyAction::Ask,
+            _ => return None,
+        },
     };
     let owned_by_control = match focus {
         FocusKind::Adjustable => matches!(
@@ -127,6 +134,23 @@ pub fn action_for(press: KeyPress<'_>, focus: FocusKind) -> Option<KeyAction> {
         FocusKind::Page | FocusKind::Typing => false,
     };
     (!owned_by_control).then_some(action)
+}
+
+/// The Latin letter a press stands for, lower case: the letter it types on a Latin layout, else the letter of its
+/// physical key (`code` "KeyR"), so that the letter keys also work on a Cyrillic, Greek or other layout, whose `key`
+/// is no Latin letter.
+fn letter(press: &KeyPress<'_>) -> Option<char> {
+    let mut typed = press.key.chars();
+    match (typed.next(), typed.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Some(c.to_ascii_lowercase()),
+        _ => {
+            let mut physical = press.code.strip_prefix("Key")?.chars();
+            match (physical.next(), physical.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => Some(c.to_ascii_lowercase()),
+                _ => None,
+            }
+        }
+    }
 }
 
 /// The keys as the help overlay lists them: (keys, what they do).
@@ -173,6 +197,41 @@ mod tests {
             action_for(shift_space, FocusKind::Page),
             Some(KeyAction::Previous)
         );
+    }
+
+    #[test]
+    fn letter_keys_work_on_a_non_latin_layout_by_their_place() {
+        let cyrillic_r = KeyPress {
+            key: "к",
+            code: "KeyR",
+            ..KeyPress::default()
+        };
+        assert_eq!(
+            action_for(cyrillic_r, FocusKind::Page),
+            Some(KeyAction::Reveal)
+        );
+        let greek_b = KeyPress {
+            key: "β",
+            code: "KeyB",
+            ..KeyPress::default()
+        };
+        assert_eq!(action_for(greek_b, FocusKind::Page), Some(KeyAction::Blank));
+        // On a Latin layout the letter typed counts, wherever its key sits (Dvorak's "r" is on QWERTY's "O").
+        let dvorak_r = KeyPress {
+            key: "r",
+            code: "KeyO",
+            ..KeyPress::default()
+        };
+        assert_eq!(
+            action_for(dvorak_r, FocusKind::Page),
+            Some(KeyAction::Reveal)
+        );
+        let digit = KeyPress {
+            key: "1",
+            code: "Digit1",
+            ..KeyPress::default()
+        };
+        assert_eq!(action_for(digit, FocusKind::Page), None);
     }
 
     #[test]

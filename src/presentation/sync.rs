@@ -12,6 +12,31 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The keys under which windows share state, made here only, so two parts of a page cannot collide and a key reads
+/// the same in every window: the presentation's own (`present/…`), a reveal's, a predict step's, and a widget's
+/// (under the widget's id, which is unique on the page).
+pub mod keys {
+    /// The screen shown.
+    pub const SCREEN: &str = "present/screen";
+    /// Whether the audience screen is blanked.
+    pub const BLANK: &str = "present/blank";
+
+    /// Whether the reveal whose answer has id `id` is open.
+    pub fn reveal(id: &str) -> String {
+        format!("reveal/{id}")
+    }
+
+    /// One part of the predict step `step_id`'s state: `guess`, `phase` or `tally`.
+    pub fn predict(step_id: &str, part: &str) -> String {
+        format!("predict/{step_id}/{part}")
+    }
+
+    /// One part of the widget `id`'s state, e.g. `widget("knee-lab", "settings")` is `"knee-lab/settings"`.
+    pub fn widget(id: &str, part: &str) -> String {
+        format!("{id}/{part}")
+    }
+}
+
 /// One message on a presentation's channel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -170,6 +195,18 @@ impl SyncPeer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_part_of_a_page_keys_its_state_apart() {
+        assert_eq!(keys::reveal("why-p99"), "reveal/why-p99");
+        assert_eq!(
+            keys::predict("step-3-knee", "guess"),
+            "predict/step-3-knee/guess"
+        );
+        assert_eq!(keys::widget("knee-lab", "settings"), "knee-lab/settings");
+        assert!(keys::SCREEN.starts_with("present/") && keys::BLANK.starts_with("present/"));
+        assert_ne!(keys::predict("a", "tally"), keys::predict("a", "guess"));
+    }
 
     /// Delivers `message` to every peer but its sender, through JSON as on the channel, and delivers the replies
     /// in turn; returns what each peer was asked to apply.

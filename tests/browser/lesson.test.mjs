@@ -19,8 +19,12 @@ async function openLesson(viewport) {
 test('every section of the lesson is there, in order', async () => {
   const { page, problems } = await openLesson();
   const headings = await page.locator('article h2').allTextContents();
+  // Each topic's first heading comes after the previous topic's: the lesson builds on itself.
+  let previous = -1;
   for (const topic of [/two clocks/i, /percentile|throughput/i, /knee/i, /closed.loop|load test/i, /goodput/i, /little/i, /your cluster/i]) {
-    assert.ok(headings.some((h) => topic.test(h)), `no section heading matches ${topic}: ${headings.join(' | ')}`);
+    const at = headings.findIndex((h, index) => index > previous && topic.test(h));
+    assert.ok(at > previous, `no section heading matching ${topic} after "${headings[previous] ?? 'the start'}": ${headings.join(' | ')}`);
+    previous = at;
   }
   assert.deepEqual(problems(), []);
 });

@@ -1,8 +1,8 @@
 //! `goodput-sim`: the queue model from the command line, for slides, benchmarks and outside checks.
 //!
 //! ```text
-//! goodput-sim run --preset textbook --servers 4 --load 0.95 --requests 1000000 --seed 7 --json
-//! goodput-sim run --preset textbook --servers 4 --users 16 --think 4 --json
+//! goodput-sim run --preset textbook --replicas 4 --load 0.95 --requests 1000000 --seed 7 --json
+//! goodput-sim run --preset textbook --replicas 4 --users 16 --think 4 --json
 //! goodput-sim run --preset course --load 0.97 --closed --json
 //! goodput-sim sweep --preset course --from 0.85 --to 1.0 --step 0.01 --csv
 //! goodput-sim run --preset distserve --load 0.95 --arrival-cv 2 --json

@@ -41,9 +41,9 @@ pub struct ScenarioArgs {
     /// the same as --arrival-cv 1/√B.
     #[arg(long)]
     burstiness: Option<f64>,
-    /// Number of servers (textbook) or replicas (LLM).
-    #[arg(long)]
-    servers: Option<u32>,
+    /// Number of replicas (LLM), or servers of the textbook M/M/c queue. (`--servers`, the older name, still works.)
+    #[arg(long, alias = "servers")]
+    replicas: Option<u32>,
     /// Textbook mean service time.
     #[arg(long)]
     mean_service: Option<f64>,
@@ -101,8 +101,8 @@ const FLAGS: [(&str, &str); 19] = [
     ("think_time", "--think"),
     ("open.cv", "--arrival-cv or --burstiness"),
     ("closed.cv", "--arrival-cv or --burstiness"),
-    ("servers", "--servers"),
-    ("replicas", "--servers"),
+    ("servers", "--replicas"),
+    ("replicas", "--replicas"),
     ("mean_service", "--mean-service"),
     ("max_num_seqs", "--max-num-seqs"),
     ("max_num_batched_tokens", "--max-num-batched-tokens"),
@@ -113,7 +113,7 @@ const FLAGS: [(&str, &str); 19] = [
     ("max_num_queued_tokens", "--max-num-queued-tokens"),
     ("slo.ttft", "--slo-ttft"),
     ("slo.tpot", "--slo-tpot"),
-    ("customers", "--requests"),
+    ("requests", "--requests"),
     ("warm_up", "--warm-up"),
 ];
 
@@ -151,7 +151,7 @@ impl ScenarioArgs {
             users: self.users,
             think_time: self.think,
             arrival_cv,
-            servers: self.servers,
+            servers: self.replicas,
             mean_service: self.mean_service,
             max_num_seqs: self.max_num_seqs,
             max_num_batched_tokens: self.max_num_batched_tokens,

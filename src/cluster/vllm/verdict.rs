@@ -26,6 +26,13 @@ impl SloTargets {
 }
 
 /// Where the server sits against the knee of the latency curve.
+///
+/// The course reads the knee three ways, each fit for where it is used: the lesson's (the load where throughput
+/// flattens and latency bends upward), the predict step's rule of thumb ([`ChartTarget::Knee`]: the load where p99
+/// TTFT has doubled from its light-load value), and this verdict, which judges a live server from one scrape or a
+/// window, where no load curve is at hand: its queue, its latencies against the SLOs and its KV cache.
+///
+/// [`ChartTarget::Knee`]: crate::lesson::ChartTarget::Knee
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KneeVerdict {
     /// No queue (at most [`WAITING_NOISE`] waiting), both SLOs met with room to spare, and room in the KV cache.

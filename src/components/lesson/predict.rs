@@ -11,13 +11,15 @@ use super::progress_store::use_progress;
 use super::tally::ClassTally;
 use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::sync::synced_signal;
+use crate::lesson::island_markup::OPTION_LABEL_CLASS;
 use crate::lesson::judge::{
-    curve_points, distance_sentence, judge, locate, prediction_scenario, prediction_sweep,
-    CurvePoint,
+    choice_prompt, curve_points, distance_sentence, judge, locate, numeric_answer_text,
+    prediction_scenario, prediction_sweep, CurvePoint,
 };
 use crate::lesson::predict_phase::PredictPhase;
 use crate::lesson::progress::Guess;
 use crate::lesson::{LoadRange, PredictAnswer, PredictStep as PredictStepData};
+use crate::presentation::sync::keys;
 use leptos::html;
 use leptos::prelude::*;
 
@@ -34,7 +36,7 @@ pub fn PredictStep(
     let id: &'static str = step.id.as_str();
     let saved = progress.step(id);
     let is_recall = step.answer == PredictAnswer::Recall;
-    let key = |name: &str| format!("predict/{id}/{name}");
+    let key = |part: &str| keys::predict(id, part);
     let guess = synced_signal(key("guess"), saved.guess.clone());
     let phase = synced_signal(key("phase"), PredictPhase::from_record(&saved, is_recall));
     if answer_opened && phase.get_untracked().is_open() {
@@ -252,13 +254,13 @@ fn GuessInput(
                             disabled=move || locked.get()
                             on:change=toggle
                         />
-                        <span inner_html=option.label.as_str()></span>
+                        <span class=OPTION_LABEL_CLASS inner_html=option.label.as_str()></span>
                     </label>
                 }
             });
             view! {
                 <fieldset class="predict-choices">
-                    <legend>{if several { "Your prediction: pick every one that applies" } else { "Your prediction: pick one" }}</legend>
+                    <legend>{choice_prompt(several)}</legend>
                     {choices.collect_view()}
                 </fieldset>
             }
@@ -352,12 +354,12 @@ fn Outcome(
                 (true, Some(Guess::Number(value))) => format!("Your estimate: {value} {unit}."),
                 _ => "You gave no estimate.".to_owned(),
             };
-            let allowance = tolerance.allowance(*answer);
+            let (answer, within) = numeric_answer_text(*answer, *tolerance, unit);
             view! {
                 <p class="predict-numbers">
                     {yours} " "
-                    <strong>{format!("The answer: {answer} {unit}")}</strong>
-                    {format!(" (anything within ±{allowance} {unit} counts as right).")}
+                    <strong>{answer}</strong>
+                    {within}
                 </p>
             }
             .into_any()

@@ -3,6 +3,7 @@
 //! presentation windows, and the button answers the presentation's `R` key (`data-present-reveal`).
 
 use crate::components::sync::synced_signal;
+use crate::presentation::sync::keys;
 use leptos::prelude::*;
 
 /// The toggle and the hidden answer it controls; `id` must be unique on the page.
@@ -20,7 +21,7 @@ pub fn Reveal(
     #[prop(optional)]
     opened: bool,
 ) -> impl IntoView {
-    let open = synced_signal(format!("reveal/{id}"), false);
+    let open = synced_signal(keys::reveal(&id), false);
     if opened {
         open.set(true);
     }

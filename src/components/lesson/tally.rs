@@ -2,34 +2,17 @@
 //! bars beside the revealed answer. Counts stay on this page (and in presentation windows); nothing is sent anywhere.
 
 use crate::components::sync::synced_signal;
-use crate::lesson::{Html, PredictAnswer};
+use crate::lesson::tally::{hands_from_text, shares, tally_buckets, MAX_HANDS};
+use crate::lesson::PredictAnswer;
+use crate::presentation::sync::keys;
 use leptos::prelude::*;
-
-/// The buckets a step's hands are counted in: the options of a multiple choice, otherwise how the guesses compare.
-pub fn tally_buckets(answer: &PredictAnswer) -> Vec<Html> {
-    let plain = |labels: &[&str]| labels.iter().map(|l| Html((*l).to_owned())).collect();
-    match answer {
-        PredictAnswer::MultipleChoice { options } => {
-            options.iter().map(|o| o.label.clone()).collect()
-        }
-        PredictAnswer::NumericEstimate { .. } => {
-            plain(&["Too low", "Within the tolerance", "Too high"])
-        }
-        PredictAnswer::ChartPrediction { .. } => plain(&[
-            "Too early (lower load)",
-            "Within the tolerance",
-            "Too late (higher load)",
-        ]),
-        PredictAnswer::Recall => plain(&["Had it", "Missed something"]),
-    }
-}
 
 /// Count inputs and the bars, for the step `step_id`.
 #[component]
 pub fn ClassTally(step_id: &'static str, answer: &'static PredictAnswer) -> impl IntoView {
     let buckets = tally_buckets(answer);
     let count = buckets.len();
-    let tally = synced_signal(format!("predict/{step_id}/tally"), vec![0u32; count]);
+    let tally = synced_signal(keys::predict(step_id, "tally"), vec![0u32; count]);
     let inputs = buckets.iter().enumerate().map(|(i, label)| {
         let input_id = format!("{step_id}-tally-{i}");
         let label_for = input_id.clone();
@@ -41,12 +24,12 @@ pub fn ClassTally(step_id: &'static str, answer: &'static PredictAnswer) -> impl
                     id=input_id
                     type="number"
                     min="0"
-                    max="9999"
+                    max=MAX_HANDS.to_string()
                     step="1"
                     inputmode="numeric"
                     prop:value=move || tally.with(|t| t.get(i).copied().unwrap_or(0).to_string())
                     on:input=move |event| {
-                        let value = event_target_value(&event).trim().parse::<u32>().unwrap_or(0).min(9999);
+                        let value = hands_from_text(&event_target_value(&event));
                         tally.update(|t| {
                             t.resize(count, 0);
                             t[i] = value;
@@ -61,9 +44,10 @@ pub fn ClassTally(step_id: &'static str, answer: &'static PredictAnswer) -> impl
         let counts = tally.get();
         let total: u32 = counts.iter().sum();
         (total > 0).then(|| {
+            let share_of = shares(&counts);
             let rows = bars.iter().enumerate().map(|(i, label)| {
                 let n = counts.get(i).copied().unwrap_or(0);
-                let share = f64::from(n) / f64::from(total);
+                let share = share_of.get(i).copied().unwrap_or(0.0);
                 view! {
                     <tr>
                         <th scope="row" inner_html=label.as_str().to_owned()></th>

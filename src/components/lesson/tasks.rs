@@ -2,6 +2,7 @@
 //! `use_progress().tick(id)`, because the learner actually did the thing.
 
 use super::progress_store::use_progress;
+use crate::lesson::island_markup::TASK_LABEL_CLASS;
 use crate::lesson::TaskList;
 use leptos::prelude::*;
 
@@ -22,7 +23,7 @@ pub fn TaskChecklist(list: &'static TaskList) -> impl IntoView {
         view! {
             <li class="task" class:task-done=ticked data-task=task.id.as_str()>
                 <span class="task-mark" aria-hidden="true">{move || if ticked() { "✓" } else { "○" }}</span>
-                <span inner_html=task.label.as_str()></span>
+                <span class=TASK_LABEL_CLASS inner_html=task.label.as_str()></span>
                 <span class="task-state">{move || if ticked() { " (done)" } else { " (not yet)" }}</span>
             </li>
         }

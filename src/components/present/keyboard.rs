@@ -13,15 +13,7 @@ use crate::presentation::url::View;
 pub(super) fn listen(deck: Deck) {
     let theme = use_theme();
     let handle = window_event_listener(leptos::ev::keydown, move |event| {
-        let key = event.key();
-        let press = KeyPress {
-            key: &key,
-            shift: event.shift_key(),
-            ctrl: event.ctrl_key(),
-            alt: event.alt_key(),
-            meta: event.meta_key(),
-        };
-        let Some(action) = action_for(press, focused_kind(event.target())) else {
+        let Some(action) = key_action_of(&event) else {
             return;
         };
         event.prevent_default();
@@ -51,6 +43,21 @@ pub(super) fn listen(deck: Deck) {
 }
 
 /// What kind of element the key went to.
+/// The presentation's action for a key press, where the element it was pressed in leaves the key to the page (the
+/// lesson page's own listeners, such as the Ask box's, use it too, so a key means one thing everywhere).
+pub(crate) fn key_action_of(event: &web_sys::KeyboardEvent) -> Option<KeyAction> {
+    let (key, code) = (event.key(), event.code());
+    let press = KeyPress {
+        key: &key,
+        code: &code,
+        shift: event.shift_key(),
+        ctrl: event.ctrl_key(),
+        alt: event.alt_key(),
+        meta: event.meta_key(),
+    };
+    action_for(press, focused_kind(event.target()))
+}
+
 fn focused_kind(target: Option<web_sys::EventTarget>) -> FocusKind {
     let Some(element) = target.and_then(|target| target.dyn_into::<web_sys::Element>().ok()) else {
         return FocusKind::Page;

@@ -9,7 +9,8 @@
 //! What a widget or lesson block does to work on a screen:
 //! - **State the room sees** (slider positions, switches, guesses, reveals, tallies) lives in
 //!   [`synced_signal`]`(key, initial)`, with a key that is the same in every window and unique on the page, e.g.
-//!   `format!("knee-lab/{id}/load")`. Keys starting with `present/` belong to the presentation itself.
+//!   `keys::widget(&id, "settings")` (all made by [`crate::presentation::sync::keys`]). Keys starting with `present/`
+//!   belong to the presentation itself.
 //! - **Reveal buttons** carry the attribute `data-present-reveal`; `R` presses the first one on the current screen
 //!   that is shown and not used yet (used: `disabled`, or `aria-expanded="true"`).
 //! - **Charts** take `theme=use_chart_theme()` (`components::theme`); `ChartCanvas` reads the screen's projection
@@ -19,17 +20,20 @@
 //!   screen that still overflows has its type stepped down until it fits.
 
 mod audience;
-mod keyboard;
+pub(crate) mod keyboard;
 mod overlays;
+mod plan;
 mod presenter;
 mod stage;
+
+pub use plan::{screen_plan, PlannedScreen};
 
 use leptos::prelude::*;
 
 use super::address::rewrite_query;
 use super::site_base::use_site_base;
 use super::sync::{synced_signal, SyncGroup};
-use crate::islands::PlannedScreen;
+use crate::presentation::sync::keys;
 use crate::presentation::url::{merge_place, parse_place, View};
 
 /// What every part of a presentation window shares.
@@ -127,8 +131,8 @@ pub fn Presentation(
         count,
         view: place.view,
         lesson_page: StoredValue::new(lesson_page),
-        screen: synced_signal("present/screen", place.screen),
-        blank: synced_signal("present/blank", false),
+        screen: synced_signal(keys::SCREEN, place.screen),
+        blank: synced_signal(keys::BLANK, false),
         help: RwSignal::new(false),
         note: RwSignal::new(place.note),
     };

@@ -8,7 +8,12 @@ use leptos_use_resize_observer::use_resize_observer;
 
 use super::Deck;
 use crate::components::theme::ChartProjection;
-use crate::islands::{all, mount_island, sync_details, MountedIsland};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+use crate::components::mount::read::all;
+use crate::components::mount::{mount_island, MountedIsland};
+use crate::components::sync::synced_signal;
 use crate::lesson::island_markup::{ISLAND, SYNC_KEY};
 
 /// How many steps, of about 8% each, the type may shrink to make a screen fit before the screen scrolls instead.
@@ -46,20 +51,20 @@ pub(super) fn Stage(
 
     // The screen's content: copies of the article's elements, with their islands mounted and their synced
     // details joined to the sync group. Rebuilt when the screen changes; the islands of the last one go with it.
-    let mounted = StoredValue::new_local(Vec::<MountedIsland>::new());
+    let mounted = StoredValue::new_local(ShownScreen::default());
     Effect::new(move |_| {
         let index = index.get();
         let Some(content) = content_ref.get() else {
             return;
         };
-        mounted.update_value(Vec::clear);
+        mounted.set_value(ShownScreen::default());
         content.set_inner_html("");
         match index {
             Some(index) => show_screen(deck, index, &content, mounted),
             None => content.set_inner_html("<p class=\"present-end\">End of the lesson</p>"),
         }
     });
-    on_cleanup(move || mounted.update_value(Vec::clear));
+    on_cleanup(move || mounted.set_value(ShownScreen::default()));
 
     let label = move || match index.get() {
         Some(index) => format!(
@@ -84,7 +89,7 @@ fn show_screen(
     deck: Deck,
     index: usize,
     content: &web_sys::HtmlDivElement,
-    mounted: StoredValue<Vec<MountedIsland>, LocalStorage>,
+    mounted: StoredValue<ShownScreen, LocalStorage>,
 ) {
     let document = document();
     deck.screens.with_value(|screens| {
@@ -106,12 +111,66 @@ fn show_screen(
     });
     for island in all(content, &format!("[{ISLAND}]")) {
         if let Some(island) = mount_island(&island) {
-            mounted.update_value(|mounted| mounted.push(island));
+            mounted.update_value(|shown| shown.islands.push(island));
         }
     }
     for details in all(content, &format!("details[{SYNC_KEY}]")) {
-        sync_details(&details);
+        if let Some(synced) = sync_details(&details) {
+            mounted.update_value(|shown| shown.details.push(synced));
+        }
     }
+}
+
+/// What the screen on show holds: its live islands and its synced details' listeners, all let go when it is left.
+#[derive(Default)]
+struct ShownScreen {
+    islands: Vec<MountedIsland>,
+    details: Vec<SyncedDetails>,
+}
+
+/// A `<details>` whose open state presentation windows share (a keyword on a screen), joined to its key: it follows
+/// the key, and sets it when the reader opens or closes it. Dropping it stops listening to the element.
+struct SyncedDetails {
+    details: web_sys::HtmlDetailsElement,
+    on_toggle: Closure<dyn Fn()>,
+}
+
+impl Drop for SyncedDetails {
+    fn drop(&mut self) {
+        let _ = self
+            .details
+            .remove_event_listener_with_callback("toggle", self.on_toggle.as_ref().unchecked_ref());
+    }
+}
+
+/// Joins `details` to its sync key; `None` when it has none.
+fn sync_details(details: &web_sys::Element) -> Option<SyncedDetails> {
+    let (Some(key), Ok(details)) = (
+        details.get_attribute(SYNC_KEY),
+        details.clone().dyn_into::<web_sys::HtmlDetailsElement>(),
+    ) else {
+        return None;
+    };
+    let open = synced_signal(key, details.open());
+    let shown = details.clone();
+    Effect::new(move |_| {
+        let wanted = open.get();
+        if shown.open() != wanted {
+            shown.set_open(wanted);
+        }
+    });
+    let toggled = details.clone();
+    let on_toggle = Closure::<dyn Fn()>::new(move || {
+        // `try_`: the screen holding this copy may have been left (its state disposed) since.
+        if open
+            .try_get_untracked()
+            .is_some_and(|open| open != toggled.open())
+        {
+            open.try_set(toggled.open());
+        }
+    });
+    let _ = details.add_event_listener_with_callback("toggle", on_toggle.as_ref().unchecked_ref());
+    Some(SyncedDetails { details, on_toggle })
 }
 
 /// Steps the slide's type down (`data-fit`, see `style/present.css`) until its content fits, or lets it scroll.

@@ -23,6 +23,7 @@ use crate::components::theme::use_chart_theme;
 use crate::lab::timeline::{from_directive, StepFormula, CAPTION};
 use crate::lab::{timeline_figures, Compare, LabSettings, TimelineFigures, TimelineView};
 use crate::lesson::WidgetEmbed;
+use crate::presentation::sync::keys;
 
 /// Settings whose figures are kept: every load of the slider, and a few more.
 const KEPT: usize = 24;
@@ -34,9 +35,9 @@ pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl Int
     let (defaults, clashes) = defaults.reconciled();
     notes.extend(clashes);
     let notes = RwSignal::new(notes);
-    let settings = synced_signal(format!("{id}/settings"), defaults);
+    let settings = synced_signal(keys::widget(&id, "settings"), defaults);
     keep_reconciled(settings, notes);
-    let view = synced_signal(format!("{id}/view"), start_view);
+    let view = synced_signal(keys::widget(&id, "view"), start_view);
     follow_the_lab(settings);
     forget_the_followed_request_when_the_settings_change(settings, view);
 

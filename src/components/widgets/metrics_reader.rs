@@ -2,21 +2,24 @@
 //! the TTFT, TPOT and ITL percentiles estimated from the histogram buckets, the running and waiting gauges, KV-cache
 //! usage, preemptions and requests turned away, how they compare with the SLOs, where the server sits against the knee, and a Little's Law
 //! replica suggestion. One scrape counts since the server started; a later scrape pasted in the second box turns the
-//! figures into the window between the two. Parsing, windowing and judging live in [`crate::cluster`]; this file
-//! only feeds text in and draws the result.
+//! figures into the window between the two. The reading is the library's ([`crate::cluster::reading`], what
+//! `goodput-sim metrics` prints); this file only feeds text in and draws it. Each box's page is parsed once, when its
+//! text changes; the seconds between the scrapes only re-read the window.
 
 use super::{use_lab_link, WidgetFrame};
 use crate::charts::format::{format_ms, format_percent};
-use crate::cluster::metrics::{parse, MAX_INPUT_BYTES};
-use crate::cluster::report::refusals_text;
-use crate::cluster::sizing::{suggest_from_scrape, ScrapeSuggestion};
-use crate::cluster::vllm::{
-    assess, find_signals, format_count, Assessment, HistogramSeries, KneeVerdict, Latency, Named,
-    ServerSignals, SloTargets, Span, ITL_VS_TPOT,
+use crate::cluster::metrics::MAX_INPUT_BYTES;
+use crate::cluster::reading::{
+    read, typed_seconds, PageProblem, Reading, Scrape, ServerReading, SUGGESTION_HEADROOM,
 };
-use crate::cluster::window::between;
+use crate::cluster::report::refusals_text;
+use crate::cluster::sizing::ScrapeSuggestion;
+use crate::cluster::vllm::{
+    format_count, HistogramSeries, KneeVerdict, Latency, Named, SloTargets, Span, ITL_VS_TPOT,
+};
 use crate::components::sync::synced_signal;
 use crate::lesson::WidgetEmbed;
+use crate::presentation::sync::keys;
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 use wasm_bindgen::JsCast;
@@ -31,10 +34,6 @@ const HEALTHY_LATER_SAMPLE: &str =
     include_str!("../../../tests/fixtures/metrics/healthy-later.prom");
 /// Typing pauses this long before the page is read, so a paste or a burst of keys parses once.
 const DEBOUNCE_MS: f64 = 300.0;
-/// The headroom of the replica suggestion: the lesson's 80%.
-const SUGGESTION_HEADROOM: f64 = 0.8;
-/// How much of an offending line the error quotes.
-const QUOTED_LINE_CHARS: usize = 160;
 /// Label sets drawn in full at a time: a page can list thousands, and drawing them all at once would stall the page
 /// for seconds. The status line counts the verdicts of all of them.
 const REPORTS_PER_STEP: usize = 12;
@@ -55,122 +54,47 @@ impl Which {
     }
 }
 
-/// What the reader makes of the text.
+/// What the reader makes of the two boxes.
 #[derive(Clone, Debug, PartialEq)]
-enum Reading {
+enum Outcome {
     /// Nothing pasted yet.
     Empty,
     /// A later scrape without the earlier one.
     NoEarlier,
-    /// The parser refused a page: its message, and the offending line (number and text) when there is one.
-    Refused {
-        which: Which,
-        message: String,
-        line: Option<(usize, String)>,
-    },
-    /// A page parsed but carries none of the signals.
-    NotVllm(Which),
-    /// One entry per label set, and (for two scrapes) the label sets only the earlier one has.
-    Servers {
-        servers: Vec<ServerReading>,
-        gone: Vec<String>,
-    },
+    /// A page that cannot be read, and which box it is in.
+    Unreadable(Which, PageProblem),
+    /// The reading, one entry per label set.
+    Read(Reading),
 }
 
-#[derive(Clone, Debug, PartialEq)]
-struct ServerReading {
-    signals: ServerSignals,
-    assessment: Assessment,
-    suggestion: Option<ScrapeSuggestion>,
+/// One box's page, parsed: `None` while the box is empty.
+type ParsedBox = Option<Result<Scrape, PageProblem>>;
+
+/// Parses a box's text each time it changes, and only then. A parsed page is never compared with the last one
+/// (that would cost as much as parsing): a new text is a new page.
+fn parsed_box(text: RwSignal<String>) -> Memo<ParsedBox> {
+    Memo::new_with_compare(
+        move |_| text.with(|text| (!text.trim().is_empty()).then(|| Scrape::read(text))),
+        |_, _| true,
+    )
 }
 
-/// Parses one box, or says why it cannot be read.
-fn parse_box(text: &str, which: Which) -> Result<crate::cluster::metrics::Exposition, Reading> {
-    parse(text).map_err(|error| {
-        let line = error.line().map(|number| {
-            let quoted = text
-                .split('\n')
-                .nth(number - 1)
-                .unwrap_or_default()
-                .chars()
-                .take(QUOTED_LINE_CHARS)
-                .collect();
-            (number, quoted)
-        });
-        Reading::Refused {
-            which,
-            message: error.to_string(),
-            line,
+/// The outcome of the two parsed boxes, `seconds` apart.
+fn outcome(
+    first: &ParsedBox,
+    later: &ParsedBox,
+    seconds: Option<f64>,
+    slo: &SloTargets,
+) -> Outcome {
+    match (first, later) {
+        (None, None) => Outcome::Empty,
+        (None, Some(_)) => Outcome::NoEarlier,
+        (Some(Err(problem)), _) => Outcome::Unreadable(Which::First, problem.clone()),
+        (Some(Ok(_)), Some(Err(problem))) => Outcome::Unreadable(Which::Later, problem.clone()),
+        (Some(Ok(first)), later) => {
+            let later = later.as_ref().and_then(|later| later.as_ref().ok());
+            Outcome::Read(read(first, later, seconds, slo))
         }
-    })
-}
-
-/// Reads the first box alone (since the server started), or the window from it to the later scrape.
-fn read(text: &str, later: &str, seconds: Option<f64>, slo: &SloTargets) -> Reading {
-    if text.trim().is_empty() {
-        return if later.trim().is_empty() {
-            Reading::Empty
-        } else {
-            Reading::NoEarlier
-        };
-    }
-    let page = match parse_box(text, Which::First) {
-        Ok(page) => page,
-        Err(refused) => return refused,
-    };
-    if find_signals(&page).is_empty() {
-        return Reading::NotVllm(Which::First);
-    }
-    let (servers, gone) = if later.trim().is_empty() {
-        (find_signals(&page), Vec::new())
-    } else {
-        let later_page = match parse_box(later, Which::Later) {
-            Ok(page) => page,
-            Err(refused) => return refused,
-        };
-        if find_signals(&later_page).is_empty() {
-            return Reading::NotVllm(Which::Later);
-        }
-        let window = between(&page, &later_page, seconds);
-        let gone = window
-            .gone
-            .into_iter()
-            .map(|labels| {
-                ServerSignals {
-                    labels,
-                    ..ServerSignals::default()
-                }
-                .describe_labels()
-            })
-            .collect();
-        (window.servers, gone)
-    };
-    let servers = servers
-        .into_iter()
-        .map(|signals| ServerReading {
-            assessment: assess(&signals, slo),
-            suggestion: signals
-                .running
-                .zip(signals.waiting)
-                .and_then(|(r, w)| suggest_from_scrape(r, w, SUGGESTION_HEADROOM)),
-            signals,
-        })
-        .collect();
-    Reading::Servers { servers, gone }
-}
-
-/// The seconds typed between the scrapes: `None` (and a note) unless a positive number.
-fn typed_seconds(text: &str) -> (Option<f64>, Option<&'static str>) {
-    let text = text.trim();
-    if text.is_empty() {
-        return (None, None);
-    }
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => (Some(s), None),
-        _ => (
-            None,
-            Some("Not a positive number of seconds: the window's length stays unknown."),
-        ),
     }
 }
 
@@ -241,15 +165,16 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         tpot_p95: tpot_ms / 1e3,
     };
     let shown = RwSignal::new(REPORTS_PER_STEP);
-    let first = TypedPage::new(format!("{id}/page"), shown);
-    let later = TypedPage::new(format!("{id}/later"), shown);
-    let seconds_text = synced_signal(format!("{id}/seconds"), String::new());
+    let first = TypedPage::new(keys::widget(&id, "page"), shown);
+    let later = TypedPage::new(keys::widget(&id, "later"), shown);
+    let seconds_text = synced_signal(keys::widget(&id, "seconds"), String::new());
     let load_error = RwSignal::new(None::<String>);
+    let (first_page, later_page) = (parsed_box(first.text), parsed_box(later.text));
+    // Reading a few typed characters costs less than a memo of them would.
+    let seconds = move || seconds_text.with(|text| typed_seconds(text));
     let reading = Memo::new(move |_| {
-        let seconds = seconds_text.with(|text| typed_seconds(text).0);
-        first
-            .text
-            .with(|text| later.text.with(|later| read(text, later, seconds, &slo)))
+        let seconds = seconds().ok().flatten();
+        first_page.with(|first| later_page.with(|later| outcome(first, later, seconds, &slo)))
     });
     // A page loaded into the first box (a sample, a file, the lab's run) is a new server: the later scrape goes.
     let load = move |text: String| {
@@ -312,12 +237,12 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                             "Load two scrapes of a server that fell behind"
                         </button>
                     </div>
-                    {move || seconds_text.with(|text| typed_seconds(text).1).map(|note| view! { <p class="widget-note">{note}</p> })}
+                    {move || seconds().err().map(|note| view! { <p class="widget-note">{note}</p> })}
                 </div>
                 <div role="alert">
                     {move || {
                         let refused = reading.with(|reading| match reading {
-                            Reading::Refused { which, message, line } => Some((*which, message.clone(), line.clone())),
+                            Outcome::Unreadable(which, PageProblem::Refused { message, line }) => Some((*which, message.clone(), line.clone())),
                             _ => None,
                         });
                         let loading = load_error.get();
@@ -443,23 +368,34 @@ fn LabMetricsButton(load: impl Fn(String) + Copy + 'static, id: String) -> impl 
 
 /// The verdicts, one report per label set.
 #[component]
-fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>) -> impl IntoView {
+fn ReaderResult(reading: Memo<Outcome>, slo: SloTargets, shown: RwSignal<usize>) -> impl IntoView {
     let status = move || {
         reading.with(|reading| match reading {
-            Reading::Empty => "Nothing read yet: paste a page or load a sample.".to_owned(),
-            Reading::NoEarlier => "A later scrape needs the earlier one: paste that in the first box.".to_owned(),
-            Reading::Refused { which: Which::First, .. } => "The page could not be read; see the error above.".to_owned(),
-            Reading::Refused { which: Which::Later, .. } => "The later scrape could not be read; see the error above.".to_owned(),
-            Reading::NotVllm(which) => format!(
-                "{} parsed, but it has no vLLM metrics: no vllm:num_requests_running or _waiting gauge, no TTFT, TPOT or ITL histogram.",
-                match which { Which::First => "The page", Which::Later => "The later scrape" }
+            Outcome::Empty => "Nothing read yet: paste a page or load a sample.".to_owned(),
+            Outcome::NoEarlier => {
+                "A later scrape needs the earlier one: paste that in the first box.".to_owned()
+            }
+            Outcome::Unreadable(Which::First, PageProblem::Refused { .. }) => {
+                "The page could not be read; see the error above.".to_owned()
+            }
+            Outcome::Unreadable(Which::Later, PageProblem::Refused { .. }) => {
+                "The later scrape could not be read; see the error above.".to_owned()
+            }
+            Outcome::Unreadable(which, problem) => format!(
+                "{}.",
+                problem.about(match which {
+                    Which::First => "The page",
+                    Which::Later => "The later scrape",
+                })
             ),
-            Reading::Servers { servers, .. } => verdict_summary(servers),
+            Outcome::Read(reading) => reading.summary(),
         })
     };
     let reports = move || {
         reading.with(|reading| match reading {
-            Reading::Servers { servers, gone } => {
+            Outcome::Read(reading) => {
+                let servers = &reading.servers;
+                let gone = reading.gone_labels();
                 let limit = shown.get();
                 let more = servers.len().saturating_sub(limit);
                 let step = more.min(REPORTS_PER_STEP);
@@ -495,45 +431,6 @@ fn ReaderResult(reading: Memo<Reading>, slo: SloTargets, shown: RwSignal<usize>)
             {reports}
         </div>
     }
-}
-
-/// "Read 3 label sets: 1 past the knee, 2 below the knee." — the verdict itself for a single set; "Read the window
-/// between the two scrapes, …" for two.
-fn verdict_summary(servers: &[ServerReading]) -> String {
-    let worst_first = [
-        KneeVerdict::PastTheKnee,
-        KneeVerdict::AtTheKnee,
-        KneeVerdict::BelowTheKnee,
-        KneeVerdict::NotEnoughData,
-    ];
-    let parts: Vec<String> = worst_first
-        .iter()
-        .filter_map(|verdict| {
-            let count = servers
-                .iter()
-                .filter(|s| s.assessment.verdict == *verdict)
-                .count();
-            match (count, servers.len()) {
-                (0, _) => None,
-                (_, 1) => Some(verdict.describe().to_owned()),
-                (count, _) => Some(format!("{count} {}", verdict.describe())),
-            }
-        })
-        .collect();
-    let sets = if servers.len() == 1 {
-        "label set"
-    } else {
-        "label sets"
-    };
-    let window = servers
-        .iter()
-        .any(|s| !matches!(s.signals.span, Span::SinceStart));
-    let over = if window {
-        " over the window between the two scrapes"
-    } else {
-        ""
-    };
-    format!("Read {} {sets}{over}: {}.", servers.len(), parts.join(", "))
 }
 
 fn verdict_class(verdict: KneeVerdict) -> &'static str {

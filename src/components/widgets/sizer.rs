@@ -9,6 +9,7 @@ use crate::cluster::autoscale::{self, ScalingPlan, SLO_SUGGESTIONS};
 use crate::cluster::sizing::{size_from_text, Sizing, SizingError, SizingField};
 use crate::components::sync::synced_signal;
 use crate::lesson::WidgetEmbed;
+use crate::presentation::sync::keys;
 use leptos::prelude::*;
 
 /// How far above the forecast peak the autoscaler may grow the fleet.
@@ -24,10 +25,10 @@ pub fn LittlesLawSizer(widget: &'static WidgetEmbed, id: String) -> impl IntoVie
         let key = field.setting_key();
         let (value, note) = widget.number_setting(key, field.default_value());
         notes.extend(note);
-        synced_signal(format!("{id}/{key}"), value.to_string())
+        synced_signal(keys::widget(&id, key), value.to_string())
     };
     let [cap, latency, peak, headroom] = SizingField::ALL.map(&mut setting);
-    let model_name = synced_signal(format!("{id}/model_name"), "my-model".to_owned());
+    let model_name = synced_signal(keys::widget(&id, "model_name"), "my-model".to_owned());
     let sizing: Memo<SizingResult> = Memo::new(move |_| {
         size_from_text(&cap.read(), &latency.read(), &peak.read(), &headroom.read())
     });

@@ -387,7 +387,7 @@ impl Field {
                             Some(clamp.number(key, raw, (*range, "", false), current)),
                         );
                     } else {
-                        let used = get(lab).map_or(OFF_VALUE.to_owned(), trim_number);
+                        let used = get(lab).map_or(OFF_VALUE.to_owned(), |v| v.to_string());
                         clamp.note(
                             key,
                             format!("{key}={raw:?} is not a number (or {OFF_VALUE}); using {used}"),
@@ -441,9 +441,12 @@ impl Field {
     pub(super) fn encode(&self, lab: &LabSettings) -> String {
         match &self.kind {
             Kind::Load => format!("{:.2}", lab.load()),
-            Kind::Number { get, .. } => trim_number(get(lab)),
+            // Rust writes an f64 as the shortest text that reads back as the same number (`37.5`, `4`).
+            Kind::Number { get, .. } => get(lab).to_string(),
             Kind::Whole { get, .. } => get(lab).to_string(),
-            Kind::NumberOrOff { get, .. } => get(lab).map_or(OFF_VALUE.to_owned(), trim_number),
+            Kind::NumberOrOff { get, .. } => {
+                get(lab).map_or(OFF_VALUE.to_owned(), |v| v.to_string())
+            }
             Kind::WholeOrPreset { get, .. } => {
                 get(lab).map_or(PRESET_VALUE.to_owned(), |v| v.to_string())
             }
@@ -452,9 +455,4 @@ impl Field {
             Kind::Seed => lab.seed.to_string(),
         }
     }
-}
-
-/// A number as the URL writes it: the shortest text that reads back as the same number (`37.5`, `4`).
-fn trim_number(value: f64) -> String {
-    value.to_string()
 }

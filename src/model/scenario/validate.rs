@@ -187,7 +187,7 @@ impl Scenario {
         }
         positive("slo.ttft", self.slo.ttft)?;
         positive("slo.tpot", self.slo.tpot)?;
-        in_range("customers", self.customers, 1, MAX_CUSTOMERS)?;
+        in_range("requests", self.customers, 1, MAX_CUSTOMERS)?;
         in_range("warm_up", self.warm_up, 0, MAX_CUSTOMERS - self.customers)?;
         Ok(())
     }

@@ -25,6 +25,7 @@ use crate::lab::settings::SettingNote;
 use crate::lab::{sweep_for, Figures, LabSettings, LabTask};
 use crate::lesson::WidgetEmbed;
 use crate::model::{Estimate, SlicedSweep};
+use crate::presentation::sync::keys;
 
 /// Which parts of the lab a directive shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +50,7 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     let (initial, clashes) = initial.reconciled();
     notes.extend(clashes);
     let notes = RwSignal::new(notes);
-    let settings = synced_signal(format!("{id}/settings"), initial);
+    let settings = synced_signal(keys::widget(&id, "settings"), initial);
     keep_reconciled(settings, notes);
     if variant == LabVariant::Full {
         url_state::keep_in_url(settings, defaults.clone());
