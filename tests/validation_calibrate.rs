@@ -13,18 +13,9 @@ use goodput::calibrate::inputs::{InputFile, Life};
 use goodput::calibrate::{calibrate, report, ServerFlags};
 use goodput::model::{replay, TraceRequest};
 
-/// The trace's text, from `GOODPUT_VLLM_TRACE` or beside the project in `../shared/data/vllm-otel/`.
-fn trace() -> String {
-    let path = std::env::var("GOODPUT_VLLM_TRACE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/vllm-otel/codellama-34b-sweep.csv"
-        )
-        .to_owned()
-    });
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (see tests/fixtures/vllm-otel/README.md)"))
-}
+#[path = "support/vllm_trace.rs"]
+mod vllm_trace;
+use vllm_trace::trace;
 
 /// (arrival, prompt, output, ttft, e2e), arrivals from 0.
 fn rows() -> Vec<(f64, u32, u32, f64, f64)> {

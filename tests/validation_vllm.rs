@@ -19,20 +19,9 @@ use goodput::model::{
     RequestTrace, Scenario, ServiceKind, Slo, TraceRequest,
 };
 
-/// Why the tests are ignored by default.
-const NEEDS_TRACE: &str = "needs the real vLLM trace: see tests/fixtures/vllm-otel/README.md";
-
-/// The trace's text, from `GOODPUT_VLLM_TRACE` or beside the project in `../shared/data/vllm-otel/`.
-fn trace() -> String {
-    let path = std::env::var("GOODPUT_VLLM_TRACE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/vllm-otel/codellama-34b-sweep.csv"
-        )
-        .to_owned()
-    });
-    std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error} ({NEEDS_TRACE})"))
-}
+#[path = "support/vllm_trace.rs"]
+mod vllm_trace;
+use vllm_trace::trace;
 
 /// One measured request.
 struct Measured {
