@@ -1,7 +1,7 @@
 //! The knee lab's charts, drawn natively into SVG strings: every chart draws for typical, empty, one-point, gappy and
 //! extreme data; the SVG holds the series the lesson needs; summaries and tables say exactly what the chart shows.
 
-use goodput::charts::format::format_ms;
+use goodput::charts::format::format_latency;
 use goodput::charts::surface::{estimated_text_size, Paint, Surface, SurfaceResult, TextSpec};
 use goodput::charts::{
     distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
@@ -183,7 +183,11 @@ fn p99_separates_from_p50_near_saturation_in_the_summary() {
         point.mean_s.unwrap(),
     );
     assert_eq!(
-        (format_ms(p99), format_ms(p50), format_ms(mean)),
+        (
+            format_latency(p99),
+            format_latency(p50),
+            format_latency(mean)
+        ),
         ("1.7 s".into(), "220 ms".into(), "453 ms".into())
     );
     assert_eq!(
@@ -581,11 +585,11 @@ fn the_distribution_marks_p50_p99_and_the_slo_above_a_long_tail() {
     );
     assert!(has_text(
         &svg,
-        &format!("p50 {}", format_ms(data.p50_s.unwrap()))
+        &format!("p50 {}", format_latency(data.p50_s.unwrap()))
     ));
     assert!(has_text(
         &svg,
-        &format!("p99 {}", format_ms(data.p99_s.unwrap()))
+        &format!("p99 {}", format_latency(data.p99_s.unwrap()))
     ));
     assert!(has_text(&svg, "SLO 500 ms"));
     assert_eq!(

@@ -4,7 +4,7 @@
 use plotters::coord::combinators::IntoLogRange;
 use plotters::element::Rectangle;
 
-use super::format::{format_ms, format_percent};
+use super::format::{format_latency, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_note, draw_rule, draw_top_tags, frame, linear_range, plot_rect,
     Axes, LegendEntry, Margins, PlotRect, Rule, Scale, Series, Shade, Tag,
@@ -170,7 +170,7 @@ pub fn latency_distribution(
     let axes = Axes {
         x_desc: &format!("{metric} (log scale)"),
         y_desc: "share of requests",
-        x_format: &|x| format_ms(*x),
+        x_format: &|x| format_latency(*x),
         y_format: &|y| format_percent(*y),
         x_scale: Scale::Log,
         y_scale: Scale::Linear,
@@ -191,7 +191,7 @@ pub fn latency_distribution(
         .iter()
         .map(|(value, line)| Tag {
             at: *value,
-            text: format!("{} {}", line.label, format_ms(*value)),
+            text: format!("{} {}", line.label, format_latency(*value)),
             color: line.pen.colour,
         })
         .collect();
@@ -231,19 +231,21 @@ pub fn distribution_summary(data: &LatencyDistribution) -> String {
         (Some(p50), Some(p99)) => {
             sentence += &format!(
                 " the median {metric} is {} and p99 is {}",
-                format_ms(p50),
-                format_ms(p99)
+                format_latency(p50),
+                format_latency(p99)
             )
         }
-        (Some(p50), None) => sentence += &format!(" the median {metric} is {}", format_ms(p50)),
-        (None, Some(p99)) => sentence += &format!(" p99 {metric} is {}", format_ms(p99)),
+        (Some(p50), None) => {
+            sentence += &format!(" the median {metric} is {}", format_latency(p50))
+        }
+        (None, Some(p99)) => sentence += &format!(" p99 {metric} is {}", format_latency(p99)),
         (None, None) => sentence += &format!(" {total} {metric} samples were drawn"),
     }
     if let Some(slo) = &data.slo {
         sentence += &format!(
             "; {} of {total} requests exceed the {} SLO",
             format_percent(data.share_above(slo.threshold_s)),
-            format_ms(slo.threshold_s)
+            format_latency(slo.threshold_s)
         );
     }
     sentence + "."
@@ -262,7 +264,11 @@ pub fn distribution_table(data: &LatencyDistribution) -> DataTable {
         .iter()
         .map(|bin| {
             vec![
-                format!("{} – {}", format_ms(bin.low_s), format_ms(bin.high_s)),
+                format!(
+                    "{} – {}",
+                    format_latency(bin.low_s),
+                    format_latency(bin.high_s)
+                ),
                 bin.count.to_string(),
                 format_percent(bin.count as f64 / total.max(1) as f64),
             ]

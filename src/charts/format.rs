@@ -7,7 +7,7 @@
 /// Below 10 ms one decimal is kept because TPOT lives there; from 1 s on the unit switches to seconds so a runaway p99
 /// reads as "25 s" rather than "25000 ms". The thresholds are checked after rounding, so 999.7 ms prints as "1.0 s",
 /// never "1000 ms". Non-finite input (a missing or unbounded value) prints as "—".
-pub fn format_ms(seconds: f64) -> String {
+pub fn format_latency(seconds: f64) -> String {
     if !seconds.is_finite() {
         return "—".to_owned();
     }
@@ -78,15 +78,15 @@ mod tests {
 
     #[test]
     fn milliseconds_switch_to_seconds_after_rounding() {
-        assert_eq!(format_ms(0.000_42), "0.4 ms");
-        assert_eq!(format_ms(0.0421), "42 ms");
-        assert_eq!(format_ms(0.412), "412 ms");
-        assert_eq!(format_ms(0.9997), "1.0 s");
-        assert_eq!(format_ms(1.8), "1.8 s");
-        assert_eq!(format_ms(9.97), "10 s");
-        assert_eq!(format_ms(1000.0), "1000 s");
-        assert_eq!(format_ms(0.0), "0 ms");
-        assert_eq!(format_ms(f64::INFINITY), "—");
+        assert_eq!(format_latency(0.000_42), "0.4 ms");
+        assert_eq!(format_latency(0.0421), "42 ms");
+        assert_eq!(format_latency(0.412), "412 ms");
+        assert_eq!(format_latency(0.9997), "1.0 s");
+        assert_eq!(format_latency(1.8), "1.8 s");
+        assert_eq!(format_latency(9.97), "10 s");
+        assert_eq!(format_latency(1000.0), "1000 s");
+        assert_eq!(format_latency(0.0), "0 ms");
+        assert_eq!(format_latency(f64::INFINITY), "—");
     }
 
     #[test]

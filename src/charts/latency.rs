@@ -2,7 +2,7 @@
 
 use plotters::coord::combinators::IntoLogRange;
 
-use super::format::{format_ms, format_percent, format_ratio};
+use super::format::{format_latency, format_percent, format_ratio};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
     draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes, LegendEntry, Margins,
@@ -173,7 +173,7 @@ pub fn latency_vs_load(
     let mut right_tags = end_tags(&data.points, &series);
     right_tags.extend(slo.iter().filter(|_| !narrow).map(|(line, slo)| Tag {
         at: slo.threshold_s,
-        text: format!("SLO {}", format_ms(slo.threshold_s)),
+        text: format!("SLO {}", format_latency(slo.threshold_s)),
         color: line.pen.colour,
     }));
     // Top to bottom, so a tag nudged clear of the one above keeps its place in the order.
@@ -188,7 +188,7 @@ pub fn latency_vs_load(
         x_desc: "offered load (% of capacity)",
         y_desc: &format!("{metric} (log scale)"),
         x_format: &|x| format_percent(*x),
-        y_format: &|y| format_ms(*y),
+        y_format: &|y| format_latency(*y),
         x_scale: Scale::Linear,
         y_scale: Scale::Log,
         y_samples: &y_samples,
@@ -284,7 +284,7 @@ fn slo_text(slo: &Slo, metric: LatencyMetric) -> String {
         "SLO: {} {} ≤ {}",
         slo.percentile.label(),
         metric.label(),
-        format_ms(slo.threshold_s)
+        format_latency(slo.threshold_s)
     )
 }
 
@@ -312,9 +312,13 @@ pub fn latency_summary(data: &LatencyVsLoad) -> String {
             "At {load} load p99 {metric} has no steady value: the queue grows without bound."
         );
     };
-    let mut sentence = format!("At {load} load p99 {metric} is {}", format_ms(p99));
+    let mut sentence = format!("At {load} load p99 {metric} is {}", format_latency(p99));
     if let Some(p50) = point.p50_s.filter(|p50| *p50 > 0.0) {
-        sentence += &format!(", {} p50 ({})", format_ratio(p99 / p50), format_ms(p50));
+        sentence += &format!(
+            ", {} p50 ({})",
+            format_ratio(p99 / p50),
+            format_latency(p50)
+        );
     }
     if let Some(slo) = &data.slo {
         let verdict = |value: f64| {
@@ -324,7 +328,7 @@ pub fn latency_summary(data: &LatencyVsLoad) -> String {
                 "within"
             }
         };
-        let threshold = format_ms(slo.threshold_s);
+        let threshold = format_latency(slo.threshold_s);
         match slo.percentile {
             Percentile::P99 => sentence += &format!(" and {} the {threshold} SLO", verdict(p99)),
             other => {
@@ -336,7 +340,7 @@ pub fn latency_summary(data: &LatencyVsLoad) -> String {
                     let name = other.label();
                     sentence += &format!(
                         "; {name} is {}, {} the {threshold} SLO",
-                        format_ms(value),
+                        format_latency(value),
                         verdict(value)
                     );
                 }
@@ -344,7 +348,7 @@ pub fn latency_summary(data: &LatencyVsLoad) -> String {
         }
     }
     if let Some(mean) = point.mean_s {
-        sentence += &format!("; the mean is {}", format_ms(mean));
+        sentence += &format!("; the mean is {}", format_latency(mean));
     }
     sentence + "."
 }
@@ -363,7 +367,7 @@ pub fn latency_table(data: &LatencyVsLoad) -> DataTable {
     if let Some(exact) = &data.exact {
         header.push(exact.label.clone());
     }
-    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_ms);
+    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_latency);
     let rows = data
         .points
         .iter()
@@ -375,7 +379,7 @@ pub fn latency_table(data: &LatencyVsLoad) -> DataTable {
                 cell(p.p99_s),
                 p.p99_ci_s.map_or_else(
                     || "—".to_owned(),
-                    |(lo, hi)| format!("{} – {}", format_ms(lo), format_ms(hi)),
+                    |(lo, hi)| format!("{} – {}", format_latency(lo), format_latency(hi)),
                 ),
                 cell(p.mean_s),
             ];

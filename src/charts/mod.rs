@@ -5,7 +5,7 @@
 //! defined here (the lab maps model results into it; nothing here depends on the model) and a [`ChartStyle`]. Beside each drawing function sit two pure functions for accessibility: a one-sentence
 //! summary for the canvas's `aria-label`, and a [`DataTable`] the page shows as a keyboard-reachable `<table>`.
 //!
-//! Latencies are in **seconds** throughout, as vLLM exports them; they are printed with [`format::format_ms`].
+//! Latencies are in **seconds** throughout, as vLLM exports them; they are printed with [`format::format_latency`].
 //! Offered load is a fraction of capacity (ρ): `0.97` is 97%.
 
 mod distribution;

@@ -7,7 +7,7 @@
 
 use plotters::coord::combinators::IntoLogRange;
 
-use super::format::{format_ms, format_percent};
+use super::format::{format_latency, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_gapped_line, draw_right_tags, draw_rule, draw_top_tags, frame,
     is_narrow, plot_rect, Axes, Axis, Chart, LegendEntry, Margins, PlotRect, Rule, Scale, Series,
@@ -38,7 +38,7 @@ impl PredictionMetric {
 
     fn format(self, value: f64) -> String {
         match self {
-            PredictionMetric::P99Ttft => format_ms(value),
+            PredictionMetric::P99Ttft => format_latency(value),
             PredictionMetric::GoodputShare => format_percent(value),
         }
     }
@@ -166,7 +166,7 @@ pub fn prediction_chart(
                 x_desc: "offered load (% of capacity)",
                 y_desc: "p99 TTFT (log scale)",
                 x_format: &x_format,
-                y_format: &|y| format_ms(*y),
+                y_format: &|y| format_latency(*y),
                 x_scale: Scale::Linear,
                 y_scale: Scale::Log,
                 y_samples: &y_samples,

@@ -13,7 +13,7 @@ use plotters::element::{PathElement, Rectangle, Text};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{RGBColor, ShapeStyle};
 
-use super::format::{format_ms, format_percent};
+use super::format::{format_latency, format_percent};
 use super::frame::{frame, is_narrow, LegendEntry, PlotRect, Series, Shade};
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
@@ -209,7 +209,7 @@ fn left_labels(data: &BatchTimeline) -> Vec<String> {
         format!("{}", data.rows()),
         format!("{} waiting", data.max_waiting()),
         data.longest_step()
-            .map_or("0 ms".to_owned(), |s| format_ms(s.end_s - s.start_s)),
+            .map_or("0 ms".to_owned(), |s| format_latency(s.end_s - s.start_s)),
     ];
     if data.has_overflow() {
         labels.push(format!("+{}", data.max_num_seqs - MAX_ROWS));
@@ -312,7 +312,7 @@ fn draw_steps(
     label(
         body,
         style,
-        &format_ms(longest),
+        &format_latency(longest),
         (layout.left - style.offset(6.0), top),
         Pos::new(HPos::Right, VPos::Top),
         muted,
@@ -619,13 +619,13 @@ fn draw_followed(
 
 /// The followed request's caption, from the fullest to the shortest.
 fn bar_captions(f: &FollowedBar) -> Vec<String> {
-    let wait = format!("waited {}", format_ms(f.wait_s));
+    let wait = format!("waited {}", format_latency(f.wait_s));
     let chunks = match f.chunks {
         1 => "1 chunk".to_owned(),
         n => format!("{n} chunks"),
     };
-    let ttft = f.ttft_s().map(|t| format!("TTFT {}", format_ms(t)));
-    let tpot = f.tpot_s().map(|t| format!("TPOT {}", format_ms(t)));
+    let ttft = f.ttft_s().map(|t| format!("TTFT {}", format_latency(t)));
+    let tpot = f.tpot_s().map(|t| format!("TPOT {}", format_latency(t)));
     let mut full = vec![
         format!("request #{}", f.request),
         wait.clone(),

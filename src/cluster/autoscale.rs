@@ -18,7 +18,7 @@
 use super::metrics::escape_label_value;
 use super::sizing::Sizing;
 use super::vllm::SloTargets;
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_latency, format_number, format_percent};
 
 /// Replica bounds and the queue threshold derived from a sizing.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +56,7 @@ pub fn plan(sizing: &Sizing, surge: f64) -> ScalingPlan {
             format_number(input.max_num_seqs),
             format_number(input.headroom),
             format_percent(1.0 - input.headroom),
-            format_ms(input.latency_seconds)
+            format_latency(input.latency_seconds)
         ),
         format!(
             "minReplicas {min_replicas} = ceil(peak {} ÷ ({} requests/s per replica × {}))",
@@ -84,7 +84,7 @@ fn comment_block(plan: &ScalingPlan, indent: &str) -> String {
     let mut out = format!(
         "{indent}# From the Little's Law sizer: cap {}, latency {}, peak {} requests/s, headroom {}.\n",
         format_number(plan.sizing.input.max_num_seqs),
-        format_ms(plan.sizing.input.latency_seconds),
+        format_latency(plan.sizing.input.latency_seconds),
         format_number(plan.sizing.input.peak_qps),
         format_number(plan.sizing.input.headroom)
     );

@@ -19,7 +19,7 @@ use super::vllm::{
     ITL_VS_TPOT,
 };
 use super::window::seconds_between_timestamps;
-use crate::charts::format::{format_ms, format_percent};
+use crate::charts::format::{format_latency, format_percent};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -148,7 +148,7 @@ enum LengthFrom {
 impl LengthFrom {
     fn describe(self, seconds: Option<f64>) -> String {
         let apart = seconds
-            .map(|s| format!(", {} apart", format_ms(s)))
+            .map(|s| format!(", {} apart", format_latency(s)))
             .unwrap_or_default();
         match self {
             Self::Flag => format!("{apart} (--seconds)"),
@@ -273,8 +273,8 @@ impl Report {
             out.push_str(&format!(
                 "  verdict: {} — SLOs p99 TTFT ≤ {}, p95 TPOT ≤ {}\n",
                 assessment.verdict.describe(),
-                format_ms(self.slo.ttft_p99),
-                format_ms(self.slo.tpot_p95)
+                format_latency(self.slo.ttft_p99),
+                format_latency(self.slo.tpot_p95)
             ));
             for reason in &assessment.reasons {
                 out.push_str(&format!("    - {reason}\n"));

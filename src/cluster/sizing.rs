@@ -12,7 +12,7 @@
 //! ```
 
 use super::vllm::WAITING_NOISE;
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_latency, format_number, format_percent};
 use std::fmt;
 
 /// The largest `--max-num-seqs` the sizer accepts (vLLM's default is 256; a few thousand is already unusual).
@@ -274,7 +274,7 @@ pub fn size(input: &SizingInput) -> Result<Sizing, Vec<SizingError>> {
         format!(
             "Per-replica max QPS = cap ÷ latency = {} ÷ {} = {} requests/s",
             format_number(cap),
-            format_ms(latency),
+            format_latency(latency),
             format_number(per_replica_max_qps)
         ),
         format!(
@@ -294,7 +294,7 @@ pub fn size(input: &SizingInput) -> Result<Sizing, Vec<SizingError>> {
         format!(
             "In flight at peak = peak × latency = {} × {} = {} requests, in {} slots ({} replicas × {})",
             format_number(peak),
-            format_ms(latency),
+            format_latency(latency),
             format_number(in_flight_at_peak),
             format_number(slots),
             replicas,

@@ -16,7 +16,7 @@
 
 use super::admission::{self, PrefixCache, Refusals, ScopedSamples};
 use super::metrics::{Exposition, MetricKind};
-use crate::charts::format::{format_ms, format_number};
+use crate::charts::format::{format_latency, format_number};
 use std::collections::HashMap;
 
 mod histogram;
@@ -186,7 +186,7 @@ impl Span {
                 format!(
                     "window between the two scrapes: {} in {}{rate}",
                     count(requests),
-                    format_ms(*s)
+                    format_latency(*s)
                 )
             }
             Self::Window { seconds: None } => format!(

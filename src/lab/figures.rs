@@ -466,7 +466,7 @@ impl Readouts {
     /// estimate the headline lines hold a placeholder, so the layout does not jump (and a projected screen does not
     /// refit its type) when the numbers arrive.
     pub fn lines(&self) -> Vec<ReadoutLine> {
-        use crate::charts::format::{format_ms, format_number, format_percent, format_ratio};
+        use crate::charts::format::{format_latency, format_number, format_percent, format_ratio};
         use ReadoutKey as K;
         const HEADLINE: [ReadoutKey; 7] = [
             K::P50,
@@ -499,8 +499,16 @@ impl Readouts {
             "Offered load".into(),
             Some(format_percent(self.load)),
         );
-        push(K::P50, format!("p50 {metric}"), self.p50_s.map(format_ms));
-        push(K::P99, format!("p99 {metric}"), self.p99_s.map(format_ms));
+        push(
+            K::P50,
+            format!("p50 {metric}"),
+            self.p50_s.map(format_latency),
+        );
+        push(
+            K::P99,
+            format!("p99 {metric}"),
+            self.p99_s.map(format_latency),
+        );
         push(
             K::Ratio,
             "p99 ÷ p50".into(),
@@ -519,10 +527,10 @@ impl Readouts {
                 format!(
                     "SLO: {} {metric} ≤ {}",
                     slo.percentile.label(),
-                    format_ms(slo.threshold_s)
+                    format_latency(slo.threshold_s)
                 ),
                 self.slo_value_s
-                    .map(|value| format!("{} ({})", verdict(value), format_ms(value))),
+                    .map(|value| format!("{} ({})", verdict(value), format_latency(value))),
             );
         }
         push(
@@ -572,7 +580,7 @@ impl Readouts {
                     "{} in the system; {} req/s × {} = {}",
                     format_number(l),
                     format_number(x),
-                    format_ms(w),
+                    format_latency(w),
                     format_number(lw)
                 )),
                 _ => None,
@@ -649,11 +657,13 @@ impl Readouts {
     }
 
     fn queue_explanation(&self) -> String {
-        use crate::charts::format::{format_ms, format_number, format_percent};
+        use crate::charts::format::{format_latency, format_number, format_percent};
         if let (Some(cap), Some(share)) = (self.queue_cap, self.turned_away_share) {
             if share > 0.0 {
                 let p99 = match (self.metric, self.p99_s) {
-                    (LatencyMetric::Ttft, Some(p99)) => format!(" (p99 TTFT {})", format_ms(p99)),
+                    (LatencyMetric::Ttft, Some(p99)) => {
+                        format!(" (p99 TTFT {})", format_latency(p99))
+                    }
                     _ => String::new(),
                 };
                 return format!(
@@ -693,7 +703,7 @@ impl Readouts {
             Some(ratio) if ratio < 4.0 && attainment < 0.5 => format!(
                 "Open loop, well past the knee: even the median request queues (p50 {}), so p99 is only {ratio:.1}× \
                  the median — the whole distribution has moved up, and {} of requests meet both SLOs.",
-                self.p50_s.map_or_else(String::new, format_ms),
+                self.p50_s.map_or_else(String::new, format_latency),
                 format_percent(attainment)
             ),
             Some(ratio) if ratio >= 4.0 => format!(

@@ -9,7 +9,7 @@
 
 use super::settings::{LabSettings, Preset};
 use super::sweep::scenario_for;
-use crate::charts::format::format_ms;
+use crate::charts::format::format_latency;
 use crate::charts::{
     Activity, BarSegment, BatchTimeline, FollowedBar, SlotRun, StepModel, TimelineStep, WaitReason,
 };
@@ -344,7 +344,7 @@ fn choice_label(index: u64, trace: Option<&RequestTrace>, tail: bool) -> String 
     if let Some(t) = trace {
         label += &format!(
             ": TTFT {}, {} tokens",
-            format_ms(t.first_token - t.arrival),
+            format_latency(t.first_token - t.arrival),
             t.output_tokens
         );
     }
@@ -651,7 +651,7 @@ pub fn formula(preset: Preset, model: &StepModel, example: Option<&TimelineStep>
                 decode_seqs: step.decode_seqs,
                 context_tokens: step.context_tokens,
                 terms_ms: terms.map(ms),
-                total: format_ms(step.end_s - step.start_s),
+                total: format_latency(step.end_s - step.start_s),
             }
         }),
     }
@@ -663,8 +663,8 @@ pub fn comparison_sentence(main: &BatchTimeline, name: &str, other: &BatchTimeli
     let mut parts = vec![
         format!(
             "the longest iteration takes {} (here {})",
-            format_ms(longest(other)),
-            format_ms(longest(main))
+            format_latency(longest(other)),
+            format_latency(longest(main))
         ),
         format!(
             "every slot is busy in {} of iterations (here {})",
@@ -682,15 +682,15 @@ pub fn comparison_sentence(main: &BatchTimeline, name: &str, other: &BatchTimeli
             parts.push(format!(
                 "request #{}'s TTFT is {} (here {})",
                 b.request,
-                format_ms(tb),
-                format_ms(ta)
+                format_latency(tb),
+                format_latency(ta)
             ));
         }
         if let (Some(pa), Some(pb)) = (a.tpot_s(), b.tpot_s()) {
             parts.push(format!(
                 "its TPOT {} (here {})",
-                format_ms(pb),
-                format_ms(pa)
+                format_latency(pb),
+                format_latency(pa)
             ));
         }
     }

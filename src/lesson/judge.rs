@@ -3,7 +3,7 @@
 
 use super::progress::Guess;
 use super::{ChartTarget, LoadRange, PredictAnswer, Tolerance};
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_latency, format_number, format_percent};
 use crate::charts::{PredictionChart, PredictionMetric};
 use crate::model::{run, RunSummary, Scenario, ScenarioError, SlicedSweep};
 
@@ -257,8 +257,8 @@ pub fn prediction_chart_data(
     };
     let level = target_level(target, points, slo).map(|level| {
         let tag = match target {
-            ChartTarget::Knee => format!("2× = {}", format_ms(level.level)),
-            ChartTarget::SloCrossing => format!("SLO {}", format_ms(level.level)),
+            ChartTarget::Knee => format!("2× = {}", format_latency(level.level)),
+            ChartTarget::SloCrossing => format!("SLO {}", format_latency(level.level)),
             ChartTarget::GoodputBelow90 => format_percent(level.level),
         };
         (level.level, tag)

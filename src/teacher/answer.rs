@@ -5,7 +5,7 @@
 use super::passages::{passages, Passage};
 use super::rank::{Hit, PassageIndex};
 use super::worked::{sizing_answer, slo_answer, SizingAnswer};
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_latency, format_number, format_percent};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
 
@@ -199,7 +199,7 @@ fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
                     "Little's Law: in flight = throughput × latency, so a replica that holds {} requests at once and \
                      takes {} per request completes at most {} ÷ {} = {} requests/s.",
                     format_number(input.max_num_seqs),
-                    format_ms(input.latency_seconds),
+                    format_latency(input.latency_seconds),
                     format_number(input.max_num_seqs),
                     format_number(input.latency_seconds),
                     format_number(at_the_knee.per_replica_max_qps)
@@ -251,8 +251,8 @@ fn slos_html(slos: &[&SloSuggestion], page: &str) -> String {
             format!(
                 "<li><strong>{}</strong>: p99 TTFT ≤ {}, p95 TPOT ≤ {}. {}</li>",
                 escape(suggestion.name),
-                format_ms(suggestion.slo.ttft_p99),
-                format_ms(suggestion.slo.tpot_p95),
+                format_latency(suggestion.slo.ttft_p99),
+                format_latency(suggestion.slo.tpot_p95),
                 escape(suggestion.reasoning)
             )
         })

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::charts::format::format_ms;
+use crate::charts::format::format_latency;
 
 /// What keeps the learner's model to the lesson.
 pub const SYSTEM_PROMPT: &str = "You are the teacher of a short course on LLM serving latency: TTFT and TPOT, \
@@ -316,11 +316,11 @@ impl Clocks {
     pub fn line(&self) -> String {
         match (self.ttft(), self.tpot()) {
             (None, _) => "Waiting for the first token…".to_owned(),
-            (Some(ttft), None) => format!("TTFT: first token after {}.", format_ms(ttft)),
+            (Some(ttft), None) => format!("TTFT: first token after {}.", format_latency(ttft)),
             (Some(ttft), Some(tpot)) => format!(
                 "TTFT: first token after {}. TPOT: then {} per token over {} tokens.",
-                format_ms(ttft),
-                format_ms(tpot),
+                format_latency(ttft),
+                format_latency(tpot),
                 self.tokens()
             ),
         }

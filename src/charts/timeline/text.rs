@@ -1,7 +1,7 @@
 //! The batch timeline in words: its `aria-label`, the followed request's story and the data table beside it.
 
 use super::{Activity, BatchTimeline, FollowedBar, WaitReason};
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_latency, format_number, format_percent};
 use crate::charts::DataTable;
 
 /// The timeline's `aria-label`, e.g. "At 99% load every slot is busy in 96% of iterations; request #4812 waited 1.9 s
@@ -48,7 +48,7 @@ pub fn timeline_summary(data: &BatchTimeline) -> String {
     if let Some(longest) = data.longest_step() {
         sentence += &format!(
             "; the longest iteration takes {} with {} prefill tokens",
-            format_ms(longest.end_s - longest.start_s),
+            format_latency(longest.end_s - longest.start_s),
             longest.prefill_tokens
         );
     }
@@ -84,7 +84,7 @@ pub fn followed_story(f: &FollowedBar) -> String {
             WaitReason::EarlierPrompts => " behind earlier prompts",
             WaitReason::None => "",
         };
-        format!("waited {}{why}", format_ms(f.wait_s))
+        format!("waited {}{why}", format_latency(f.wait_s))
     };
     let prefill = match f.chunks {
         0 => "has not prefilled yet".to_owned(),
@@ -99,7 +99,7 @@ pub fn followed_story(f: &FollowedBar) -> String {
     };
     let mut story = format!("{wait}, then {prefill}");
     if let Some(ttft) = f.ttft_s() {
-        story += &format!(" (TTFT {})", format_ms(ttft));
+        story += &format!(" (TTFT {})", format_latency(ttft));
     }
     if f.preemptions > 0 {
         story += &match f.preemptions {
@@ -112,7 +112,7 @@ pub fn followed_story(f: &FollowedBar) -> String {
             story += &format!(
                 " and decoded {} more tokens at {} each",
                 f.output_tokens - 1,
-                format_ms(tpot)
+                format_latency(tpot)
             );
         }
         (None, Some(_)) => story += "; its one token came with its prefill",

@@ -1,7 +1,7 @@
 //! Percentiles from a Prometheus histogram's cumulative buckets, interpolated within a bucket the way
 //! `histogram_quantile` does, with the estimate saying when it only knows a lower bound.
 
-use crate::charts::format::format_ms;
+use crate::charts::format::format_latency;
 
 /// One cumulative bucket: `cumulative` observations were `≤ upper_bound`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,9 +36,9 @@ impl QuantileEstimate {
     /// The estimate as text: `"412 ms"`, `"above the last finite bound 80 s"` or `"no requests"`.
     pub fn describe(&self) -> String {
         match self {
-            Self::Seconds(s) => format_ms(*s),
+            Self::Seconds(s) => format_latency(*s),
             Self::AboveLastBound(bound) => {
-                format!("above the last finite bound {}", format_ms(*bound))
+                format!("above the last finite bound {}", format_latency(*bound))
             }
             Self::NoObservations => "no requests".to_owned(),
         }

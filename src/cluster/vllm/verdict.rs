@@ -5,7 +5,7 @@ use super::{
     format_count, plural, requests_text, HistogramSeries, QuantileEstimate, ServerSignals, Span,
     LEGACY_TPOT_METRIC, REQUEST_TPOT_METRIC, TTFT_METRIC, WAITING_METRIC,
 };
-use crate::charts::format::{format_ms, format_percent};
+use crate::charts::format::{format_latency, format_percent};
 use crate::cluster::admission::{self, REJECTIONS_METRIC};
 
 /// The two latency SLOs the lesson uses: p99 TTFT and p95 TPOT, in seconds.
@@ -322,7 +322,7 @@ fn judge_latency(
             format!(
                 "{name} ≈ {} {verb} the {} SLO{note}",
                 estimate.describe(),
-                format_ms(limit)
+                format_latency(limit)
             ),
         ),
     }

@@ -7,7 +7,7 @@
 //! text changes; the seconds between the scrapes only re-read the window.
 
 use super::{use_lab_link, WidgetFrame};
-use crate::charts::format::{format_ms, format_percent};
+use crate::charts::format::{format_latency, format_percent};
 use crate::cluster::metrics::MAX_INPUT_BYTES;
 use crate::cluster::reading::{
     read, typed_seconds, PageProblem, Reading, Scrape, ServerReading, SUGGESTION_HEADROOM,
@@ -475,9 +475,9 @@ fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
         })
         .map(|latency| {
             let slo_text = match latency {
-                Latency::Ttft => format!("p99 ≤ {}", format_ms(slo.ttft_p99)),
-                Latency::Tpot => format!("p95 ≤ {}", format_ms(slo.tpot_p95)),
-                Latency::Itl if signals.tpot.is_none() => format!("stands in for TPOT: p95 ≤ {}", format_ms(slo.tpot_p95)),
+                Latency::Ttft => format!("p99 ≤ {}", format_latency(slo.ttft_p99)),
+                Latency::Tpot => format!("p95 ≤ {}", format_latency(slo.tpot_p95)),
+                Latency::Itl if signals.tpot.is_none() => format!("stands in for TPOT: p95 ≤ {}", format_latency(slo.tpot_p95)),
                 _ => "—".to_owned(),
             };
             view! { <PercentileRow latency found=signals.histogram(latency).cloned() slo=slo_text/> }

@@ -4,7 +4,7 @@
 //! [`crate::cluster::sizing`] and [`crate::cluster::autoscale`]; this file only draws them.
 
 use super::{use_lab_link, CopyBlock, LabReading, WidgetFrame};
-use crate::charts::format::{format_ms, format_number, format_percent};
+use crate::charts::format::{format_latency, format_number, format_percent};
 use crate::cluster::autoscale::{self, ScalingPlan, SLO_SUGGESTIONS};
 use crate::cluster::sizing::{size_from_text, Sizing, SizingError, SizingField};
 use crate::components::sync::synced_signal;
@@ -116,7 +116,7 @@ fn lab_note(reading: Option<&LabReading>) -> String {
     match reading.mean_latency_s {
         Some(mean) => format!(
             "The knee lab's run: mean latency {} at {} load, --max-num-seqs {}.",
-            format_ms(mean),
+            format_latency(mean),
             format_percent(reading.load),
             reading.max_num_seqs
         ),
@@ -262,7 +262,7 @@ fn ScalingRule(
                  They scale on vllm:num_requests_waiting: more than {} waiting per replica means the fleet is past its knee. \
                  The fleet never shrinks below the {} replicas the sizer found, and may grow to {} for {}× the peak.",
                 format_number(input.max_num_seqs),
-                format_ms(input.latency_seconds),
+                format_latency(input.latency_seconds),
                 format_number(input.peak_qps),
                 format_percent(input.headroom),
                 plan.waiting_threshold,
@@ -311,8 +311,8 @@ fn SloSuggestions() -> impl IntoView {
                 <li class="slo-card">
                     <h4>{suggestion.name}</h4>
                     <p class="slo-targets">
-                        <span>{format!("p99 TTFT ≤ {}", format_ms(suggestion.slo.ttft_p99))}</span>
-                        <span>{format!("p95 TPOT ≤ {}", format_ms(suggestion.slo.tpot_p95))}</span>
+                        <span>{format!("p99 TTFT ≤ {}", format_latency(suggestion.slo.ttft_p99))}</span>
+                        <span>{format!("p95 TPOT ≤ {}", format_latency(suggestion.slo.tpot_p95))}</span>
                     </p>
                     <p>{suggestion.reasoning}</p>
                 </li>
