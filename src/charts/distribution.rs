@@ -61,7 +61,7 @@ impl LatencyDistribution {
             .copied()
             .filter(|s| s.is_finite() && *s > 0.0)
             .collect();
-        sorted.sort_by(f64::total_cmp);
+        sorted.sort_unstable_by(f64::total_cmp);
         let rank = |q: f64| -> Option<f64> {
             let index =
                 ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1)) - 1;

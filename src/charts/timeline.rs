@@ -344,7 +344,7 @@ fn draw_boundaries(
         return Ok(());
     }
     let mut lengths: Vec<f64> = data.steps.iter().map(|s| s.end_s - s.start_s).collect();
-    lengths.sort_by(f64::total_cmp);
+    lengths.sort_unstable_by(f64::total_cmp);
     let median = lengths[lengths.len() / 2];
     let px_per_step = f64::from(layout.right - layout.left) / data.steps.len() as f64;
     let all = px_per_step >= 3.0 * style.scale;

@@ -161,7 +161,7 @@ fn scope_of(labels: &[(String, String)], split: &[&str]) -> Labels {
         .filter(|(name, _)| !split.contains(&name.as_str()))
         .cloned()
         .collect();
-    scope.sort();
+    scope.sort_unstable();
     scope
 }
 

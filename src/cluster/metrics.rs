@@ -283,7 +283,7 @@ impl Builder {
     fn sample(&mut self, sample: Sample) -> Result<(), ParseError> {
         let mut key = sample.name.clone();
         let mut sorted: Vec<&(String, String)> = sample.labels.iter().collect();
-        sorted.sort();
+        sorted.sort_unstable();
         for (name, value) in sorted {
             key.push('\u{0}');
             key.push_str(name);

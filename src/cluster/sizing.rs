@@ -352,7 +352,10 @@ pub fn size_from_text(
             .into_iter()
             .filter(|error| !unparsed.contains(&error.field)),
     );
-    errors.sort_by_key(|error| error.field as u8);
+    // Unstable sorts link less code into the page; the position keeps a field's errors in their order.
+    let mut errors: Vec<_> = errors.into_iter().enumerate().collect();
+    errors.sort_unstable_by_key(|(at, error)| (error.field as u8, *at));
+    let errors = errors.into_iter().map(|(_, error)| error).collect();
     Err(errors)
 }
 

@@ -457,7 +457,7 @@ fn sorted_labels(labels: &[(String, String)], without: Option<&str>) -> Vec<(Str
         .filter(|(name, _)| Some(name.as_str()) != without)
         .cloned()
         .collect();
-    kept.sort();
+    kept.sort_unstable();
     kept
 }
 

@@ -246,7 +246,7 @@ fn fit_labels<X: Axis + ValueFormatter<f64>, Y: Axis + ValueFormatter<f64>>(
             .map(|value| (position(*value), format(value)))
             .filter(|(_, text)| !text.is_empty())
             .collect();
-        placed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        placed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         // A log axis lists each power of ten twice (as the last tick of one decade and the first of the next); the
         // two labels print on top of each other as one.
         placed.dedup_by(|b, a| a.1 == b.1 && (a.0 - b.0).abs() < 1.0);
