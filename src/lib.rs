@@ -20,6 +20,7 @@ pub mod address;
 pub mod calibrate;
 pub mod charts;
 pub mod cluster;
+pub mod html_writer;
 pub mod lab;
 pub mod lesson;
 pub mod model;

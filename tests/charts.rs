@@ -7,9 +7,9 @@ use goodput::charts::{
     distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
     latency_vs_load, queue_over_time, queue_summary, queue_table, throughput_summary,
     throughput_table, throughput_vs_goodput, ChartBackend, ChartSpec, ChartStyle, ChartTheme,
-    DataTable, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Percentile,
-    PlotRect, PredictionChart, PredictionMetric, QueueOverTime, QueueSample, Slo,
-    ThroughputVsGoodput,
+    DataTable, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Measured,
+    MeasuredLatency, Percentile, PlotRect, PredictionChart, PredictionMetric, QueueOverTime,
+    QueueSample, Slo, ThroughputVsGoodput,
 };
 use plotters::prelude::IntoDrawingArea;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -226,11 +226,51 @@ fn a_tpot_slo_on_p95_is_judged_on_p95() {
             threshold_s: 0.040,
         }),
         current_load: 0.9,
+        measured: Default::default(),
     };
     assert_eq!(
         latency_summary(&data),
         "At 90% load p99 TPOT is 55 ms, 2.8× p50 (20 ms); p95 is 38 ms, within the 40 ms SLO."
     );
+}
+
+#[test]
+fn a_calibrated_servers_runs_are_rings_with_the_models_error_reaching_down_to_their_load() {
+    let mut data = knee_sweep();
+    let run = |load: f64, measured: f64, model: f64| Measured {
+        offered_load: load,
+        measured,
+        model,
+    };
+    data.measured = MeasuredLatency {
+        p50: vec![run(0.1, 0.080, 0.084), run(0.3, 0.095, 0.090)],
+        p99: vec![run(0.1, 0.21, 0.20)],
+    };
+    let svg = render(1200, 600, |area| latency_vs_load(area, &data, &style()));
+    // Each ring is a circle in its percentile's colour, and its error is written beside it.
+    let rings = |colour: &str| {
+        svg.lines()
+            .filter(|l| l.contains("<circle") && l.contains(&format!("stroke=\"{colour}\"")))
+            .count()
+    };
+    assert_eq!((rings(P50), rings(P99)), (2, 1), "{svg}");
+    for error in ["model +5%", "model −5%"] {
+        assert!(has_text(&svg, error), "{error} in {:?}", texts(&svg));
+    }
+    assert!(has_text(&svg, "○ your server, measured"));
+    // The load axis reaches down to the runs (the lesson's 85%–100% otherwise).
+    assert!(has_text(&svg, "20%"), "{:?}", texts(&svg));
+    let table = latency_table(&data);
+    let rows: Vec<_> = table
+        .rows
+        .iter()
+        .filter(|r| r[0].starts_with("your server at"))
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][0], "your server at 10%");
+    assert_eq!(rows[0][1], "80 ms measured, model 84 ms (+5%)");
+    assert_eq!(rows[0][3], "210 ms measured, model 200 ms (−5%)");
+    assert_eq!(rows[1][3], "—", "the second run gave no p99");
 }
 
 #[test]

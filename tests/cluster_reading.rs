@@ -142,3 +142,121 @@ fn only_a_positive_number_of_seconds_is_taken() {
         assert!(typed_seconds(bad).is_err(), "{bad}");
     }
 }
+
+// ---------------------------------------------------------------- the page's view of it (cluster::reader_view)
+
+use goodput::cluster::reader_view::{
+    outcome, parse_box, render as render_view, Outcome, EMPTY_STATUS, REPORTS_PER_STEP,
+    SHOW_MORE_ATTRIBUTE,
+};
+
+/// The page's view of two boxes holding `first` and `later`.
+fn view(
+    first: &str,
+    later: &str,
+    shown: usize,
+) -> (Outcome, goodput::cluster::reader_view::ReaderHtml) {
+    let o = outcome(&parse_box(first), &parse_box(later), None, &lesson_slo());
+    let html = render_view(&o, &lesson_slo(), shown);
+    (o, html)
+}
+
+#[test]
+fn the_pages_view_is_the_reading_as_html_with_its_verdict_and_estimates() {
+    let (_, html) = view(HEALTHY, "", REPORTS_PER_STEP);
+    assert!(html.alert.is_empty());
+    let result = &html.result;
+    assert!(result.contains(r#"<p class="reader-verdict verdict-below">Verdict: <strong>below the knee</strong></p>"#), "{result}");
+    // The same estimates the CLI prints for this page, in the table's TTFT row.
+    assert!(
+        result.contains("<td>43 ms</td><td>98 ms</td><td>217 ms</td><td>p99 ≤ 500 ms</td>"),
+        "{result}"
+    );
+    assert!(
+        result.contains(r#"<code class="reader-metric">vllm:time_to_first_token_seconds</code>"#)
+    );
+    let suggestion = &result[result
+        .find("reader-suggestion")
+        .expect("a replica suggestion")..];
+    assert!(
+        suggestion.contains(
+            "<li>In flight now (Little's L) = running 19 + waiting 1.0 = 20 requests</li>"
+        ),
+        "{suggestion}"
+    );
+    assert!(
+        !result.contains(SHOW_MORE_ATTRIBUTE),
+        "one label set: nothing more to show"
+    );
+    // The window between two scrapes says so in its caption.
+    let (_, window) = view(HEALTHY, HEALTHY_LATER, REPORTS_PER_STEP);
+    assert!(window
+        .result
+        .contains("Estimated from the bucket differences between the two scrapes"));
+}
+
+#[test]
+fn the_pages_view_of_empty_refused_and_many_label_sets() {
+    let (o, html) = view("  \n", "", REPORTS_PER_STEP);
+    assert_eq!(o, Outcome::Empty);
+    assert!(html.result.contains(EMPTY_STATUS));
+    let (_, later_only) = view("", HEALTHY, REPORTS_PER_STEP);
+    assert!(later_only
+        .result
+        .contains("A later scrape needs the earlier one"));
+
+    // A refused page: the alert quotes the line, escaped; the status points at it.
+    let (_, refused) = view(
+        "vllm:num_requests_running <script>alert(1)</script>\n",
+        "",
+        12,
+    );
+    assert!(
+        refused
+            .alert
+            .starts_with(r#"<div class="reader-alert"><p>Cannot read this page: "#),
+        "{}",
+        refused.alert
+    );
+    assert!(
+        refused
+            .alert
+            .contains("Line 1: <code>vllm:num_requests_running &lt;script&gt;"),
+        "{}",
+        refused.alert
+    );
+    assert!(!refused.alert.contains("<script>"));
+    assert!(refused
+        .result
+        .contains("The page could not be read; see the error above."));
+
+    // Thirty label sets: the first twelve drawn, and a button for twelve more.
+    let page: String = (0..30)
+        .map(|i| {
+            format!(
+                "vllm:num_requests_running{{model_name=\"m{i}\"}} 1\nvllm:num_requests_waiting{{model_name=\"m{i}\"}} 0\n"
+            )
+        })
+        .collect();
+    let (_, many) = view(&page, "", REPORTS_PER_STEP);
+    assert_eq!(
+        many.result
+            .matches(r#"<section class="reader-server""#)
+            .count(),
+        REPORTS_PER_STEP
+    );
+    assert!(many
+        .result
+        .contains("Showing the first 12 of 30 label sets. "));
+    assert!(many.result.contains(&format!(
+        r#"<button type="button" class="widget-button" {SHOW_MORE_ATTRIBUTE}>Show 12 more</button>"#
+    )));
+    let (_, all) = view(&page, "", 30);
+    assert_eq!(
+        all.result
+            .matches(r#"<section class="reader-server""#)
+            .count(),
+        30
+    );
+    assert!(!all.result.contains(SHOW_MORE_ATTRIBUTE));
+}

@@ -70,7 +70,7 @@ fn the_url_overrides_the_lesson_and_clamps_with_a_note() {
         [
             "load=150 is above 100% (past 100% needs a queue_cap); using 100%",
             "replicas=0 is below 1; using 1",
-            "preset=\"gpu\" is not one of course, distserve, textbook; using course",
+            "preset=\"gpu\" is not one of course, distserve, textbook, yours; using course",
             "slo_ttft_ms=\"abc\" is not a number; using 500 ms",
             "metric=\"p99\" is not one of ttft, tpot, e2e; using ttft",
             "seed=\"-3\" is not a whole number; using 11",

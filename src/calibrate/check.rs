@@ -3,35 +3,13 @@
 //! compared with the measured ones.
 
 use super::inputs::{BenchResult, Life, Parsed};
+pub use crate::model::BenchFigures;
 use crate::model::{bench_requests, replay, BenchSummary, Scenario, TraceRequest};
 
 /// Largest run simulated for a check: a result of more requests is checked on its first this many draws.
 pub const MAX_CHECK_REQUESTS: u64 = 2_000;
 
-/// The figures compared, seconds (throughput in requests per second).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct BenchFigures {
-    /// Median TTFT.
-    pub ttft_p50: f64,
-    /// 99th-percentile TTFT (`None` when the input does not say).
-    pub ttft_p99: Option<f64>,
-    /// Median TPOT.
-    pub tpot_p50: f64,
-    /// Completed requests ÷ duration.
-    pub throughput: f64,
-}
-
 impl BenchFigures {
-    /// A simulated run's figures.
-    pub fn of(summary: &BenchSummary) -> BenchFigures {
-        BenchFigures {
-            ttft_p50: summary.ttft.p50,
-            ttft_p99: Some(summary.ttft.p99),
-            tpot_p50: summary.tpot.p50,
-            throughput: summary.throughput,
-        }
-    }
-
     /// A result file's figures.
     pub fn of_result(bench: &BenchResult) -> BenchFigures {
         BenchFigures {

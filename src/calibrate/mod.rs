@@ -7,7 +7,9 @@
 //! - [`observations`]: what each file shows, as rows linear in the step-time coefficients;
 //! - [`check`]: each input's experiment run again in the calibrated model;
 //! - [`fit`]: the least-squares fit (SVD), naming what the data cannot determine;
-//! - [`report`]: the fit and the check of every input figure, as text.
+//! - [`report`]: the fit and the check of every input figure, as text;
+//! - [`handoff`]: the calibrated server as the page keeps it;
+//! - [`page`]: what the page's worker does with a learner's files.
 //!
 //! The fitted step time is the model's `max(memory, compute)` form: a step costs `fixed + per_context_token ×`
 //! the decoding sequences' context (weights and KV cache read), or `compute.per_token ×` the tokens it processes
@@ -17,8 +19,10 @@
 
 pub mod check;
 pub mod fit;
+pub mod handoff;
 pub mod inputs;
 pub mod observations;
+pub mod page;
 pub mod report;
 pub mod scrapes;
 
@@ -354,6 +358,29 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         lengths_from,
         assumptions,
     })
+}
+
+impl Calibration {
+    /// The calibrated server for the lab: the scenario, each input with a rate beside the model's repeat of it, and
+    /// its measured capacity (a burst simulated, some tens of milliseconds).
+    pub fn your_server(&self) -> crate::model::your_server::YourServer {
+        crate::model::your_server::YourServer {
+            capacity_ratio: crate::model::your_server::capacity_ratio(&self.scenario),
+            scenario: self.scenario.clone(),
+            measured: self
+                .inputs
+                .iter()
+                .filter_map(|input| {
+                    let check = input.check.as_ref()?;
+                    Some(crate::model::your_server::MeasuredRun {
+                        rate: input.rate?,
+                        measured: check.measured,
+                        model: check.model,
+                    })
+                })
+                .collect(),
+        }
+    }
 }
 
 fn collect_lengths(lives: &[Life], prompts: &mut Vec<u32>, outputs: &mut Vec<u32>) {

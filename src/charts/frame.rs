@@ -15,9 +15,10 @@ mod marks;
 pub(crate) use axes::{
     build_chart, decade_range, linear_range, plot_rect, Axes, Axis, Chart, Margins, Scale,
 };
+pub use marks::Measured;
 pub(crate) use marks::{
-    draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags, draw_rule, draw_top_tags,
-    end_tag, Rule, Tag,
+    draw_gapped_band, draw_gapped_line, draw_measured, draw_note, draw_right_tags, draw_rule,
+    draw_top_tags, end_tag, Rule, Tag,
 };
 
 /// Below this size (CSS px) there is no room for axes and data; the chart paints its background and stops rather than

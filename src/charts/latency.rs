@@ -4,9 +4,9 @@ use plotters::coord::combinators::IntoLogRange;
 
 use super::format::{format_latency, format_percent, format_ratio};
 use super::frame::{
-    build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags,
-    draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes, LegendEntry, Margins,
-    PlotRect, Rule, Scale, Series, Shade, Tag,
+    build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_measured, draw_note,
+    draw_right_tags, draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes,
+    LegendEntry, Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
@@ -109,6 +109,17 @@ pub struct LatencyVsLoad {
     pub slo: Option<Slo>,
     /// The load the slider is at, marked with a vertical line.
     pub current_load: f64,
+    /// The learner's own server's runs, when the lab runs it: measured p50 and p99 beside the model's.
+    pub measured: MeasuredLatency,
+}
+
+/// A calibrated server's benchmark runs on the latency chart, each percentile in its line's colour.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeasuredLatency {
+    /// Medians.
+    pub p50: Vec<Measured>,
+    /// 99th percentiles (a result file may not give them).
+    pub p99: Vec<Measured>,
 }
 
 /// Draws latency percentiles against offered load: p50, p95, p99 (thickest, with its confidence band) and mean, the
@@ -155,6 +166,13 @@ pub fn latency_vs_load(
             .filter(|_| narrow)
             .map(|(series, _)| LegendEntry::from(series)),
     );
+    let measured = Series::new(
+        "○ your server, measured",
+        Pen::solid(palette.marker, Weight::Main),
+    );
+    if !data.measured.p50.is_empty() {
+        legend.push((&measured).into());
+    }
     let Some(body) = frame(area, style, &format!("{metric} vs offered load"), &legend)? else {
         return Ok(None);
     };
@@ -166,8 +184,18 @@ pub fn latency_vs_load(
         (|p| p.p99_s, &p99),
     ];
 
-    let x_range = load_range(data.points.iter().map(|p| p.offered_load));
-    let y_range = decade_range(latency_values(data));
+    let measured_points = data.measured.p50.iter().chain(&data.measured.p99);
+    let x_range = load_range(
+        data.points
+            .iter()
+            .map(|p| p.offered_load)
+            .chain(measured_points.clone().map(|m| m.offered_load)),
+    );
+    let y_range = decade_range(
+        latency_values(data)
+            .into_iter()
+            .chain(measured_points.map(|m| m.measured)),
+    );
     let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
     // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone: its tag would be the widest.
     let mut right_tags = end_tags(&data.points, &series);
@@ -177,7 +205,7 @@ pub fn latency_vs_load(
         color: line.pen.colour,
     }));
     // Top to bottom, so a tag nudged clear of the one above keeps its place in the order.
-    right_tags.sort_by(|a, b| b.at.total_cmp(&a.at));
+    right_tags.sort_unstable_by(|a, b| b.at.total_cmp(&a.at));
     let (marker, marker_tag) = current_load_marker(style, data.current_load);
     let top_tags = [marker_tag];
     let margins = Margins {
@@ -221,6 +249,8 @@ pub fn latency_vs_load(
     if let Some((line, slo)) = &slo {
         draw_rule(&mut chart, style, Rule::AtY(slo.threshold_s), line.pen)?;
     }
+    draw_measured(&mut chart, style, &data.measured.p50, palette.p50)?;
+    draw_measured(&mut chart, style, &data.measured.p99, palette.p99)?;
     draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
     draw_top_tags(&body, &chart, style, &top_tags)?;
     draw_right_tags(&body, &chart, style, &right_tags)?;
@@ -389,7 +419,42 @@ pub fn latency_table(data: &LatencyVsLoad) -> DataTable {
             row
         })
         .collect();
-    DataTable { header, rows }
+    let mut table = DataTable { header, rows };
+    measured_rows(
+        &mut table,
+        &[(1, &data.measured.p50), (3, &data.measured.p99)],
+        format_latency,
+    );
+    table
+}
+
+/// Appends the measured runs to a chart's table: a row per run, "your server at 12%" with each measured value
+/// and the model's in its column (`(column, runs)`, the runs of every column in the same order).
+pub(crate) fn measured_rows(
+    table: &mut DataTable,
+    columns: &[(usize, &Vec<Measured>)],
+    format_value: fn(f64) -> String,
+) {
+    let runs = columns
+        .iter()
+        .map(|(_, runs)| runs.len())
+        .max()
+        .unwrap_or(0);
+    for run in 0..runs {
+        let mut row = vec!["—".to_owned(); table.header.len()];
+        for (column, values) in columns {
+            if let Some(m) = values.get(run) {
+                row[0] = format!("your server at {}", format_percent(m.offered_load));
+                row[*column] = format!(
+                    "{} measured, model {} ({})",
+                    format_value(m.measured),
+                    format_value(m.model),
+                    m.error_text()
+                );
+            }
+        }
+        table.rows.push(row);
+    }
 }
 
 /// Linear interpolation in an ordered curve; `None` outside it. The exact curve is usually on a finer grid than the

@@ -22,10 +22,10 @@ mod timeline;
 pub use distribution::{
     distribution_summary, distribution_table, latency_distribution, LatencyBin, LatencyDistribution,
 };
-pub use frame::PlotRect;
+pub use frame::{Measured, PlotRect};
 pub use latency::{
     latency_summary, latency_table, latency_vs_load, ExactCurve, LatencyMetric, LatencyPoint,
-    LatencyVsLoad, Percentile, Slo,
+    LatencyVsLoad, MeasuredLatency, Percentile, Slo,
 };
 pub use prediction::{
     prediction_chart, prediction_summary, prediction_table, PredictionChart, PredictionMetric,

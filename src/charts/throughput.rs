@@ -4,11 +4,11 @@
 
 use super::format::{format_number, format_percent};
 use super::frame::{
-    build_chart, draw_gapped_band, draw_gapped_line, draw_note, draw_right_tags, draw_rule,
-    draw_top_tags, end_tag, frame, linear_range, plot_rect, Axes, Margins, PlotRect, Rule, Scale,
-    Series, Shade, Tag,
+    build_chart, draw_gapped_band, draw_gapped_line, draw_measured, draw_note, draw_right_tags,
+    draw_rule, draw_top_tags, end_tag, frame, linear_range, plot_rect, Axes, Margins, Measured,
+    PlotRect, Rule, Scale, Series, Shade, Tag,
 };
-use super::latency::{current_load_marker, load_range, nearest};
+use super::latency::{current_load_marker, load_range, measured_rows, nearest};
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
@@ -40,6 +40,8 @@ pub struct ThroughputVsGoodput {
     pub rate_unit: String,
     /// The load the slider is at.
     pub current_load: f64,
+    /// The learner's own server's runs, when the lab runs it: the throughput each measured beside the model's.
+    pub measured: Vec<Measured>,
 }
 
 /// Draws throughput (dashed) and goodput (solid) against offered load, shades the gap between them and marks the
@@ -60,19 +62,32 @@ pub fn throughput_vs_goodput(
     let sheds = data.points.iter().any(|p| p.turned_away.is_some());
     // The two lines are named where they end (right tags); the legend explains the shaded gap and, with a queue cap,
     // the line of what was turned away (a third tag would leave a phone's plot too narrow).
+    let measured = Series::new(
+        "○ your server, measured",
+        Pen::solid(palette.marker, Weight::Main),
+    );
     let mut legend = vec![(&gap).into()];
     if sheds {
         legend.push((&turned_away).into());
     }
+    if !data.measured.is_empty() {
+        legend.push((&measured).into());
+    }
     let Some(body) = frame(area, style, "Throughput vs goodput", &legend)? else {
         return Ok(None);
     };
-    let x_range = load_range(data.points.iter().map(|p| p.offered_load));
+    let x_range = load_range(
+        data.points
+            .iter()
+            .map(|p| p.offered_load)
+            .chain(data.measured.iter().map(|m| m.offered_load)),
+    );
     let rates = data
         .points
         .iter()
         .flat_map(|p| [p.throughput, p.goodput, p.turned_away])
-        .flatten();
+        .flatten()
+        .chain(data.measured.iter().map(|m| m.measured));
     let y_range = linear_range(rates, true, 0.08);
     let y_samples = [y_range.end, y_range.end * 0.9];
     let axes = Axes {
@@ -116,6 +131,7 @@ pub fn throughput_vs_goodput(
         let away = data.points.iter().map(|p| (p.offered_load, p.turned_away));
         draw_gapped_line(&mut chart, style, away, turned_away.pen)?;
     }
+    draw_measured(&mut chart, style, &data.measured, palette.marker)?;
 
     draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
     draw_top_tags(&body, &chart, style, &top_tags)?;
@@ -203,5 +219,7 @@ pub fn throughput_table(data: &ThroughputVsGoodput) -> DataTable {
             row
         })
         .collect();
-    DataTable { header, rows }
+    let mut table = DataTable { header, rows };
+    measured_rows(&mut table, &[(1, &data.measured)], format_number);
+    table
 }

@@ -17,6 +17,7 @@ pub mod admission;
 pub mod autoscale;
 pub mod exposition;
 pub mod metrics;
+pub mod reader_view;
 pub mod reading;
 pub mod report;
 pub mod sizing;

@@ -2,8 +2,8 @@
 //! enables it and wires it with plain DOM listeners, which cost the page's wasm far less than a component would.
 //! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker.rs`), started on the first question so
 //! a first visit never loads it: ranking the lesson's passages, and asking a learner's own model. The worker is
-//! started from a `blob:` URL so that it inherits the page's Content-Security-Policy, whose `connect-src` then
-//! governs the requests it sends.
+//! started from a `blob:` URL (`super::worker`) so that it inherits the page's Content-Security-Policy, whose
+//! `connect-src` then governs the requests it sends.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,11 +12,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::Array;
 use web_sys::{
-    Blob, BlobPropertyBag, Document, Element, Event, EventInit, HtmlButtonElement,
-    HtmlInputElement, KeyboardEvent, MessageEvent, Url, Worker,
+    Document, Element, Event, EventInit, HtmlButtonElement, HtmlInputElement, KeyboardEvent, Worker,
 };
 
-use super::site_base::SiteBase;
 use crate::components::present::keyboard::key_action_of;
 use crate::presentation::keys::KeyAction;
 use crate::teacher::markup as ids;
@@ -131,30 +129,15 @@ impl AskBox {
                 }
             }
         }
-        let array: Array = message.iter().map(|part| JsValue::from(*part)).collect();
         if let Some(worker) = self.worker.borrow().as_ref() {
-            let _ = worker.post_message(&array);
+            super::worker::post(worker, message);
         }
     }
 
-    /// The worker, from a `blob:` URL that loads Trunk's build of it from the site (see the module's comment).
+    /// The teacher's worker, on its first use.
     fn start_worker(self: &Rc<Self>) -> Option<Worker> {
-        let location = self.document.location()?;
-        let site = format!("{}{}", location.origin().ok()?, SiteBase::from_document().0);
-        // Questions sent while the wasm loads wait, and go to the worker's own handler once `main` has set it.
-        let loader = format!(
-            "const waiting=[];self.onmessage=(e)=>waiting.push(e);importScripts(\"{site}/teacher-worker.js\");\
-             wasm_bindgen({{module_or_path:\"{site}/teacher-worker_bg.wasm\"}})\
-             .then(()=>waiting.forEach((e)=>self.onmessage(e)));"
-        );
-        let options = BlobPropertyBag::new();
-        options.set_type("text/javascript");
-        let parts: Array = std::iter::once(JsValue::from(loader)).collect();
-        let blob = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-        let worker = Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()?;
         let this = self.clone();
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let message = Array::from(&event.data());
+        super::worker::start("teacher-worker", move |message: Array| {
             let value = message.get(1).as_string().unwrap_or_default();
             match message.get(0).as_string().as_deref() {
                 // The teacher's own markup: every text escaped, every link within the page.
@@ -177,10 +160,7 @@ impl AskBox {
                 }
                 _ => {}
             }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
-        Some(worker)
+        })
     }
 
     /// "Ask my model": the worker sends the question, with the course's passages, to the learner's server.

@@ -10,8 +10,8 @@ use crate::components::canvas_backend::{draw_chart, use_canvas_geometry};
 use leptos::html;
 use leptos::prelude::*;
 use leptos_use_element_visibility::use_element_visibility;
-use wasm_bindgen::JsCast;
 
+use super::download::{save, save_text};
 use super::perf;
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable, PlotRect};
 use crate::components::theme::use_chart_projection;
@@ -122,17 +122,10 @@ pub fn ChartCanvas(
             width.max(640.0).round() as u32,
             height.max(320.0).round() as u32,
         );
-        match chart_svg(&spec, &style, size.0, size.1).and_then(|svg| svg_object_url(&svg)) {
-            Ok(url) => {
-                save(&url, &format!("{}.svg", spec.file_stem()));
-                // Firefox and Safari read the blob after the click returns: revoking it at once can leave them an
-                // empty or failed download. Revoked later, as FileSaver.js does.
-                gloo_timers::callback::Timeout::new(REVOKE_DOWNLOAD_AFTER_MS, move || {
-                    let _ = web_sys::Url::revoke_object_url(&url);
-                })
-                .forget();
-            }
-            Err(error) => web_sys::console::error_1(&format!("chart svg: {error}").into()),
+        let saved = chart_svg(&spec, &style, size.0, size.1)
+            .and_then(|svg| save_text(&svg, "image/svg+xml", &format!("{}.svg", spec.file_stem())));
+        if let Err(error) = saved {
+            web_sys::console::error_1(&format!("chart svg: {error}").into());
         }
     };
 
@@ -211,37 +204,4 @@ pub fn ChartCanvas(
             </details>
         </figure>
     }
-}
-
-/// A Blob URL holding `svg`, so the download needs no `data:` URL (which a strict CSP may refuse for SVG).
-fn svg_object_url(svg: &str) -> Result<String, String> {
-    let parts = js_sys_array_of(svg);
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("image/svg+xml");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
-        .map_err(|e| format!("{e:?}"))?;
-    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))
-}
-
-fn js_sys_array_of(text: &str) -> wasm_bindgen::JsValue {
-    let array = web_sys::js_sys::Array::new();
-    array.push(&wasm_bindgen::JsValue::from_str(text));
-    array.into()
-}
-
-/// How long a downloaded chart's object URL lives: long enough for any browser to have read it.
-const REVOKE_DOWNLOAD_AFTER_MS: u32 = 40_000;
-
-/// Saves `url` as `file_name` through a transient `<a download>`; it is never attached to the page.
-fn save(url: &str, file_name: &str) {
-    let Some(anchor) = document()
-        .create_element("a")
-        .ok()
-        .and_then(|element| element.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    else {
-        return;
-    };
-    anchor.set_href(url);
-    anchor.set_download(file_name);
-    anchor.click();
 }

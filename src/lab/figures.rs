@@ -3,14 +3,16 @@
 //! cannot disagree.
 
 use super::settings::{LabSettings, LoopKind, Preset};
-use super::sweep::scenario_for;
+use super::sweep::{measured_runs, scenario_for};
 use crate::charts::{
     ExactCurve, LatencyBin, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad,
-    Percentile, QueueOverTime, QueueSample, Slo, ThroughputPoint, ThroughputVsGoodput,
+    Measured, MeasuredLatency, Percentile, QueueOverTime, QueueSample, Slo, ThroughputPoint,
+    ThroughputVsGoodput,
 };
+use crate::model::your_server::MeasuredRun;
 use crate::model::{
-    exact_reference, Estimate, KvCache, LatencyStats, RunSummary, ServiceKind, ServiceMode,
-    Stability,
+    exact_reference, BenchFigures, Estimate, KvCache, LatencyStats, RunSummary, ServiceKind,
+    ServiceMode, Stability,
 };
 
 /// The lab's picture at one moment: four charts and the readouts at the current load.
@@ -210,6 +212,7 @@ impl Figures {
             offered_load: load,
         };
         let distribution = distribution(current, settings, load);
+        let runs = measured_runs(settings);
         Figures {
             latency: LatencyVsLoad {
                 metric,
@@ -217,16 +220,52 @@ impl Figures {
                 exact: exact_curve,
                 slo,
                 current_load: load,
+                measured: measured_latency(&runs, metric),
             },
             throughput: ThroughputVsGoodput {
                 points: throughput_points,
                 rate_unit: "req/s".to_owned(),
                 current_load: load,
+                measured: runs
+                    .iter()
+                    .map(|(load, run)| Measured {
+                        offered_load: *load,
+                        measured: run.measured.throughput,
+                        model: run.model.throughput,
+                    })
+                    .collect(),
             },
             queue,
             distribution,
             readouts: readouts(settings, current, load),
         }
+    }
+}
+
+/// The learner's server's measured latencies on the chart of `metric`: TTFT p50 and p99, TPOT p50 (what a
+/// benchmark's result reports); none for end-to-end latency.
+fn measured_latency(runs: &[(f64, MeasuredRun)], metric: LatencyMetric) -> MeasuredLatency {
+    let each = |pick: fn(&BenchFigures) -> Option<f64>| -> Vec<Measured> {
+        runs.iter()
+            .filter_map(|(load, run)| {
+                Some(Measured {
+                    offered_load: *load,
+                    measured: pick(&run.measured)?,
+                    model: pick(&run.model)?,
+                })
+            })
+            .collect()
+    };
+    match metric {
+        LatencyMetric::Ttft => MeasuredLatency {
+            p50: each(|f| Some(f.ttft_p50)),
+            p99: each(|f| f.ttft_p99),
+        },
+        LatencyMetric::Tpot => MeasuredLatency {
+            p50: each(|f| Some(f.tpot_p50)),
+            p99: Vec::new(),
+        },
+        LatencyMetric::EndToEnd => MeasuredLatency::default(),
     }
 }
 

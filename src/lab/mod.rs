@@ -14,6 +14,6 @@ pub mod timeline;
 
 pub use figures::{Figures, ReadoutKey, Readouts};
 pub use settings::{LabSettings, LoopKind, Preset, SettingNote};
-pub use sweep::{scenario_for, simulated_metrics, sweep_for};
+pub use sweep::{measured_runs, scenario_for, simulated_metrics, sweep_for};
 pub use tasks::LabTask;
 pub use timeline::{timeline_figures, Compare, TimelineFigures, TimelineView};

@@ -5,13 +5,16 @@
 //! Each change comes with a [`SettingNote`] in the learner's words ("token budget raised to 64, the number of
 //! sequences"): the model's field paths (`service.llm.…`) never reach the page.
 
-use super::settings::{LabSettings, SettingNote};
+use super::settings::{LabSettings, Preset, SettingNote};
 use super::sweep::scenario_for;
+use crate::model::your_server;
 use crate::model::ServiceKind;
 
 impl LabSettings {
     /// These settings made consistent, with one note per change; unchanged settings give no notes.
     ///
+    /// - [`Preset::Yours`] without a calibrated server in this browser (a link made in another) becomes the course
+    ///   box.
     /// - A load past the range the settings allow ([`LabSettings::load_range_percent`]: past 100% needs a queue cap)
     ///   is brought within it, without a note, as the load slider would.
     /// - `--max-num-batched-tokens` below `--max-num-seqs` is raised to it, as vLLM requires (every running
@@ -21,6 +24,16 @@ impl LabSettings {
     pub fn reconciled(&self) -> (LabSettings, Vec<SettingNote>) {
         let mut lab = self.clone();
         let mut notes = Vec::new();
+        // A link can name the learner's own server but not carry it: without one in this browser, the course box.
+        if lab.preset == Preset::Yours && your_server::current().is_none() {
+            lab.preset = Preset::Course;
+            notes.push(SettingNote {
+                key: "preset".to_owned(),
+                message: "this browser holds no calibrated server yet, so the course box is shown: load your \
+                          benchmark or scenario file under \"Your server\" to run yours"
+                    .to_owned(),
+            });
+        }
         // Past 100% only a queue cap has a steady state: with the cap switched off (or on the textbook queue, which
         // has none) the load comes back within the slider's range, silently, as the slider itself would put it.
         lab.load_percent = lab.effective_load_percent();
@@ -71,7 +84,7 @@ impl LabSettings {
     }
 
     /// The same settings with the preset's own `--max-num-seqs`, token budget, chunking and memory utilisation.
-    fn with_preset_flags(&self) -> LabSettings {
+    pub fn with_preset_flags(&self) -> LabSettings {
         let defaults = LabSettings::default();
         let mut lab = LabSettings {
             max_num_batched_tokens: None,

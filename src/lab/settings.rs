@@ -24,6 +24,11 @@ pub const LOAD_PERCENT_RANGE: (u32, u32) = (85, 100);
 pub const SHEDDING_MAX_LOAD_PERCENT: u32 = 120;
 /// The largest load written as a fraction (`1.2` is 120%); a larger number is a percentage (`97` is 97%).
 pub const MAX_LOAD_FRACTION: f64 = SHEDDING_MAX_LOAD_PERCENT as f64 / 100.0;
+/// The lowest offered load the lab sweeps for the learner's own server, in percent: the runs it was calibrated from
+/// are light, and the chart reaches down to them in steps of [`LIGHT_LOAD_STEP_PERCENT`].
+pub const YOURS_MIN_LOAD_PERCENT: u32 = 1;
+/// The sweep's step below [`LOAD_PERCENT_RANGE`]'s start, percent: the light loads need no finer grid.
+pub const LIGHT_LOAD_STEP_PERCENT: u32 = 5;
 /// Queue caps the lab accepts, as multiples of `--max-num-seqs` (the cap on waiting + running per replica).
 pub const QUEUE_CAP_RANGE: (f64, f64) = (1.0, 8.0);
 /// Replicas the lab lets the learner simulate.
@@ -56,7 +61,7 @@ pub trait Choice: Copy + PartialEq + 'static {
 }
 
 impl Choice for Preset {
-    const ALL: &'static [Self] = &Preset::ALL;
+    const ALL: &'static [Self] = &Preset::LAB;
     fn key(self) -> &'static str {
         Preset::key(self)
     }
@@ -224,9 +229,19 @@ impl LabSettings {
     }
 
     /// The loads the lab offers, in percent: [`LOAD_PERCENT_RANGE`], extended to [`SHEDDING_MAX_LOAD_PERCENT`] when a
-    /// queue cap sheds the excess.
+    /// queue cap sheds the excess, and for the learner's own server down to its lightest measured run (a step of
+    /// [`LIGHT_LOAD_STEP_PERCENT`] below it, at least [`YOURS_MIN_LOAD_PERCENT`]).
     pub fn load_range_percent(&self) -> (u32, u32) {
-        let (lo, hi) = LOAD_PERCENT_RANGE;
+        let (mut lo, hi) = LOAD_PERCENT_RANGE;
+        if let Some(lightest) = super::measured_runs(self)
+            .iter()
+            .map(|(load, _)| *load * 100.0)
+            .reduce(f64::min)
+        {
+            let step = f64::from(LIGHT_LOAD_STEP_PERCENT);
+            let below = ((lightest / step).floor() * step) as u32;
+            lo = lo.min(below.max(YOURS_MIN_LOAD_PERCENT));
+        }
         (
             lo,
             if self.sheds() {
@@ -237,12 +252,34 @@ impl LabSettings {
         )
     }
 
-    /// The loads the lab sweeps, as fractions: every whole percent of [`load_range_percent`](Self::load_range_percent).
+    /// The loads the lab sweeps, as fractions: every whole percent of [`load_range_percent`](Self::load_range_percent)
+    /// from [`LOAD_PERCENT_RANGE`]'s start, every [`LIGHT_LOAD_STEP_PERCENT`] below it, and the range's start.
     pub fn load_points(&self) -> Vec<f64> {
         let (lo, hi) = self.load_range_percent();
         (lo..=hi)
+            .filter(|percent| {
+                *percent == lo
+                    || *percent >= LOAD_PERCENT_RANGE.0
+                    || percent % LIGHT_LOAD_STEP_PERCENT == 0
+            })
             .map(|percent| f64::from(percent) / 100.0)
             .collect()
+    }
+
+    /// These settings switched to the learner's newly calibrated `server`: its replicas and vLLM flags, the rest
+    /// (load, loop, SLOs, seed) kept.
+    pub fn for_your_server(&self, server: &crate::model::your_server::YourServer) -> LabSettings {
+        let mut lab = LabSettings {
+            preset: Preset::Yours,
+            max_num_batched_tokens: None,
+            ..self.clone()
+        };
+        if let crate::model::ServiceKind::Llm(fleet) = &server.scenario.service {
+            lab.replicas = fleet.replicas.clamp(REPLICAS_RANGE.0, REPLICAS_RANGE.1);
+            lab.max_num_seqs = fleet.max_num_seqs;
+            lab.chunked_prefill = fleet.chunked_prefill;
+        }
+        lab
     }
 
     /// Applies `key=value` pairs (URL parameters or directive settings), the load last, since its range depends on
@@ -263,8 +300,11 @@ impl LabSettings {
         let mut notes: Vec<_> = noted_at
             .into_iter()
             .zip(clamp.notes.drain(first_note..))
+            .enumerate()
+            .map(|(made, (at, note))| ((at, made), note))
             .collect();
-        notes.sort_by_key(|(at, _)| *at);
+        // By pair, then in the order made: unstable sorts link less code into the page.
+        notes.sort_unstable_by_key(|(order, _)| *order);
         clamp.notes.extend(notes.into_iter().map(|(_, note)| note));
     }
 

@@ -2,6 +2,7 @@
 //! point first (the learner sees curves within a frame or two), then passes that refine each point to the full run.
 
 use super::settings::{LabSettings, LoopKind, Preset};
+use crate::model::your_server::{self, MeasuredRun};
 use crate::model::{Scenario, ScenarioError, ScenarioSettings, ServiceKind, SlicedSweep};
 
 /// Measured requests per load point after each pass. The last pass is the scenario's full run.
@@ -12,16 +13,18 @@ impl LabSettings {
     /// `goodput-sim --preset … --load … --servers …` would give for the same choices.
     pub fn scenario_settings(&self, load: f64) -> ScenarioSettings {
         let llm = self.preset != Preset::Textbook;
+        // A calibrated server's cache is given in tokens (its start-up log's), not sized from GPU memory.
+        let sized_from_memory = llm && self.preset != Preset::Yours;
         let open = self.loop_kind == LoopKind::Open;
         ScenarioSettings {
-            load: Some(load),
+            load: Some(load * self.capacity_ratio()),
             loop_kind: Some(self.loop_kind),
             arrival_cv: open.then_some(self.arrival_cv),
             servers: Some(self.replicas),
             max_num_seqs: llm.then_some(self.max_num_seqs),
             chunked_prefill: llm.then_some(self.chunked_prefill),
             max_num_batched_tokens: self.max_num_batched_tokens.filter(|_| llm),
-            gpu_memory_utilization: llm.then_some(self.gpu_memory_utilization),
+            gpu_memory_utilization: sized_from_memory.then_some(self.gpu_memory_utilization),
             max_num_queued_reqs: self.max_num_queued_reqs(),
             slo_ttft: Some(self.slo_ttft_ms / 1000.0),
             slo_tpot: Some(self.slo_tpot_ms / 1000.0),
@@ -31,6 +34,17 @@ impl LabSettings {
 }
 
 impl LabSettings {
+    /// How much of the capacity formula the fleet really serves: [`YourServer::capacity_ratio`] for the learner's
+    /// server, 1 for the presets (whose load is the formula's, as the lesson and `goodput-sim --load` say).
+    ///
+    /// [`YourServer::capacity_ratio`]: crate::model::your_server::YourServer::capacity_ratio
+    pub fn capacity_ratio(&self) -> f64 {
+        match your_server::current().filter(|_| self.preset == Preset::Yours) {
+            Some(server) => server.capacity_ratio,
+            None => 1.0,
+        }
+    }
+
     /// The token budget of one iteration (`--max-num-batched-tokens`): the one set, else the preset's; `None` for
     /// the textbook queue, which has no batch.
     pub fn token_budget(&self) -> Option<u32> {
@@ -61,6 +75,27 @@ pub fn sweep_for(settings: &LabSettings, loads: &[f64]) -> Result<SlicedSweep, S
         .map(|&load| Ok((load, scenario_for(settings, load)?)))
         .collect::<Result<Vec<_>, ScenarioError>>()?;
     SlicedSweep::new(points, settings.seed, &PASSES)
+}
+
+/// The learner's own server's measured runs, each at its offered load under these settings (its rate as a fraction
+/// of the capacity the settings give); none unless the lab runs [`Preset::Yours`].
+pub fn measured_runs(settings: &LabSettings) -> Vec<(f64, MeasuredRun)> {
+    let Some(server) = your_server::current().filter(|_| settings.preset == Preset::Yours) else {
+        return Vec::new();
+    };
+    // The arrival rate at 100% load: the capacity the lab's load is a share of.
+    let Some(capacity) = scenario_for(settings, 1.0)
+        .ok()
+        .and_then(|s| s.arrival_rate())
+    else {
+        return Vec::new();
+    };
+    server
+        .measured
+        .iter()
+        .map(|run| (run.rate / capacity, *run))
+        .filter(|(load, _)| load.is_finite() && *load > 0.0)
+        .collect()
 }
 
 /// Requests simulated for the simulated `/metrics` page: enough for stable histograms, quick enough to compute on

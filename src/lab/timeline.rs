@@ -321,7 +321,7 @@ pub fn slow_tail(traces: &[RequestTrace]) -> Option<RequestTrace> {
     if candidates.is_empty() {
         candidates = traces.iter().collect();
     }
-    candidates.sort_by(|a, b| {
+    candidates.sort_unstable_by(|a, b| {
         (a.first_token - a.arrival)
             .total_cmp(&(b.first_token - b.arrival))
             .then(a.index.cmp(&b.index))
@@ -624,6 +624,10 @@ pub fn formula(preset: Preset, model: &StepModel, example: Option<&TimelineStep>
              taken at the mean prompt."
         }
         Preset::Textbook => "The textbook queue has no iterations.",
+        Preset::Yours => {
+            "Fitted by least squares to your server's own benchmark or scrapes (the fit report under Your server \
+             gives each coefficient's uncertainty)."
+        }
     };
     let ms = |s: f64| format!("{:.1}", s * 1000.0);
     StepFormula {

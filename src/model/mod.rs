@@ -33,6 +33,7 @@ pub mod settings;
 pub mod sim;
 pub mod stats;
 pub mod sweep;
+pub mod your_server;
 
 pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva};
 pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
@@ -47,7 +48,7 @@ pub use sim::llm::batch::{
 };
 pub use sim::llm::replay::{
     bench_requests, check_requests, measured_saturation_throughput, replay, replay_traced,
-    BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
+    BenchFigures, BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
 };
 pub use sim::{
     run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RejectedByReason, RejectionReason,

@@ -16,11 +16,21 @@ pub enum Preset {
     DistServe,
     /// The textbook M/M/c queue, with the exact Erlang C curve beside the simulation.
     Textbook,
+    /// The learner's own server, calibrated from its benchmark in the page (see [`super::your_server`]). Only the
+    /// lab offers it: the command line runs a calibrated server with `--scenario`.
+    Yours,
 }
 
 impl Preset {
-    /// Every preset.
+    /// Every ready-made preset: the command line's choices.
     pub const ALL: [Preset; 3] = [Preset::Course, Preset::DistServe, Preset::Textbook];
+    /// The lab's choices: the ready-made presets and the learner's own server.
+    pub const LAB: [Preset; 4] = [
+        Preset::Course,
+        Preset::DistServe,
+        Preset::Textbook,
+        Preset::Yours,
+    ];
 
     /// The name on the command line and in the URL, e.g. `course`.
     pub fn key(self) -> &'static str {
@@ -28,6 +38,7 @@ impl Preset {
             Preset::Course => "course",
             Preset::DistServe => "distserve",
             Preset::Textbook => "textbook",
+            Preset::Yours => "yours",
         }
     }
 
@@ -37,6 +48,7 @@ impl Preset {
             Preset::Course => "Course box: ~27B FP8 on 4×H100",
             Preset::DistServe => "DistServe: OPT-13B on one A100",
             Preset::Textbook => "Textbook M/M/c queue",
+            Preset::Yours => "Your server (calibrated below)",
         }
     }
 
@@ -45,13 +57,17 @@ impl Preset {
         Preset::ALL.into_iter().find(|p| p.key() == key)
     }
 
-    /// Its scenario.
+    /// Its scenario. [`Preset::Yours`] is the calibrated server the page holds, or the course box when it holds
+    /// none (a link made in another browser): the lab's reconciliation switches such settings to the course box
+    /// with a note, so the stand-in is never shown as the learner's server.
     pub fn scenario(self) -> Scenario {
         match self {
             Preset::Course => Scenario::course_preset(),
             Preset::DistServe => Scenario::distserve_preset(),
             // Time unit: one second of mean service, so SLOs in milliseconds mean the same everywhere.
             Preset::Textbook => Scenario::textbook_preset(),
+            Preset::Yours => super::your_server::current()
+                .map_or_else(Scenario::course_preset, |yours| yours.scenario.clone()),
         }
     }
 
@@ -61,6 +77,7 @@ impl Preset {
             Preset::Course => "course-27b-fp8",
             Preset::DistServe => "opt-13b",
             Preset::Textbook => "textbook-mmc",
+            Preset::Yours => "your-server",
         }
     }
 }

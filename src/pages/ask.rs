@@ -1,7 +1,7 @@
 //! The Ask box at the end of a lesson, as static HTML: it reads, and says what it needs, without JavaScript; the
 //! page's wasm (`crate::components::ask`) enables it and answers.
 
-use super::writer::HtmlWriter;
+use crate::html_writer::HtmlWriter;
 use crate::lesson::Lesson;
 use crate::teacher::markup as ids;
 

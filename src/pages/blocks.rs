@@ -1,7 +1,7 @@
 //! The lesson's directive blocks as static HTML, with the markup the page's stylesheet expects. Blocks that only
 //! read need nothing more; a recall or explain card's answer and a task list are islands the wasm brings to life.
 
-use super::writer::HtmlWriter;
+use crate::html_writer::HtmlWriter;
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::{
     Analogy, CheckYourself, ExplainToColleague, Html, Keywords, MathDecoded, RecallCard,

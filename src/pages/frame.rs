@@ -1,6 +1,6 @@
 //! The frame around every page: the skip link, the site header (with the theme picker's island) and the footer.
 
-use super::writer::HtmlWriter;
+use crate::html_writer::HtmlWriter;
 use crate::lesson::island_markup::{IslandKind, ISLAND};
 use crate::theme::ThemeChoice;
 

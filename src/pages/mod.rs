@@ -19,7 +19,6 @@ mod pictures;
 mod predict;
 mod template;
 mod widgets;
-pub mod writer;
 
 pub use template::PageTemplate;
 

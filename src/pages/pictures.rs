@@ -2,9 +2,9 @@
 //! chart code the page draws on its canvases, light and dark, with the chart's summary as the `alt` text and its data
 //! table beside it, as the live chart has.
 
-use super::writer::HtmlWriter;
 use super::{Asset, PagesError};
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
+use crate::html_writer::HtmlWriter;
 
 /// Screens that get the narrow picture.
 const NARROW_MEDIA: &str = "(max-width: 600px)";

@@ -6,10 +6,10 @@
 //! with the same seed the page uses, so the folded answer and the live reveal agree.
 
 use super::pictures::{self, Picture};
-use super::writer::HtmlWriter;
 use super::PagesError;
 use crate::charts::format::format_percent;
 use crate::charts::ChartSpec;
+use crate::html_writer::HtmlWriter;
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::judge::{
     choice_prompt, curve_points, locate, numeric_answer_text, prediction_chart_data,

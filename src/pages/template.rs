@@ -1,8 +1,8 @@
 //! Trunk's `index.html` as the frame of every page: its `<head>` (stylesheets, the wasm loader, the security policy)
 //! is kept, the title, description and `<base>` are set per page, and the body is replaced by the page's content.
 
-use super::writer::{escape_attribute, escape_text};
 use super::{Page, PagesError};
+use crate::html_writer::{escape_attribute, escape_text};
 
 /// The parts of Trunk's `index.html` a page is made from.
 #[derive(Clone, Debug)]

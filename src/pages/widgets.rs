@@ -3,11 +3,11 @@
 //! command-line twin — with one line saying the live version needs JavaScript.
 
 use super::pictures::{self, Picture};
-use super::writer::HtmlWriter;
 use super::{Asset, PagesError};
 use crate::charts::followed_sentence;
 use crate::charts::ChartSpec;
 use crate::cluster::sizing::{size, SizingField};
+use crate::html_writer::HtmlWriter;
 use crate::lab::{sweep_for, timeline_figures, Figures, LabSettings};
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::{WidgetEmbed, WidgetName};

@@ -68,6 +68,7 @@ pub fn knee_sweep() -> LatencyVsLoad {
             threshold_s: 0.5,
         }),
         current_load: 0.97,
+        measured: Default::default(),
     }
 }
 
@@ -94,6 +95,7 @@ pub fn goodput_sweep() -> ThroughputVsGoodput {
         points,
         rate_unit: "req/s".to_owned(),
         current_load: 0.97,
+        measured: Vec::new(),
     }
 }
 
@@ -116,6 +118,7 @@ pub fn shedding_sweep() -> ThroughputVsGoodput {
         points,
         rate_unit: "req/s".to_owned(),
         current_load: 1.1,
+        measured: Vec::new(),
     }
 }
 

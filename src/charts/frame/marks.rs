@@ -1,7 +1,7 @@
 //! What charts draw on their axes: lines and bands that may have gaps, threshold rules, tags in the margins beside
 //! the things they name, and a note in an empty plot.
 
-use plotters::element::{Circle, Polygon, Text};
+use plotters::element::{Circle, EmptyElement, Polygon, Text};
 use plotters::prelude::LineSeries;
 use plotters::series::DashedLineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -11,6 +11,27 @@ use super::axes::{Axis, Chart};
 use super::{Series, Shade, TICK_CSS};
 use crate::charts::style::{ChartStyle, Pen, Stroke};
 use crate::charts::surface::{ChartArea, ChartResult};
+
+/// A benchmark run of the learner's own server at one offered load: the value it measured, and the calibrated
+/// model's for the same run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    /// The run's rate as a fraction of the model's capacity.
+    pub offered_load: f64,
+    /// What the server measured (seconds, or requests per second).
+    pub measured: f64,
+    /// What the model gives for the same run.
+    pub model: f64,
+}
+
+impl Measured {
+    /// The model's error as a signed percentage of the measured value: "+4%", "−12%".
+    pub fn error_text(&self) -> String {
+        let percent = (self.model / self.measured - 1.0) * 100.0;
+        let sign = if percent < 0.0 { "−" } else { "+" };
+        format!("{sign}{:.0}%", percent.abs())
+    }
+}
 
 /// A short text placed in a margin next to the thing it names: the current-load marker above the plot, the SLO or
 /// `max_num_seqs` line to the right of it. Margins, because a label inside the plot sooner or later sits on the curve
@@ -109,6 +130,32 @@ pub(crate) fn draw_gapped_band<X: Axis, Y: Axis>(
     Ok(())
 }
 
+/// Draws the learner's measured runs as rings at their measured values, each with the model's error beside it
+/// ("model +4%"): the calibrated model's curves pass near them, or show where they do not.
+pub(crate) fn draw_measured<X: Axis, Y: Axis>(
+    chart: &mut Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    points: &[Measured],
+    colour: RGBColor,
+) -> ChartResult {
+    let ring = style.line(Pen::solid(colour, crate::charts::style::Weight::Main));
+    let radius = style.px(style.line_px * 3.0);
+    let font = style.label_style().color(&colour);
+    let finite = points
+        .iter()
+        .filter(|p| p.offered_load.is_finite() && p.measured.is_finite() && p.measured > 0.0);
+    chart.draw_series(finite.map(|p| {
+        EmptyElement::at((p.offered_load, p.measured))
+            + Circle::new((0, 0), radius, ring)
+            + Text::new(
+                format!("model {}", p.error_text()),
+                (radius as i32 + style.offset(3.0), -(radius as i32)),
+                font.clone(),
+            )
+    }))?;
+    Ok(())
+}
+
 /// A line across the whole plot: vertical at an x (the current load, a percentile) or horizontal at a y (an SLO,
 /// the `max_num_seqs` cap). Outside the axis range it is left out rather than drawn on the frame.
 #[derive(Clone, Copy, Debug)]
@@ -167,7 +214,7 @@ pub(super) fn place_top_tags<'t, X: Axis, Y: Axis>(
         .iter()
         .filter(|tag| in_range(tag.at, x_range.start, x_range.end))
         .collect();
-    tags.sort_by(|a, b| a.at.total_cmp(&b.at));
+    tags.sort_unstable_by(|a, b| a.at.total_cmp(&b.at));
     let mut placed = Vec::new();
     for tag in tags {
         let (text_width, _) = body.estimate_text_size(&tag.text, &style.text_style())?;

@@ -2,22 +2,20 @@
 //! the TTFT, TPOT and ITL percentiles estimated from the histogram buckets, the running and waiting gauges, KV-cache
 //! usage, preemptions and requests turned away, how they compare with the SLOs, where the server sits against the knee, and a Little's Law
 //! replica suggestion. One scrape counts since the server started; a later scrape pasted in the second box turns the
-//! figures into the window between the two. The reading is the library's ([`crate::cluster::reading`], what
-//! `goodput-sim metrics` prints); this file only feeds text in and draws it. Each box's page is parsed once, when its
-//! text changes; the seconds between the scrapes only re-read the window.
+//! figures into the window between the two.
+//!
+//! This file only takes the text in and shows the answer: the reading is the library's
+//! ([`crate::cluster::reader_view`], the reading `goodput-sim metrics` prints), done in the `server-worker` the first
+//! time there is a page to read, so a first visit does not download the parser. The worker parses each box's page
+//! once, when its text changes; the seconds between the scrapes only re-read the window.
 
 use super::{use_lab_link, WidgetFrame};
-use crate::charts::format::{format_latency, format_percent};
+use crate::charts::format::format_percent;
 use crate::cluster::metrics::MAX_INPUT_BYTES;
-use crate::cluster::reading::{
-    read, typed_seconds, PageProblem, Reading, Scrape, ServerReading, SUGGESTION_HEADROOM,
-};
-use crate::cluster::report::refusals_text;
-use crate::cluster::sizing::ScrapeSuggestion;
-use crate::cluster::vllm::{
-    format_count, HistogramSeries, KneeVerdict, Latency, Named, SloTargets, Span, ITL_VS_TPOT,
-};
+use crate::cluster::reader_view::{EMPTY_STATUS, REPORTS_PER_STEP, SHOW_MORE_ATTRIBUTE};
+use crate::cluster::reading::typed_seconds;
 use crate::components::sync::synced_signal;
+use crate::components::worker;
 use crate::lesson::WidgetEmbed;
 use crate::presentation::sync::keys;
 use leptos::prelude::*;
@@ -25,78 +23,12 @@ use leptos_use_timeout_fn::use_timeout_fn;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The sample pages, simulated by the course's own model (see `tests/cluster_metrics.rs`).
-const HEALTHY_SAMPLE: &str = include_str!("../../../tests/fixtures/metrics/healthy.prom");
-const PAST_THE_KNEE_SAMPLE: &str =
-    include_str!("../../../tests/fixtures/metrics/past-the-knee.prom");
-/// The healthy sample's server scraped again after its load rose past saturation.
-const HEALTHY_LATER_SAMPLE: &str =
-    include_str!("../../../tests/fixtures/metrics/healthy-later.prom");
+/// What the reader says when its worker cannot load.
+const WORKER_FAILED: &str =
+    "The reader could not load: it is downloaded the first time a page is read, so it needs the network once.";
+
 /// Typing pauses this long before the page is read, so a paste or a burst of keys parses once.
 const DEBOUNCE_MS: f64 = 300.0;
-/// Label sets drawn in full at a time: a page can list thousands, and drawing them all at once would stall the page
-/// for seconds. The status line counts the verdicts of all of them.
-const REPORTS_PER_STEP: usize = 12;
-
-/// Which of the two boxes a message is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Which {
-    First,
-    Later,
-}
-
-impl Which {
-    fn name(self) -> &'static str {
-        match self {
-            Self::First => "this page",
-            Self::Later => "the later scrape",
-        }
-    }
-}
-
-/// What the reader makes of the two boxes.
-#[derive(Clone, Debug, PartialEq)]
-enum Outcome {
-    /// Nothing pasted yet.
-    Empty,
-    /// A later scrape without the earlier one.
-    NoEarlier,
-    /// A page that cannot be read, and which box it is in.
-    Unreadable(Which, PageProblem),
-    /// The reading, one entry per label set.
-    Read(Reading),
-}
-
-/// One box's page, parsed: `None` while the box is empty.
-type ParsedBox = Option<Result<Scrape, PageProblem>>;
-
-/// Parses a box's text each time it changes, and only then. A parsed page is never compared with the last one
-/// (that would cost as much as parsing): a new text is a new page.
-fn parsed_box(text: RwSignal<String>) -> Memo<ParsedBox> {
-    Memo::new_with_compare(
-        move |_| text.with(|text| (!text.trim().is_empty()).then(|| Scrape::read(text))),
-        |_, _| true,
-    )
-}
-
-/// The outcome of the two parsed boxes, `seconds` apart.
-fn outcome(
-    first: &ParsedBox,
-    later: &ParsedBox,
-    seconds: Option<f64>,
-    slo: &SloTargets,
-) -> Outcome {
-    match (first, later) {
-        (None, None) => Outcome::Empty,
-        (None, Some(_)) => Outcome::NoEarlier,
-        (Some(Err(problem)), _) => Outcome::Unreadable(Which::First, problem.clone()),
-        (Some(Ok(_)), Some(Err(problem))) => Outcome::Unreadable(Which::Later, problem.clone()),
-        (Some(Ok(first)), later) => {
-            let later = later.as_ref().and_then(|later| later.as_ref().ok());
-            Outcome::Read(read(first, later, seconds, slo))
-        }
-    }
-}
 
 /// A box's text: what is read (`text`, shared with the other windows of a presentation), which follows what is
 /// typed after a typing pause, so a paste or a burst of keys is read once.
@@ -160,21 +92,62 @@ fn slo_setting(widget: &WidgetEmbed, key: &str, default: f64) -> (f64, Option<St
 pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
     let (ttft_ms, ttft_note) = slo_setting(widget, "slo_ttft_ms", 500.0);
     let (tpot_ms, tpot_note) = slo_setting(widget, "slo_tpot_ms", 40.0);
-    let slo = SloTargets {
-        ttft_p99: ttft_ms / 1e3,
-        tpot_p95: tpot_ms / 1e3,
-    };
+    // p99 TTFT and p95 TPOT, seconds.
+    let slo = (ttft_ms / 1e3, tpot_ms / 1e3);
     let shown = RwSignal::new(REPORTS_PER_STEP);
     let first = TypedPage::new(keys::widget(&id, "page"), shown);
     let later = TypedPage::new(keys::widget(&id, "later"), shown);
     let seconds_text = synced_signal(keys::widget(&id, "seconds"), String::new());
     let load_error = RwSignal::new(None::<String>);
-    let (first_page, later_page) = (parsed_box(first.text), parsed_box(later.text));
     // Reading a few typed characters costs less than a memo of them would.
     let seconds = move || seconds_text.with(|text| typed_seconds(text));
-    let reading = Memo::new(move |_| {
-        let seconds = seconds().ok().flatten();
-        first_page.with(|first| later_page.with(|later| outcome(first, later, seconds, &slo)))
+    let view = RwSignal::new((String::new(), empty_result()));
+    // Each request for a reading is numbered, so an answer that arrives after a newer request (or after the boxes
+    // were emptied) is dropped rather than shown over it.
+    let latest = StoredValue::new(0_u32);
+    let reader = StoredValue::new_local(None::<web_sys::Worker>);
+    // Posts to the worker, starting it on first use.
+    let ask = move |parts: &[&str]| {
+        if reader.with_value(Option::is_none) {
+            let started = worker::start("server-worker", move |reply| {
+                let part = |index| reply.get(index).as_string().unwrap_or_default();
+                match part(0).as_str() {
+                    "reading" if part(3) == latest.get_value().to_string() => {
+                        view.set((part(1), part(2)))
+                    }
+                    "sample" => {
+                        first.load(part(1));
+                        later.load(part(2));
+                    }
+                    worker::FAILED => load_error.set(Some(WORKER_FAILED.to_owned())),
+                    _ => {}
+                }
+            });
+            if started.is_none() {
+                return load_error.set(Some(
+                    "The reader could not start in this browser: it needs web workers.".to_owned(),
+                ));
+            }
+            reader.set_value(started);
+        }
+        reader.with_value(|running| running.as_ref().map(|running| worker::post(running, parts)));
+    };
+    // Asks for the reading whenever a box, the seconds or the reports shown change; an empty reader needs no worker.
+    Effect::new(move |_| {
+        let (first, later) = (first.text.get(), later.text.get());
+        let (seconds, shown) = (seconds_text.get(), shown.get().to_string());
+        latest.update_value(|n| *n += 1);
+        if first.trim().is_empty() && later.trim().is_empty() {
+            return view.set((String::new(), empty_result()));
+        }
+        let (ttft, tpot, request) = (
+            slo.0.to_string(),
+            slo.1.to_string(),
+            latest.get_value().to_string(),
+        );
+        ask(&[
+            "read", &first, &later, &seconds, &ttft, &tpot, &shown, &request,
+        ]);
     });
     // A page loaded into the first box (a sample, a file, the lab's run) is a new server: the later scrape goes.
     let load = move |text: String| {
@@ -182,10 +155,10 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         later.load(String::new());
         first.load(text);
     };
-    let load_two_scrapes = move |_| {
+    // The samples live in the worker, beside the parser that reads them.
+    let load_sample = move |name: &'static str| {
         load_error.set(None);
-        first.load(HEALTHY_SAMPLE.to_owned());
-        later.load(HEALTHY_LATER_SAMPLE.to_owned());
+        ask(&["sample", name]);
     };
     let textarea_id = format!("{id}-page");
     let hint_id = format!("{id}-page-hint");
@@ -207,10 +180,10 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                         )}
                     </p>
                     <div class="reader-sources">
-                        <button type="button" class="widget-button" on:click=move |_| load(HEALTHY_SAMPLE.to_owned())>
+                        <button type="button" class="widget-button" on:click=move |_| load_sample("healthy")>
                             "Load the healthy sample"
                         </button>
-                        <button type="button" class="widget-button" on:click=move |_| load(PAST_THE_KNEE_SAMPLE.to_owned())>
+                        <button type="button" class="widget-button" on:click=move |_| load_sample("past-the-knee")>
                             "Load the past-the-knee sample"
                         </button>
                         <FilePicker id=format!("{id}-file") load load_error/>
@@ -233,36 +206,28 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                                 prop:value=move || seconds_text.get()
                                 on:input=move |event| seconds_text.set(event_target_value(&event))/>
                         </span>
-                        <button type="button" class="widget-button" on:click=load_two_scrapes>
+                        <button type="button" class="widget-button" on:click=move |_| load_sample("fell-behind")>
                             "Load two scrapes of a server that fell behind"
                         </button>
                     </div>
                     {move || seconds().err().map(|note| view! { <p class="widget-note">{note}</p> })}
                 </div>
                 <div role="alert">
-                    {move || {
-                        let refused = reading.with(|reading| match reading {
-                            Outcome::Unreadable(which, PageProblem::Refused { message, line }) => Some((*which, message.clone(), line.clone())),
-                            _ => None,
-                        });
-                        let loading = load_error.get();
-                        (loading.is_some() || refused.is_some()).then(|| view! {
-                            <div class="reader-alert">
-                                {loading.map(|message| view! { <p>{message}</p> })}
-                                {refused.map(|(which, message, line)| view! {
-                                    <p>{format!("Cannot read {}: {message}", which.name())}</p>
-                                    {line.map(|(number, text)| view! {
-                                        <p class="reader-quoted">
-                                            {format!("Line {number}: ")}
-                                            <code>{text}</code>
-                                        </p>
-                                    })}
-                                })}
-                            </div>
-                        })
-                    }}
+                    {move || load_error.get().map(|message| view! { <div class="reader-alert"><p>{message}</p></div> })}
+                    <div inner_html=move || view.with(|v| v.0.clone())></div>
                 </div>
-                <ReaderResult reading slo shown/>
+                <div
+                    inner_html=move || view.with(|v| v.1.clone())
+                    on:click=move |event| {
+                        let more = event
+                            .target()
+                            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                            .is_some_and(|target| target.has_attribute(SHOW_MORE_ATTRIBUTE));
+                        if more {
+                            shown.update(|n| *n += REPORTS_PER_STEP);
+                        }
+                    }
+                ></div>
             </div>
         </WidgetFrame>
     }
@@ -366,240 +331,7 @@ fn LabMetricsButton(load: impl Fn(String) + Copy + 'static, id: String) -> impl 
     }
 }
 
-/// The verdicts, one report per label set.
-#[component]
-fn ReaderResult(reading: Memo<Outcome>, slo: SloTargets, shown: RwSignal<usize>) -> impl IntoView {
-    let status = move || {
-        reading.with(|reading| match reading {
-            Outcome::Empty => "Nothing read yet: paste a page or load a sample.".to_owned(),
-            Outcome::NoEarlier => {
-                "A later scrape needs the earlier one: paste that in the first box.".to_owned()
-            }
-            Outcome::Unreadable(Which::First, PageProblem::Refused { .. }) => {
-                "The page could not be read; see the error above.".to_owned()
-            }
-            Outcome::Unreadable(Which::Later, PageProblem::Refused { .. }) => {
-                "The later scrape could not be read; see the error above.".to_owned()
-            }
-            Outcome::Unreadable(which, problem) => format!(
-                "{}.",
-                problem.about(match which {
-                    Which::First => "The page",
-                    Which::Later => "The later scrape",
-                })
-            ),
-            Outcome::Read(reading) => reading.summary(),
-        })
-    };
-    let reports = move || {
-        reading.with(|reading| match reading {
-            Outcome::Read(reading) => {
-                let servers = &reading.servers;
-                let gone = reading.gone_labels();
-                let limit = shown.get();
-                let more = servers.len().saturating_sub(limit);
-                let step = more.min(REPORTS_PER_STEP);
-                let gone = (!gone.is_empty()).then(|| view! {
-                    <p class="reader-more">{format!("Only on the earlier scrape (no longer reported): {}.", gone.join("; "))}</p>
-                });
-                Some(view! {
-                    <p class="reader-estimate-note">
-                        "Percentiles are estimates from the histogram buckets: the rank (say 99% of the count) falls in one bucket, \
-                         and the value is interpolated linearly between that bucket's bounds, as Prometheus's histogram_quantile \
-                         does. So each is only as precise as its bucket is wide; a rank in the +Inf bucket is reported as \
-                         \"above the last finite bound\". One scrape counts every request since the server started; with a later \
-                         scrape the figures are the window between the two."
-                    </p>
-                    {servers.iter().take(limit).cloned().map(|server| view! { <ServerReport server slo/> }).collect_view()}
-                    {(more > 0).then(|| view! {
-                        <p class="reader-more">
-                            {format!("Showing the first {limit} of {} label sets. ", servers.len())}
-                            <button type="button" class="widget-button" on:click=move |_| shown.update(|n| *n += REPORTS_PER_STEP)>
-                                {format!("Show {step} more")}
-                            </button>
-                        </p>
-                    })}
-                    {gone}
-                })
-            }
-            _ => None,
-        })
-    };
-    view! {
-        <div class="reader-result">
-            <p class="reader-status" role="status">{status}</p>
-            {reports}
-        </div>
-    }
-}
-
-fn verdict_class(verdict: KneeVerdict) -> &'static str {
-    match verdict {
-        KneeVerdict::BelowTheKnee => "reader-verdict verdict-below",
-        KneeVerdict::AtTheKnee => "reader-verdict verdict-at",
-        KneeVerdict::PastTheKnee => "reader-verdict verdict-past",
-        KneeVerdict::NotEnoughData => "reader-verdict verdict-none",
-    }
-}
-
-/// One label set: what its figures cover, the verdict, percentiles against the SLOs, the gauges, the reasons and
-/// the replica suggestion.
-#[component]
-fn ServerReport(server: ServerReading, slo: SloTargets) -> impl IntoView {
-    let ServerReading {
-        signals,
-        assessment,
-        suggestion,
-    } = server;
-    let labels = signals.describe_labels();
-    let region_label = format!("Label set {labels}");
-    let gauge = |value: Option<f64>| value.map_or("not on the page".to_owned(), format_count);
-    let kv = signals
-        .kv_cache_usage
-        .as_ref()
-        .map_or("not on the page".to_owned(), |kv| format_percent(kv.value));
-    let preemptions = signals
-        .preemptions
-        .map_or("not on the page".to_owned(), |p| {
-            format!("{} {}", format_count(p), signals.span.qualifier())
-        });
-    let caption = match signals.span {
-        Span::SinceStart => "Estimated from the histogram buckets, since the server started",
-        Span::Window { .. } => "Estimated from the bucket differences between the two scrapes",
-        Span::Restarted { .. } => "Estimated from the later scrape's buckets, since the restart",
-    };
-    let rows = Latency::ALL
-        .into_iter()
-        .filter(|&latency| {
-            !matches!(latency, Latency::Queue | Latency::E2e) || signals.histogram(latency).is_some()
-        })
-        .map(|latency| {
-            let slo_text = match latency {
-                Latency::Ttft => format!("p99 ≤ {}", format_latency(slo.ttft_p99)),
-                Latency::Tpot => format!("p95 ≤ {}", format_latency(slo.tpot_p95)),
-                Latency::Itl if signals.tpot.is_none() => format!("stands in for TPOT: p95 ≤ {}", format_latency(slo.tpot_p95)),
-                _ => "—".to_owned(),
-            };
-            view! { <PercentileRow latency found=signals.histogram(latency).cloned() slo=slo_text/> }
-        })
-        .collect_view();
-    let refusals = refusals_text(&signals).map(
-        |refused| view! { <p class="reader-refusals">{format!("Turned away: {refused}")}</p> },
-    );
-    let itl_note = signals
-        .itl
-        .is_some()
-        .then(|| view! { <p class="reader-itl-note">{ITL_VS_TPOT}</p> });
-    let reasons = assessment
-        .reasons
-        .iter()
-        .map(|reason| view! { <li>{reason.clone()}</li> })
-        .collect_view();
-    view! {
-        <section class="reader-server" aria-label=region_label>
-            <h3 class="reader-labels"><code>{labels}</code></h3>
-            <p class="reader-span">{signals.span.describe(signals.requests())}</p>
-            <p class=verdict_class(assessment.verdict)>
-                "Verdict: " <strong>{assessment.verdict.describe()}</strong>
-            </p>
-            <div class="scroll-x" tabindex="0" role="region" aria-label="Percentile estimates against the SLOs">
-                <table class="reader-table">
-                    <caption>{caption}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"Signal"</th>
-                            <th scope="col">"p50"</th>
-                            <th scope="col">"p95"</th>
-                            <th scope="col">"p99"</th>
-                            <th scope="col">"SLO"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-            {itl_note}
-            <p class="reader-queue">
-                {format!(
-                    "Running: {} · Waiting: {} · KV cache: {kv} · Preemptions: {preemptions}",
-                    gauge(signals.running),
-                    gauge(signals.waiting)
-                )}
-            </p>
-            {refusals}
-            <h4 class="reader-minor-heading">"Why"</h4>
-            <ul class="reader-reasons">{reasons}</ul>
-            <ReplicaSuggestion suggestion/>
-        </section>
-    }
-}
-
-/// One latency's percentiles, with the metric name they came from.
-#[component]
-fn PercentileRow(
-    latency: Latency,
-    found: Option<Named<HistogramSeries>>,
-    slo: String,
-) -> impl IntoView {
-    let name = format!("{} ({})", latency.short_name(), latency.long_name());
-    let (metric, cells) = match found {
-        Some(histogram) => {
-            let p = histogram.value.percentiles();
-            let cells = [p.p50, p.p95, p.p99]
-                .map(|estimate| view! { <td>{estimate.describe()}</td> })
-                .into_iter()
-                .collect_view()
-                .into_any();
-            (Some(histogram.metric), cells)
-        }
-        None => (
-            None,
-            view! { <td colspan="3">"no histogram on the page"</td> }.into_any(),
-        ),
-    };
-    view! {
-        <tr>
-            <th scope="row">
-                {name}
-                {metric.map(|metric| view! { <br/><code class="reader-metric">{metric}</code> })}
-            </th>
-            {cells}
-            <td>{slo}</td>
-        </tr>
-    }
-}
-
-#[component]
-fn ReplicaSuggestion(suggestion: Option<ScrapeSuggestion>) -> impl IntoView {
-    let Some(suggestion) = suggestion else {
-        return view! {
-            <p class="reader-suggestion">"Little's Law needs both the running and the waiting gauge; this label set lacks one."</p>
-        }
-        .into_any();
-    };
-    let plural = |n: u64| if n == 1 { "replica" } else { "replicas" };
-    let headline = match (suggestion.replicas_at_least, suggestion.replicas) {
-        (Some(low), Some(high)) if low < high => format!(
-            "Little's Law suggests between {low} and {high} replicas like this one: at least {low} to serve the demand at {}              headroom, and {high} to give every request now in flight a batch slot at once.",
-            format_percent(SUGGESTION_HEADROOM)
-        ),
-        (_, Some(replicas)) => format!(
-            "Little's Law suggests {replicas} {} like this one, to give every request now in flight a batch slot at {} headroom.",
-            plural(replicas),
-            format_percent(SUGGESTION_HEADROOM)
-        ),
-        _ => "Little's Law:".to_owned(),
-    };
-    let steps = suggestion
-        .arithmetic
-        .iter()
-        .map(|line| view! { <li>{line.clone()}</li> })
-        .collect_view();
-    view! {
-        <div class="reader-suggestion">
-            <h4 class="reader-minor-heading">"Replicas"</h4>
-            <p>{headline}</p>
-            <ol class="sizer-arithmetic">{steps}</ol>
-        </div>
-    }
-    .into_any()
+/// What an empty reader shows: the status line the library writes for it.
+fn empty_result() -> String {
+    format!("<div class=\"reader-result\"><p class=\"reader-status\" role=\"status\">{EMPTY_STATUS}</p></div>")
 }

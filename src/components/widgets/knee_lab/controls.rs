@@ -8,9 +8,8 @@ use super::LabVariant;
 use crate::charts::LatencyMetric;
 use crate::components::perf;
 use crate::lab::settings::{
-    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, LOAD_PERCENT_RANGE,
-    MAX_NUM_BATCHED_TOKENS_RANGE, MAX_NUM_SEQS_RANGE, REPLICAS_RANGE, SLO_TPOT_MS_RANGE,
-    SLO_TTFT_MS_RANGE,
+    Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, MAX_NUM_BATCHED_TOKENS_RANGE,
+    MAX_NUM_SEQS_RANGE, REPLICAS_RANGE, SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
 };
 use crate::lab::{LabSettings, LoopKind, Preset};
 
@@ -151,7 +150,7 @@ pub(crate) fn LoadSlider(
     id: String,
     measure: &'static str,
 ) -> impl IntoView {
-    let min = LOAD_PERCENT_RANGE.0;
+    let min = move || settings.with(|s| s.load_range_percent().0);
     let max = move || settings.with(|s| s.load_range_percent().1);
     let percent = move || settings.with(|s| s.effective_load_percent());
     view! {
@@ -168,7 +167,10 @@ pub(crate) fn LoadSlider(
                 on:input=move |ev| {
                     if let Ok(value) = event_target_value(&ev).parse::<u32>() {
                         perf::measure_at_next_frame(measure.to_owned(), ev.time_stamp());
-                        settings.update(|s| s.load_percent = value.clamp(min, s.load_range_percent().1));
+                        settings.update(|s| {
+                            let (lo, hi) = s.load_range_percent();
+                            s.load_percent = value.clamp(lo, hi);
+                        });
                     }
                 }
             />

@@ -9,6 +9,7 @@ pub(super) mod controls;
 mod queue_cap;
 mod readouts;
 mod url_state;
+mod your_server;
 
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
@@ -40,6 +41,8 @@ pub enum LabVariant {
 #[component]
 pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) -> impl IntoView {
     let (defaults, mut notes) = LabSettings::from_directive(&widget.settings);
+    // Before the first reconciliation: a link saying `preset=yours` needs the server this browser keeps.
+    notes.extend(your_server::restore());
     let initial = if variant == LabVariant::Full {
         let (from_url, url_notes) = url_state::read(&defaults);
         notes.extend(url_notes);
@@ -68,9 +71,11 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
         LabVariant::Full => "lab",
         LabVariant::GoodputOnly => "goodput-chart",
     };
+    // Changes with the learner's calibrated server, which the settings name but do not hold.
+    let server_version = RwSignal::new(0_u32);
     let (snapshot, run_state) = use_sliced_sweep(
-        move || Some(sweep_settings.get()),
-        move |settings| sweep_for(settings, &settings.load_points()),
+        move || Some((sweep_settings.get(), server_version.get())),
+        move |(settings, _)| sweep_for(settings, &settings.load_points()),
         Snapshot::of,
         Publish::EveryPass,
         Some(label),
@@ -144,7 +149,10 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
                 <readouts::LabStory figures run_state/>
                 {more}
                 <controls::ScenarioControls settings variant id=id.clone()/>
-                {full.then(|| view! { <SimulatedMetrics settings/> })}
+                {full.then(|| view! {
+                    <your_server::YourServerPanel settings version=server_version id=id.clone()/>
+                    <SimulatedMetrics settings/>
+                })}
             </div>
         </WidgetFrame>
     }

@@ -43,6 +43,32 @@ pub struct BenchStats {
     pub count: u64,
 }
 
+/// The figures a benchmark's result and the model's repeat of it are compared on, seconds (throughput in requests
+/// per second): what the calibration's check and the lab's measured points show.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BenchFigures {
+    /// Median TTFT.
+    pub ttft_p50: f64,
+    /// 99th-percentile TTFT (`None` when the input does not say).
+    pub ttft_p99: Option<f64>,
+    /// Median TPOT.
+    pub tpot_p50: f64,
+    /// Completed requests ÷ duration.
+    pub throughput: f64,
+}
+
+impl BenchFigures {
+    /// A simulated run's figures.
+    pub fn of(summary: &BenchSummary) -> BenchFigures {
+        BenchFigures {
+            ttft_p50: summary.ttft.p50,
+            ttft_p99: Some(summary.ttft.p99),
+            tpot_p50: summary.tpot.p50,
+            throughput: summary.throughput,
+        }
+    }
+}
+
 /// What a finite run reports, in `vllm bench serve`'s terms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchSummary {
@@ -371,7 +397,7 @@ pub fn measured_saturation_throughput(
     }
     let (_, traces) = replay_traced(scenario, &requests, None)?;
     let mut finishes: Vec<f64> = traces.iter().map(|t| t.finish).collect();
-    finishes.sort_by(f64::total_cmp);
+    finishes.sort_unstable_by(f64::total_cmp);
     let (a, b) = ((n / 5) as usize, (4 * n / 5) as usize);
     Ok((b - a) as f64 / (finishes[b] - finishes[a]))
 }
@@ -393,7 +419,7 @@ fn stats(values: &mut [f64]) -> BenchStats {
     if values.is_empty() {
         return BenchStats::default();
     }
-    values.sort_by(f64::total_cmp);
+    values.sort_unstable_by(f64::total_cmp);
     let n = values.len();
     BenchStats {
         mean: values.iter().sum::<f64>() / n as f64,
@@ -412,7 +438,7 @@ fn weighted_stats(pairs: &[(f64, u64)]) -> BenchStats {
     if n == 0 {
         return BenchStats::default();
     }
-    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     // The value of order statistic `i` (0-based).
     let at = |i: u64| {
         let mut below = 0;

@@ -1,5 +1,6 @@
 //! A small HTML writer: elements with escaped attributes and text, and the lesson compiler's sanitised fragments
-//! passed through as they are.
+//! passed through as they are. The static pages (`crate::pages`) are written with it, and so is the metrics reader's
+//! answer, in the page's worker (`crate::cluster::reader_view`).
 
 use crate::lesson::Html;
 

@@ -1,0 +1,333 @@
+//! "Your server": the knee lab calibrated from the learner's own benchmark. Files are pasted, picked or dropped; the
+//! `server-worker` fits them (`crate::calibrate::page`, the code `goodput-sim calibrate` runs), and the lab then
+//! runs the fitted server as its [`Preset::Yours`], with the measured runs drawn over its curves. Nothing leaves the
+//! browser: the server is kept in local storage (in the short form of `crate::calibrate::handoff`), and its scenario
+//! file can be downloaded for `goodput-sim run --scenario`.
+//!
+//! The panel is fixed markup wired with plain DOM listeners, as the Ask box is: a Leptos view of these fields cost
+//! the page's wasm 8 kB more (brotli, measured), and only the status, the report and two buttons ever change.
+
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::js_sys::{Array, Reflect};
+use web_sys::{DragEvent, Element, Event, File, FileList, HtmlInputElement, Worker};
+
+use crate::calibrate::handoff;
+use crate::calibrate::inputs::MAX_INPUT_BYTES;
+use crate::calibrate::page::pasted_files;
+use crate::components::download::save_text;
+use crate::components::worker;
+use crate::lab::settings::SettingNote;
+use crate::lab::{LabSettings, Preset};
+use crate::model::your_server;
+
+/// Local-storage keys: the server in handoff form, its fit report, its scenario file.
+const SERVER_KEY: &str = "goodput-your-server";
+const REPORT_KEY: &str = "goodput-your-server-report";
+const SCENARIO_KEY: &str = "goodput-your-server-scenario";
+
+/// The panel's markup; `{id}` becomes the lab's id, and `data-yours` names the parts the code reaches.
+const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
+<summary>Your server: put your own benchmark in the lab</summary>
+<p>Give the lab what you measured: <code>vllm bench serve --save-result</code> files (one per rate; light loads are best), a request trace, or two <code>/metrics</code> scrapes of the same server. Paste, pick or drop them here. Nothing leaves your browser.</p>
+<form data-yours="form">
+<div class="lab-field"><label for="{id}-yours-files">Files</label><input id="{id}-yours-files" data-yours="files" type="file" multiple accept=".json,.jsonl,.csv,.prom,.txt"></div>
+<div class="lab-field"><label for="{id}-yours-paste">Or paste (several: a line of --- between them)</label><textarea id="{id}-yours-paste" data-yours="paste" rows="3" spellcheck="false"></textarea></div>
+<fieldset class="lab-your-flags"><legend>Your server's flags (blank: vLLM's defaults)</legend>
+<div class="lab-field"><label for="{id}-yours-seqs">--max-num-seqs</label><input id="{id}-yours-seqs" data-yours="seqs" type="number" min="1" step="1" inputmode="numeric" placeholder="256"></div>
+<div class="lab-field"><label for="{id}-yours-budget">--max-num-batched-tokens</label><input id="{id}-yours-budget" data-yours="budget" type="number" min="1" step="1" inputmode="numeric" placeholder="8192"></div>
+<div class="lab-field"><label for="{id}-yours-kv">KV cache tokens (start-up log)</label><input id="{id}-yours-kv" data-yours="kv" type="number" min="1" step="1" inputmode="numeric" placeholder="no limit"></div>
+<div class="lab-field"><label for="{id}-yours-replicas">Replicas</label><input id="{id}-yours-replicas" data-yours="replicas" type="number" min="1" step="1" inputmode="numeric" placeholder="1"></div>
+<label class="lab-check"><input data-yours="chunked" type="checkbox" checked> Chunked prefill</label>
+</fieldset>
+<button type="submit" data-yours="calibrate">Calibrate</button>
+<button type="button" data-yours="download" hidden>Download scenario file</button>
+<button type="button" data-yours="forget" hidden>Forget my server</button>
+</form>
+<p class="lab-your-status" role="status" data-yours="status"></p>
+<pre class="lab-your-report" tabindex="0" aria-label="Fit report" data-yours="report" hidden></pre>
+</details>"#;
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+fn stored(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+fn forget_stored() {
+    if let Some(storage) = storage() {
+        for key in [SERVER_KEY, REPORT_KEY, SCENARIO_KEY] {
+            let _ = storage.remove_item(key);
+        }
+    }
+}
+
+/// Reads the server this browser keeps into [`your_server`], before the lab first reconciles its settings (a link
+/// saying `preset=yours` needs it). A kept server that cannot be read is forgotten, with a note saying so.
+pub(super) fn restore() -> Option<SettingNote> {
+    let text = stored(SERVER_KEY)?;
+    match handoff::decode(&text) {
+        Ok(server) => {
+            your_server::set(Some(server));
+            None
+        }
+        Err(error) => {
+            forget_stored();
+            Some(SettingNote {
+                key: "your_server".to_owned(),
+                message: format!(
+                    "the server this browser kept could not be read ({error}), so it was forgotten: calibrate \
+                     it again under \"Your server\""
+                ),
+            })
+        }
+    }
+}
+
+/// The panel, wired once it is in the page. `version` changes whenever the server does, so the lab runs it again.
+#[component]
+pub(super) fn YourServerPanel(
+    settings: RwSignal<LabSettings>,
+    version: RwSignal<u32>,
+    id: String,
+) -> impl IntoView {
+    let host = NodeRef::<leptos::html::Div>::new();
+    host.on_load(move |host| {
+        let panel = Rc::new(Panel {
+            root: host.into(),
+            settings,
+            version,
+            worker: Default::default(),
+        });
+        panel.wire();
+        panel.show_server(stored(REPORT_KEY).unwrap_or_default());
+    });
+    view! { <div node_ref=host inner_html=PANEL_HTML.replace("{id}", &id)></div> }
+}
+
+struct Panel {
+    root: Element,
+    settings: RwSignal<LabSettings>,
+    version: RwSignal<u32>,
+    worker: std::cell::RefCell<Option<Worker>>,
+}
+
+impl Panel {
+    fn part(&self, name: &str) -> Option<Element> {
+        self.root
+            .query_selector(&format!("[data-yours={name}]"))
+            .ok()
+            .flatten()
+    }
+
+    fn value(&self, name: &str) -> String {
+        self.part(name)
+            .and_then(|part| Reflect::get(&part, &"value".into()).ok())
+            .and_then(|value| value.as_string())
+            .unwrap_or_default()
+    }
+
+    fn say(&self, text: &str) {
+        if let Some(status) = self.part("status") {
+            status.set_text_content(Some(text));
+        }
+    }
+
+    fn set_hidden(&self, name: &str, hidden: bool) {
+        if let Some(part) = self.part(name) {
+            let _ = Reflect::set(&part, &"hidden".into(), &hidden.into());
+        }
+    }
+
+    fn set_busy(&self, busy: bool) {
+        if let Some(button) = self.part("calibrate") {
+            let _ = Reflect::set(&button, &"disabled".into(), &busy.into());
+        }
+    }
+
+    /// Shows whether a server is held: its report, and the buttons that act on it.
+    fn show_server(&self, report: String) {
+        let held = your_server::current().is_some();
+        for name in ["download", "forget"] {
+            self.set_hidden(name, !held);
+        }
+        self.set_hidden("report", report.is_empty());
+        if let Some(pre) = self.part("report") {
+            pre.set_text_content(Some(&report));
+        }
+        if held {
+            if let Some(panel) = self.part("panel") {
+                let _ = panel.set_attribute("open", "");
+            }
+        }
+    }
+
+    fn on(self: &Rc<Self>, name: &str, kind: &str, handler: impl Fn(&Rc<Panel>, Event) + 'static) {
+        let Some(part) = self.part(name) else {
+            return;
+        };
+        let this = self.clone();
+        let closure = Closure::<dyn Fn(Event)>::new(move |event: Event| handler(&this, event));
+        let _ = part.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
+        // The panel lives as long as the page.
+        closure.forget();
+    }
+
+    fn wire(self: &Rc<Self>) {
+        self.on("form", "submit", |panel, event| {
+            event.prevent_default();
+            let picked = panel
+                .part("files")
+                .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|input| input.files());
+            panel.calibrate(picked);
+        });
+        self.on("panel", "dragover", |_, event| event.prevent_default());
+        self.on("panel", "drop", |panel, event| {
+            event.prevent_default();
+            let dropped = event
+                .dyn_into::<DragEvent>()
+                .ok()
+                .and_then(|drag| drag.data_transfer())
+                .and_then(|data| data.files());
+            panel.calibrate(dropped);
+        });
+        self.on("forget", "click", |panel, _| panel.forget());
+        self.on("download", "click", |panel, _| {
+            let saved = stored(SCENARIO_KEY)
+                .ok_or_else(|| "this browser kept no scenario file".to_owned())
+                .and_then(|json| save_text(&json, "application/json", "your-server.scenario.json"));
+            if let Err(error) = saved {
+                panel.say(&format!("The download failed: {error}."));
+            }
+        });
+    }
+
+    /// Reads the picked or dropped files and the pasted text, then posts them with the flags to the worker.
+    fn calibrate(self: &Rc<Self>, files: Option<FileList>) {
+        let mut message: Vec<String> = vec!["calibrate".to_owned()];
+        message.extend(["seqs", "budget"].map(|name| self.value(name)));
+        let chunked = self
+            .part("chunked")
+            .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
+            .is_none_or(|input| input.checked());
+        message.push(if chunked { "on" } else { "off" }.to_owned());
+        message.extend(["kv", "replicas"].map(|name| self.value(name)));
+        for file in pasted_files(&self.value("paste")) {
+            message.extend([file.name, file.text]);
+        }
+        let files: Vec<File> = files
+            .map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect())
+            .unwrap_or_default();
+        if let Some(big) = files.iter().find(|f| f.size() > MAX_INPUT_BYTES as f64) {
+            return self.say(&format!(
+                "{} is {:.1} MB; the limit is {:.0} MB. Nothing was read.",
+                big.name(),
+                big.size() / 1e6,
+                MAX_INPUT_BYTES as f64 / 1e6
+            ));
+        }
+        if files.is_empty() && message.len() == 6 {
+            return self.say("Give a file first: paste one, pick one or drop one here.");
+        }
+        self.set_busy(true);
+        self.say("Calibrating…");
+        let this = self.clone();
+        leptos::task::spawn_local(async move {
+            for file in files {
+                let text = JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|t| t.as_string());
+                let Some(text) = text else {
+                    this.set_busy(false);
+                    return this.say(&format!(
+                        "The browser could not read {} as text.",
+                        file.name()
+                    ));
+                };
+                message.extend([file.name(), text]);
+            }
+            if this.worker.borrow().is_none() {
+                let replies = this.clone();
+                let started = worker::start("server-worker", move |reply| replies.on_reply(reply));
+                if started.is_none() {
+                    this.set_busy(false);
+                    return this.say(
+                        "The calibration could not start in this browser: it needs web workers.",
+                    );
+                }
+                *this.worker.borrow_mut() = started;
+            }
+            let parts: Vec<&str> = message.iter().map(String::as_str).collect();
+            if let Some(running) = this.worker.borrow().as_ref() {
+                worker::post(running, &parts);
+            }
+        });
+    }
+
+    /// The worker's answer: the server to run, or the one line saying why not (the server held before is kept).
+    fn on_reply(&self, message: Array) {
+        let part = |index| message.get(index).as_string().unwrap_or_default();
+        self.set_busy(false);
+        match part(0).as_str() {
+            "calibrated" => {}
+            "refused" => return self.say(&part(1)),
+            worker::FAILED => {
+                return self.say(
+                    "The calibration could not load: it is downloaded on first use, so it needs the network once.",
+                )
+            }
+            _ => return,
+        }
+        let server = match handoff::decode(&part(1)) {
+            Ok(server) => server,
+            Err(error) => {
+                return self.say(&format!("The calibration came back unreadable: {error}."))
+            }
+        };
+        let kept = storage().is_some_and(|storage| {
+            [(SERVER_KEY, 1), (REPORT_KEY, 2), (SCENARIO_KEY, 3)]
+                .iter()
+                .all(|(key, index)| storage.set_item(key, &part(*index)).is_ok())
+        });
+        let runs = server.measured.len();
+        self.settings.update(|s| *s = s.for_your_server(&server));
+        your_server::set(Some(server));
+        self.version.update(|v| *v += 1);
+        self.show_server(part(2));
+        let mut said = format!("Calibrated in {} ms. The lab now runs your server", part(4));
+        if runs > 0 {
+            said += ": the rings on its charts are your measured runs, each with the model's error";
+        }
+        said += ".";
+        if !kept {
+            said += " This browser would not keep it (private mode or full storage), so it lasts until you leave the page.";
+        }
+        self.say(&said);
+    }
+
+    fn forget(&self) {
+        forget_stored();
+        your_server::set(None);
+        // Back to the course box, with its own vLLM flags rather than the forgotten server's.
+        self.settings.update(|s| {
+            if s.preset == Preset::Yours {
+                *s = LabSettings {
+                    preset: Preset::Course,
+                    ..s.clone()
+                }
+                .with_preset_flags();
+            }
+        });
+        self.version.update(|v| *v += 1);
+        self.show_server(String::new());
+        self.say("Forgotten: this browser keeps no server now.");
+    }
+}

@@ -1,0 +1,171 @@
+// "Your server" in the knee lab: an operator's own `vllm bench serve` results put their server in the lab. The files
+// are the model's own results at two light rates (tests/fixtures/your-server/, kept current by tests/your_server.rs),
+// loaded through the file picker, a paste and a drop; the fit report, the lab on "Your server", the measured runs on
+// its charts with the model's error, the server kept across a reload, downloaded, forgotten; and bad input refused
+// in one line with nothing lost.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { siteUnderTest, axeViolations, screenshot, liveWidget } from './harness.mjs';
+
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const FIXTURES = fileURLToPath(new URL('../fixtures/your-server/', import.meta.url));
+const RESULTS = ['light-0.3rps.json', 'light-0.8rps.json'].map((name) => FIXTURES + name);
+const site = siteUnderTest();
+
+async function openLab(query = '', viewport = undefined) {
+  const opened = await site.open(`${LESSON_PATH}${query}`, viewport);
+  const lab = await liveWidget(opened.page, 'knee-lab');
+  await waitForFinal(lab);
+  return { ...opened, lab };
+}
+
+async function waitForFinal(lab) {
+  await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
+}
+
+/** The panel, opened, and its parts. */
+async function panel(lab) {
+  const details = lab.locator('details.lab-your-server');
+  if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  return {
+    details,
+    status: details.locator('[data-yours="status"]'),
+    report: details.locator('[data-yours="report"]'),
+    field: (label) => details.getByLabel(label, { exact: true }),
+    button: (name) => details.getByRole('button', { name }),
+  };
+}
+
+/** The rows of the latency chart's data table. */
+async function latencyRows(lab) {
+  const table = lab.locator('details.chart-data').first();
+  if ((await table.getAttribute('open')) === null) await table.locator('summary').click();
+  await table.locator('tbody tr').first().waitFor();
+  return table.locator('tbody tr').allTextContents();
+}
+
+test('two light benchmark results put the operator\'s server in the lab, its runs on the charts', async () => {
+  const { page, lab, problems } = await openLab();
+  const yours = await panel(lab);
+  await yours.field('Files').setInputFiles(RESULTS);
+  await yours.field('--max-num-seqs').fill('64');
+  await yours.field('--max-num-batched-tokens').fill('4096');
+  // Keyboard only: the Calibrate button is the form's submit.
+  await yours.button('Calibrate').focus();
+  await page.keyboard.press('Enter');
+  await yours.status.filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  const status = await yours.status.textContent();
+  const ms = Number(/Calibrated in (\d+) ms/.exec(status)[1]);
+  assert.ok(ms < 200, `the fit took ${ms} ms in the page`);
+  assert.match(status, /rings on its charts are your measured runs/);
+
+  // The report names both inputs and what was assumed.
+  const report = await yours.report.textContent();
+  assert.match(report, /light-0\.3rps\.json/);
+  assert.match(report, /light-0\.8rps\.json/);
+  assert.match(report, /max_num_seqs 64 \(given\)/);
+
+  // The lab runs it: the scenario says so, its flags are the server's, and the slider reaches down to the runs.
+  await waitForFinal(lab);
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
+  assert.equal(await lab.getByLabel('--max-num-seqs', { exact: true }).first().inputValue(), '64');
+  const slider = lab.getByRole('slider', { name: 'Offered load' });
+  assert.ok(Number(await slider.getAttribute('min')) < 10, 'the load range reaches the light runs');
+  assert.match(page.url(), /preset=yours/);
+
+  // Each measured run is in the latency chart's table, at its load, with the model's repeat and its error.
+  const rows = (await latencyRows(lab)).filter((row) => row.startsWith('your server at'));
+  assert.equal(rows.length, 2, rows.join('\n'));
+  for (const row of rows) assert.match(row, /measured, model [\d.]+ m?s \([+−]\d+%\)/);
+  assert.match(await lab.locator('canvas').first().getAttribute('aria-label'), /TTFT/);
+  await yours.details.scrollIntoViewIfNeeded();
+  await screenshot(page, 'your-server-1280x720');
+  await lab.locator('canvas').first().scrollIntoViewIfNeeded();
+  await screenshot(page, 'your-server-chart-1280x720');
+  assert.deepEqual(await axeViolations(page), []);
+
+  // The scenario file downloads, in the format `goodput-sim run --scenario` reads.
+  const [download] = await Promise.all([page.waitForEvent('download'), yours.button('Download scenario file').click()]);
+  assert.equal(download.suggestedFilename(), 'your-server.scenario.json');
+  const scenario = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(scenario.service.llm.max_num_seqs, 64);
+  assert.ok(scenario.service.llm.iteration.fixed > 0);
+
+  // A reload keeps the server: the link's preset=yours finds it in this browser.
+  await page.reload();
+  const again = await liveWidget(page, 'knee-lab');
+  await waitForFinal(again);
+  assert.equal(await again.getByLabel('Scenario').inputValue(), 'yours');
+  assert.equal((await latencyRows(again)).filter((row) => row.startsWith('your server at')).length, 2);
+  assert.equal(await again.locator('.lab-notes').count(), 0, 'no note when the server is there');
+
+  // Forgotten, the lab goes back to the course box; the same link then says what it needs.
+  const kept = await panel(again);
+  await kept.button('Forget my server').click();
+  await kept.status.filter({ hasText: 'Forgotten' }).waitFor();
+  assert.equal(await again.getByLabel('Scenario').inputValue(), 'course');
+  // (A link that differs from the address in more than its hash, so the page really loads it.)
+  await page.goto(site.url(`${LESSON_PATH}?load=0.9&preset=yours#knee-lab`));
+  const linked = await liveWidget(page, 'knee-lab');
+  await waitForFinal(linked);
+  assert.equal(await linked.getByLabel('Scenario').inputValue(), 'course');
+  assert.match(await linked.locator('.lab-notes').textContent(), /no calibrated server/);
+  assert.deepEqual(problems(), []);
+});
+
+test('a pasted result and a dropped one calibrate too, on a phone', async () => {
+  const { page, lab, problems } = await openLab('', { width: 390, height: 844 });
+  const yours = await panel(lab);
+  await yours.field('Or paste (several: a line of --- between them)').fill(await readFile(RESULTS[1], 'utf8'));
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  assert.match(await yours.report.textContent(), /pasted text/);
+  await waitForFinal(lab);
+  assert.equal((await latencyRows(lab)).filter((row) => row.startsWith('your server at')).length, 1);
+  await yours.details.scrollIntoViewIfNeeded();
+  await screenshot(page, 'your-server-390x844');
+
+  // Dropped onto the panel: a DataTransfer holding the lower-rate file.
+  const text = await readFile(RESULTS[0], 'utf8');
+  await yours.field('Or paste (several: a line of --- between them)').fill('');
+  const transfer = await page.evaluateHandle((content) => {
+    const data = new DataTransfer();
+    data.items.add(new File([content], 'dropped.json', { type: 'application/json' }));
+    return data;
+  }, text);
+  await yours.details.dispatchEvent('drop', { dataTransfer: transfer });
+  await yours.report.filter({ hasText: 'dropped.json' }).waitFor({ timeout: 20000 });
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+test('bad input is refused in one line naming the file, and the lab keeps what it had', async () => {
+  const { page, lab, problems } = await openLab();
+  const yours = await panel(lab);
+  await yours.field('Or paste (several: a line of --- between them)').fill('{"completed": 10}');
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: 'pasted text' }).waitFor({ timeout: 20000 });
+  const said = (await yours.status.textContent()).trim();
+  assert.equal(said.split('\n').length, 1);
+  assert.doesNotMatch(said, /panic|undefined|service\.llm/);
+  // A flag that is not a whole number is stopped by the browser's own check, with its message on the field.
+  await yours.field('Or paste (several: a line of --- between them)').fill('');
+  await yours.field('Replicas').fill('1.5');
+  await yours.field('Files').setInputFiles(RESULTS);
+  await yours.button('Calibrate').click();
+  assert.notEqual(await yours.field('Replicas').evaluate((input) => input.validationMessage), '');
+  assert.equal((await yours.status.textContent()).trim(), said, 'nothing was sent');
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'course');
+  assert.deepEqual(problems(), []);
+
+  // A kept server that cannot be read is forgotten with a note, not fatal.
+  await page.evaluate(() => localStorage.setItem('goodput-your-server', 'goodput your-server 1\nfleet x'));
+  await page.reload();
+  const reloaded = await liveWidget(page, 'knee-lab');
+  await waitForFinal(reloaded);
+  assert.match(await reloaded.locator('.lab-notes').textContent(), /could not be read .* forgotten/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('goodput-your-server')), null);
+  assert.deepEqual(problems(), []);
+});
