@@ -171,11 +171,11 @@ test('settings that clash are reconciled with a note, never a dead lab or the mo
   const notes = lab.locator('.lab-notes');
   assert.match(await notes.innerText(), /token budget \(--max-num-batched-tokens\) raised from 32 to 64/);
   assert.doesNotMatch(await lab.innerText(), /service\.llm|cannot be simulated/);
-  assert.equal(await lab.getByLabel('--max-num-batched-tokens').inputValue(), '64');
+  assert.equal(await lab.getByLabel('--max-num-batched-tokens', { exact: true }).inputValue(), '64');
   await notes.getByRole('button', { name: 'Dismiss' }).click();
 
   // The same clash typed into the field.
-  const budget = lab.getByLabel('--max-num-batched-tokens');
+  const budget = lab.getByLabel('--max-num-batched-tokens', { exact: true });
   await budget.fill('48');
   await budget.press('Enter');
   await notes.waitFor();

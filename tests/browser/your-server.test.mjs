@@ -50,8 +50,8 @@ test('two light benchmark results put the operator\'s server in the lab, its run
   const { page, lab, problems } = await openLab();
   const yours = await panel(lab);
   await yours.field('Files').setInputFiles(RESULTS);
-  await yours.field('--max-num-seqs').fill('64');
-  await yours.field('--max-num-batched-tokens').fill('4096');
+  await yours.field('Your --max-num-seqs').fill('64');
+  await yours.field('Your --max-num-batched-tokens').fill('4096');
   // Keyboard only: the Calibrate button is the form's submit.
   await yours.button('Calibrate').focus();
   await page.keyboard.press('Enter');
@@ -70,7 +70,7 @@ test('two light benchmark results put the operator\'s server in the lab, its run
   // The lab runs it: the scenario says so, its flags are the server's, and the slider reaches down to the runs.
   await waitForFinal(lab);
   assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
-  assert.equal(await lab.getByLabel('--max-num-seqs', { exact: true }).first().inputValue(), '64');
+  assert.equal(await lab.getByLabel('--max-num-seqs', { exact: true }).inputValue(), '64');
   const slider = lab.getByRole('slider', { name: 'Offered load' });
   assert.ok(Number(await slider.getAttribute('min')) < 10, 'the load range reaches the light runs');
   assert.match(page.url(), /preset=yours/);
@@ -152,10 +152,10 @@ test('bad input is refused in one line naming the file, and the lab keeps what i
   assert.doesNotMatch(said, /panic|undefined|service\.llm/);
   // A flag that is not a whole number is stopped by the browser's own check, with its message on the field.
   await yours.field('Or paste (several: a line of --- between them)').fill('');
-  await yours.field('Replicas').fill('1.5');
+  await yours.field('Your replicas').fill('1.5');
   await yours.field('Files').setInputFiles(RESULTS);
   await yours.button('Calibrate').click();
-  assert.notEqual(await yours.field('Replicas').evaluate((input) => input.validationMessage), '');
+  assert.notEqual(await yours.field('Your replicas').evaluate((input) => input.validationMessage), '');
   assert.equal((await yours.status.textContent()).trim(), said, 'nothing was sent');
   assert.equal(await lab.getByLabel('Scenario').inputValue(), 'course');
   assert.deepEqual(problems(), []);

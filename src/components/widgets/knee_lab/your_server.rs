@@ -38,10 +38,10 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <div class="lab-field"><label for="{id}-yours-files">Files</label><input id="{id}-yours-files" data-yours="files" type="file" multiple accept=".json,.jsonl,.csv,.prom,.txt"></div>
 <div class="lab-field"><label for="{id}-yours-paste">Or paste (several: a line of --- between them)</label><textarea id="{id}-yours-paste" data-yours="paste" rows="3" spellcheck="false"></textarea></div>
 <fieldset class="lab-your-flags"><legend>Your server's flags (blank: vLLM's defaults)</legend>
-<div class="lab-field"><label for="{id}-yours-seqs">--max-num-seqs</label><input id="{id}-yours-seqs" data-yours="seqs" type="number" min="1" step="1" inputmode="numeric" placeholder="256"></div>
-<div class="lab-field"><label for="{id}-yours-budget">--max-num-batched-tokens</label><input id="{id}-yours-budget" data-yours="budget" type="number" min="1" step="1" inputmode="numeric" placeholder="8192"></div>
-<div class="lab-field"><label for="{id}-yours-kv">KV cache tokens (start-up log)</label><input id="{id}-yours-kv" data-yours="kv" type="number" min="1" step="1" inputmode="numeric" placeholder="no limit"></div>
-<div class="lab-field"><label for="{id}-yours-replicas">Replicas</label><input id="{id}-yours-replicas" data-yours="replicas" type="number" min="1" step="1" inputmode="numeric" placeholder="1"></div>
+<div class="lab-field"><label for="{id}-yours-seqs">Your --max-num-seqs</label><input id="{id}-yours-seqs" data-yours="seqs" type="number" min="1" step="1" inputmode="numeric" placeholder="256"></div>
+<div class="lab-field"><label for="{id}-yours-budget">Your --max-num-batched-tokens</label><input id="{id}-yours-budget" data-yours="budget" type="number" min="1" step="1" inputmode="numeric" placeholder="8192"></div>
+<div class="lab-field"><label for="{id}-yours-kv">Your KV cache tokens (start-up log)</label><input id="{id}-yours-kv" data-yours="kv" type="number" min="1" step="1" inputmode="numeric" placeholder="no limit"></div>
+<div class="lab-field"><label for="{id}-yours-replicas">Your replicas</label><input id="{id}-yours-replicas" data-yours="replicas" type="number" min="1" step="1" inputmode="numeric" placeholder="1"></div>
 <label class="lab-check"><input data-yours="chunked" type="checkbox" checked> Chunked prefill</label>
 </fieldset>
 <button type="submit" data-yours="calibrate">Calibrate</button>
