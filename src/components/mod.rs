@@ -11,6 +11,7 @@ pub mod chart_canvas;
 pub mod download;
 pub mod lesson;
 pub mod mount;
+pub mod next_task;
 pub mod perf;
 pub mod present;
 pub mod site_base;

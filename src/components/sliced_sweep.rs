@@ -2,14 +2,14 @@
 //! so moving a control never waits for the model. The knee lab's sweep and a chart prediction's true curve both run
 //! here; they differ only in what they show and when (after each pass, or as each point is final).
 //!
-//! Cancellation: the hook owns the one pending slice, a timer. A new sweep replaces it, and when the component leaves
-//! the page (a presentation moves on to another screen) the timer is cleared, so a stale slice never runs.
+//! Cancellation: the hook owns the one pending slice, a [`NextTask`]. A new sweep replaces it, and when the component
+//! leaves the page (a presentation moves on to another screen) the task is dropped, so a stale slice never runs.
 
 use std::rc::Rc;
 
 use leptos::prelude::*;
-use leptos_use_timeout_fn::use_timeout_fn;
 
+use crate::components::next_task::NextTask;
 use crate::components::perf;
 use crate::model::{ScenarioError, SlicedSweep};
 
@@ -66,8 +66,14 @@ where
         set_shown,
         set_state,
     };
-    let timer = use_timeout_fn(move |job: Job| out.slice(job), 0.0);
-    let (next_slice, stop) = (timer.start, timer.stop);
+    // Dropped with the component, and with it any slice still pending.
+    let task = StoredValue::new_local(NextTask::new());
+    let next_slice = move |job: Job| {
+        task.try_with_value(|task| task.post(move || out.slice(job)));
+    };
+    let stop = move || {
+        task.try_with_value(NextTask::cancel);
+    };
     let key = Memo::new(move |_| key());
     Effect::new(move |_| {
         stop();
@@ -85,7 +91,7 @@ where
                     sweep,
                     started,
                     finished: 0,
-                    next_slice: Rc::new(next_slice.clone()),
+                    next_slice: Rc::new(next_slice),
                 });
             }
             Err(error) => set_state.set(RunState::Invalid(error.to_string())),
@@ -101,7 +107,7 @@ struct Job {
     started: f64,
     /// Points whose full run is complete, as last shown.
     finished: usize,
-    /// Schedules the next slice (the hook's timer).
+    /// Schedules the next slice (the hook's task).
     next_slice: Rc<dyn Fn(Job)>,
 }
 

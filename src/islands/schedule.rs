@@ -17,6 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
 use crate::components::mount::{island_kind, mount_island};
+use crate::components::next_task::NextTask;
 use crate::lesson::island_markup::{IslandKind, MOUNTED_CLASS, WIDGET};
 use crate::lesson::WidgetName;
 
@@ -40,11 +41,8 @@ struct Queue {
     /// Small islands not mounted yet; when none are left, `settled` runs.
     small_left: usize,
     settled: Option<Box<dyn FnOnce()>>,
-    /// Whether a task to mount a near island is posted.
-    task_posted: bool,
-    /// Posts a message that runs [`mount_next_near`] as a task of its own (not a timer: a timer may be clamped or,
-    /// in a background tab, throttled).
-    channel: Option<web_sys::MessageChannel>,
+    /// Runs [`mount_next_near`] as a task of its own.
+    next: Option<NextTask>,
 }
 
 thread_local! {
@@ -139,34 +137,19 @@ fn make_near(island: Element) {
 
 /// Posts one task that mounts the next near island, unless one is posted already.
 fn post_task() {
-    let port = QUEUE.with_borrow_mut(|queue| {
-        if queue.task_posted || queue.near.is_empty() {
-            return None;
+    QUEUE.with_borrow_mut(|queue| {
+        if !queue.near.is_empty() {
+            queue
+                .next
+                .get_or_insert_with(NextTask::new)
+                .post(mount_next_near);
         }
-        queue.task_posted = true;
-        let channel = queue.channel.get_or_insert_with(|| {
-            let channel = web_sys::MessageChannel::new()
-                .expect("MessageChannel exists in every browser that runs wasm");
-            let on_message = Closure::<dyn Fn()>::new(mount_next_near);
-            channel
-                .port1()
-                .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            on_message.forget();
-            channel
-        });
-        Some(channel.port2())
     });
-    if let Some(port) = port {
-        let _ = port.post_message(&JsValue::NULL);
-    }
 }
 
 /// Mounts the next near island, then posts a task for the one after it.
 fn mount_next_near() {
-    let next = QUEUE.with_borrow_mut(|queue| {
-        queue.task_posted = false;
-        queue.near.pop_front()
-    });
+    let next = QUEUE.with_borrow_mut(|queue| queue.near.pop_front());
     if let Some(island) = next {
         mount(&island);
     }
