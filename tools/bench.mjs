@@ -463,15 +463,15 @@ async function lighthouse(server, formFactor) {
   return { runs };
 }
 
-/** The hand-written accuracy section of the existing BENCHMARKS.md (from its heading to the next `## ` or the end),
- * which `make bench` measures nothing of and so carries over unchanged; empty when there is none. */
+/** The hand-written sections of the existing BENCHMARKS.md: everything from "## Accuracy against real vLLM" to the
+ * end (accuracy, the teacher's test set, fuzzing, reader timings), which `make bench` measures nothing of and so
+ * carries over unchanged; empty when there is none. Hand-written sections go after that heading. */
 function keptSection(file) {
   const heading = '## Accuracy against real vLLM';
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const start = old.indexOf(heading);
   if (start < 0) return '';
-  const next = old.indexOf('\n## ', start + heading.length);
-  return '\n' + old.slice(start, next < 0 ? undefined : next + 1).trimEnd() + '\n';
+  return '\n' + old.slice(start).trimEnd() + '\n';
 }
 
 // ── BENCHMARKS.md ───────────────────────────────────────────────────────────────────────────────────────────────
