@@ -316,3 +316,64 @@ fn an_unknown_or_broken_file_is_refused_in_one_line_saying_what_is_missing() {
     let broken = edited(&guidellm, "\"request_totals\": {\"successful\": 40, \"errored\": 0, \"incomplete\": 0, \"total\": 40}, \"requests_per_second\": {\"successful\": {\"mean\": 1.0072282782449435", "\"requests_per_second\": {\"successful\": {\"mean\": 1.0072282782449435");
     assert!(refused(&broken).contains("request_totals"));
 }
+
+mod mutated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Small real files of every format (the spans cut to their first two documents).
+    fn seeds() -> Vec<InputFile> {
+        let mut spans = fixture("vllm-otel/codellama-34b-prefill-spans.jsonl");
+        spans.text = spans.text.lines().take(2).collect::<Vec<_>>().join("\n");
+        let mut trace = fixture("vllm-otel/codellama-34b-sweep.csv");
+        trace.text = trace.text.lines().take(30).collect::<Vec<_>>().join("\n");
+        vec![vllm_085(1, GPUS[0]), vllm_085(32, GPUS[1]), spans, trace]
+    }
+
+    /// Pieces a hand edit or a broken tool leaves behind.
+    const PIECES: [&str; 12] = [
+        "NaN",
+        "-Infinity",
+        "Infinity",
+        "\"",
+        "}",
+        "{",
+        ",",
+        "-",
+        "null",
+        "1e999",
+        "\n",
+        "\"inf\"",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+        /// Whatever a real file is edited into, calibrate answers without a panic: a fit, or one line naming the file
+        /// (or, for a file read well that fits no step time, the inputs).
+        #[test]
+        fn an_edited_real_file_is_fitted_or_refused_in_one_line(
+            which in 0usize..4,
+            at in 0.0f64..1.0,
+            cut in 0usize..40,
+            piece in 0usize..PIECES.len(),
+        ) {
+            let mut file = seeds().swap_remove(which);
+            let mut i = (at * file.text.len() as f64) as usize;
+            while !file.text.is_char_boundary(i) {
+                i -= 1;
+            }
+            let mut end = (i + cut).min(file.text.len());
+            while !file.text.is_char_boundary(end) {
+                end -= 1;
+            }
+            file.text.replace_range(i..end, PIECES[piece]);
+            if let Err(e) = calibrate(std::slice::from_ref(&file), &ServerFlags::default()) {
+                prop_assert!(!e.contains('\n'), "{e}");
+                // A file read but showing no step time is the fit's refusal, of the inputs together.
+                let fit = e.starts_with("the inputs") || e.starts_with("the fitted scenario");
+                prop_assert!(e.starts_with(&file.name) || fit, "{e}");
+            }
+        }
+    }
+}
