@@ -140,7 +140,7 @@ fn read_benchmark(
     let tpot_mean = per_request.tpot_mean.map_or_else(|| tpot("mean"), Ok)?;
     let tpot_median = per_request.tpot_median.map_or_else(|| tpot("median"), Ok)?;
     Ok(BenchResult {
-        kind: format!("GuideLLM benchmark ({})", strategy.describe()),
+        kind: "GuideLLM benchmark".to_owned(),
         request_rate: strategy.rate,
         max_concurrency: strategy.concurrency,
         completed,

@@ -37,7 +37,7 @@ pub struct Life {
 /// GuideLLM report's benchmarks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchResult {
-    /// What it is, in words ("vllm bench serve result", "GuideLLM benchmark (constant at 2.000/s)").
+    /// What it is, in words ("vllm bench serve result", "GuideLLM benchmark").
     pub kind: String,
     /// The rate asked for, requests per second; `None` for `"inf"` (everything sent at once, or as fast as
     /// `max_concurrency` lets them).

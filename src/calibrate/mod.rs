@@ -396,7 +396,7 @@ fn bench_kind(bench: &inputs::BenchResult) -> String {
     });
     if let Some(users) = bench.closed_loop_users() {
         kind.push_str(&format!(
-            ", closed loop of {users} (--max-concurrency {users}, no rate)"
+            ", closed loop of {users} (each request sent as one ends)"
         ));
     }
     for derived in &bench.derived {

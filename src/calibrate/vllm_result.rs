@@ -271,15 +271,15 @@ impl Figures {
             (Some(tpot), Some(e2el)) => (tpot, e2el),
             (Some(tpot), None) => {
                 derived.push(
-                    "mean E2E derived: mean TTFT + mean TPOT × (mean output − 1), as the file has no \
-                     mean_e2el_ms (vLLM's default --percentile-metrics leave it out)"
+                    "mean E2E derived as mean TTFT + mean TPOT × (mean output − 1): no mean_e2el_ms \
+                     (vLLM's default --percentile-metrics write none)"
                         .to_owned(),
                 );
                 (tpot, ttft_mean + tpot * (mean_output - 1.0).max(0.0))
             }
             (None, Some(e2el)) if mean_output > 1.0 && e2el > ttft_mean => {
                 derived.push(
-                    "mean TPOT derived: (mean E2E − mean TTFT) ÷ (mean output − 1), as the file has no mean_tpot_ms"
+                    "mean TPOT derived as (mean E2E − mean TTFT) ÷ (mean output − 1): no mean_tpot_ms"
                         .to_owned(),
                 );
                 ((e2el - ttft_mean) / (mean_output - 1.0), e2el)
