@@ -141,6 +141,27 @@ fn a_max_concurrency_run_is_a_closed_loop_and_is_checked_as_one() {
 }
 
 #[test]
+fn vllm_0_33s_latencies_give_the_e2e_without_save_detailed() {
+    let file = vllm_085(1, GPUS[0]);
+    let b = bench(&edited(
+        &file,
+        "\"request_throughput\"",
+        "\"latencies\": [1.5, 0.0, 2.5], \"request_throughput\"",
+    ));
+    assert!(b.derived.is_empty(), "{:?}", b.derived);
+    assert!(
+        (b.e2el_mean - 2.0).abs() < 1e-12,
+        "the failed request's 0 is left out"
+    );
+    let error = refused(&edited(
+        &file,
+        "\"request_throughput\"",
+        "\"latencies\": [1.5, -1], \"request_throughput\"",
+    ));
+    assert!(error.contains("latencies[1]"), "{error}");
+}
+
+#[test]
 fn send_times_and_per_request_lists_make_a_result_a_trace() {
     // vLLM 0.15's `start_times` (perf_counter readings) with `--save-detailed`'s lists: two requests, one failed.
     let file = vllm_085(1, GPUS[0]);

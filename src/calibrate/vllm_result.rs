@@ -265,7 +265,9 @@ impl Figures {
         let ttft_median = ms(object, "median_ttft_ms")
             .or(per_request.ttft_median)
             .unwrap_or(ttft_mean);
-        let e2el_file = ms(object, "mean_e2el_ms").or(per_request.e2el_mean);
+        let e2el_file = ms(object, "mean_e2el_ms")
+            .or(per_request.e2el_mean)
+            .or(latencies_mean(name, object)?);
         let tpot_file = ms(object, "mean_tpot_ms").or(per_request.tpot_mean);
         let (tpot_mean, e2el_mean) = match (tpot_file, e2el_file) {
             (Some(tpot), Some(e2el)) => (tpot, e2el),
@@ -327,6 +329,27 @@ impl PerRequest {
             e2el_mean: mean(&e2e),
         }
     }
+}
+
+/// The mean of `latencies` (vLLM 0.33+ keeps it without `--save-detailed`; seconds, 0 for a failed request).
+fn latencies_mean(name: &str, object: &Map<String, Value>) -> Result<Option<f64>, String> {
+    let Some(list) = object.get("latencies").and_then(Value::as_array) else {
+        return Ok(None);
+    };
+    let mut served = Vec::with_capacity(list.len());
+    for (i, value) in list.iter().enumerate() {
+        match as_number(value) {
+            Some(t) if t.is_finite() && t > 0.0 => served.push(t),
+            Some(0.0) => {}
+            _ => {
+                return Err(format!(
+                    "{name}: latencies[{i}] is {}, not a time in seconds",
+                    shown(value)
+                ))
+            }
+        }
+    }
+    Ok(mean(&served))
 }
 
 fn mean(values: &[f64]) -> Option<f64> {
