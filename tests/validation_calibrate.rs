@@ -5,8 +5,8 @@
 //! stage is replayed (its own arrivals and lengths) in the calibrated model and compared with what the server did.
 //! Nothing is fitted to the stages predicted.
 //!
-//! The trace is third-party data kept outside the repository, so the test is ignored by default:
-//! `GOODPUT_VLLM_TRACE=path/to/codellama-34b-sweep.csv cargo test --test validation_calibrate -- --ignored --nocapture`.
+//! The trace is vendored beside its README (Apache-2.0), so the test runs in every `cargo test`;
+//! `cargo test --test validation_calibrate -- --nocapture` prints the error table.
 
 use goodput::calibrate::check::BenchFigures;
 use goodput::calibrate::inputs::{InputFile, Life};
@@ -96,7 +96,6 @@ fn cell(model: f64, measured: f64) -> (f64, String) {
 }
 
 #[test]
-#[ignore = "needs the real vLLM trace: see tests/fixtures/vllm-otel/README.md"]
 fn calibrated_from_light_load_the_model_predicts_the_heavier_stages() {
     let rows = rows();
     let stages = stages(&rows);

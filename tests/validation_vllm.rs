@@ -4,10 +4,8 @@
 //! constant rates — and traced request by request with OpenTelemetry. Source, commit, licence and where the trace
 //! is kept: `tests/fixtures/vllm-otel/README.md`.
 //!
-//! The trace is third-party data, which this workplace keeps outside the project's repository (in the steering
-//! repository's `shared/`), so these tests are ignored in a plain `cargo test` and run with the trace at hand:
-//! `GOODPUT_VLLM_TRACE=path/to/codellama-34b-sweep.csv cargo test --test validation_vllm -- --ignored --nocapture`
-//! (without the variable they look for `../shared/data/vllm-otel/codellama-34b-sweep.csv`).
+//! The trace is vendored beside its README (Apache-2.0), so these tests run in every `cargo test`;
+//! `cargo test --test validation_vllm -- --nocapture` prints the error tables.
 //!
 //! The step times come from the synchronous stage only (one request at a time, light load): the decode step and
 //! its growth with context from each request's (E2E − TTFT) / (output − 1), the prefill's compute cost from its TTFT.
@@ -299,7 +297,6 @@ fn misses(table: &Table) -> Vec<String> {
 /// p99, which is its largest TTFT of 24, a single 1.59 s outlier of the real server (a 6 607-token prompt with one
 /// output token) that no queue at that load explains.
 #[test]
-#[ignore = "needs the real vLLM trace: see tests/fixtures/vllm-otel/README.md"]
 fn the_model_predicts_every_stage_of_a_real_vllm_sweep_from_its_light_load() {
     let (it, table) = compare(|_| {});
     println!("fitted from the synchronous stage: {it:?}");
@@ -315,7 +312,6 @@ fn the_model_predicts_every_stage_of_a_real_vllm_sweep_from_its_light_load() {
 /// What prefix-cache-aware preemption is worth on this trace: the all-at-once stage is KV-bound (22 requests of up to
 /// 8 192 tokens into a 40 592-token cache), so it preempts; with full recompute instead, the model is far off.
 #[test]
-#[ignore = "needs the real vLLM trace: see tests/fixtures/vllm-otel/README.md"]
 fn without_the_prefix_cache_the_burst_is_predicted_far_worse() {
     let (_, with) = compare(|_| {});
     let (_, full_recompute) = compare(|s| {
@@ -334,7 +330,6 @@ fn without_the_prefix_cache_the_burst_is_predicted_far_worse() {
 /// `goodput-sim run --scenario tests/fixtures/vllm-otel/codellama-34b.json --trace
 /// tests/fixtures/vllm-otel/codellama-34b-sweep.csv`.
 #[test]
-#[ignore = "needs the real vLLM trace: see tests/fixtures/vllm-otel/README.md"]
 fn the_scenario_file_beside_the_trace_is_the_fit() {
     let file: Scenario =
         serde_json::from_str(include_str!("fixtures/vllm-otel/codellama-34b.json")).unwrap();

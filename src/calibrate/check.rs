@@ -87,6 +87,12 @@ pub fn simulate_bench(
 pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
     match input {
         Parsed::Bench(bench) => {
+            if let Some(users) = bench.closed_loop_users() {
+                return Some(Check {
+                    measured: BenchFigures::of_result(bench),
+                    model: super::closed_loop::figures(scenario, users, bench.completed, 1)?,
+                });
+            }
             let summary = simulate_bench(scenario, bench.request_rate, bench.completed, 1).ok()?;
             Some(Check {
                 measured: BenchFigures::of_result(bench),

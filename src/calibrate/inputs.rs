@@ -1,11 +1,13 @@
-//! The files `calibrate` reads, recognised by their content: a `vllm bench serve --save-result` JSON (summary only,
-//! or with `--save-detailed`'s per-request lists), a per-request trace (JSON lines or CSV, as `run --trace` reads it,
-//! optionally with `first_token_s` and `last_token_s`), or a vLLM `/metrics` page. Every error is one line naming
-//! the file and what is missing.
+//! The files `calibrate` reads, recognised by their content: a `vllm bench serve --save-result` JSON of any
+//! version since 0.5 ([`vllm_result`]: summary only or with `--save-detailed`'s lists, one run or several appended),
+//! GuideLLM's `benchmarks.json` ([`guidellm`]), vLLM's OpenTelemetry request spans ([`otel`]), a per-request trace
+//! (JSON lines or CSV, as `run --trace` reads it, optionally with token times), or a vLLM `/metrics` page. Every
+//! error is one line naming the file and what is missing.
 
+use super::{guidellm, otel, vllm_result};
 use crate::cluster::metrics::{self, Exposition};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// One file as handed over: its name (for messages) and its text.
 #[derive(Clone, Debug)]
@@ -31,37 +33,63 @@ pub struct Life {
     pub e2e: Option<f64>,
 }
 
-/// One `vllm bench serve` run, as its result file reports it (times in seconds).
+/// One benchmark run, as its result file reports it (times in seconds): a `vllm bench serve` result or one of a
+/// GuideLLM report's benchmarks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchResult {
-    /// The rate asked for, requests per second; `None` for `"inf"` (everything sent at once).
+    /// What it is, in words ("vllm bench serve result", "GuideLLM benchmark").
+    pub kind: String,
+    /// The rate asked for, requests per second; `None` for `"inf"` (everything sent at once, or as fast as
+    /// `max_concurrency` lets them).
     pub request_rate: Option<f64>,
+    /// `--max-concurrency`: at most this many requests in flight. With no rate (`"inf"`) the run is a closed
+    /// loop of this many clients, each sending its next request when the last one ends.
+    pub max_concurrency: Option<u32>,
     /// Requests that completed.
     pub completed: u64,
     /// Seconds from the first request to the last completion.
     pub duration: f64,
     /// Completed requests ÷ duration.
     pub request_throughput: f64,
-    /// Mean prompt and output tokens per completed request.
+    /// Mean prompt tokens per completed request.
     pub mean_prompt: f64,
     /// Mean output tokens per completed request.
     pub mean_output: f64,
-    /// TTFT mean, median and p99 (p99 only when the run saved it).
+    /// Mean TTFT.
     pub ttft_mean: f64,
-    /// Median TTFT.
+    /// Median TTFT (the mean when the file has no median).
     pub ttft_median: f64,
     /// 99th-percentile TTFT, when saved.
     pub ttft_p99: Option<f64>,
-    /// TPOT mean and median.
+    /// Mean TPOT.
     pub tpot_mean: f64,
-    /// Median TPOT.
+    /// Median TPOT (the mean when the file has no median).
     pub tpot_median: f64,
-    /// Mean end-to-end latency.
+    /// Mean end-to-end latency: measured, or derived when the file has none (see `derived`).
     pub e2el_mean: f64,
-    /// Per-request lengths and latencies, with `--save-detailed`.
+    /// The figures the file lacked and how they were had instead, in words (empty when it had them all).
+    pub derived: Vec<String>,
+    /// Requests per second that met every `--goodput` SLO, when the run gave any.
+    pub goodput: Option<f64>,
+    /// Per-request lengths and latencies, with `--save-detailed` (send times too from vLLM 0.15's
+    /// `start_times`) or from a GuideLLM report.
     pub lives: Option<Vec<Life>>,
-    /// `--burstiness` B, the gamma shape of the gaps (1: Poisson), when saved.
+    /// `--burstiness` B, the gamma shape of the gaps (1: Poisson; infinite: evenly spaced), when saved.
     pub burstiness: Option<f64>,
+}
+
+impl BenchResult {
+    /// The clients of a closed-loop run: `max_concurrency` with no rate.
+    pub fn closed_loop_users(&self) -> Option<u32> {
+        self.max_concurrency.filter(|_| self.request_rate.is_none())
+    }
+
+    /// Whether every request kept has its send time and token times, as a trace has.
+    pub fn is_timed(&self) -> bool {
+        self.lives.as_ref().is_some_and(|lives| {
+            !lives.is_empty() && lives.iter().all(|l| l.arrival.is_some() && l.e2e.is_some())
+        })
+    }
 }
 
 /// What a file turned out to be.
@@ -78,8 +106,36 @@ pub enum Parsed {
 /// Largest file accepted: 64 MB (a detailed result of 10 000 requests is a few MB).
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
-/// Recognises and parses one file; the error is one line naming it.
+/// One input a file holds: a file holds several when it is a GuideLLM report (one a benchmark) or a result file
+/// `--append-result` added to.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// How messages and the report name it: the file's name, and which of its inputs it is.
+    pub name: String,
+    /// What it is.
+    pub parsed: Parsed,
+}
+
+/// What calibrate reads, for the message when a file is none of them.
+const FORMATS: &str =
+    "a vllm bench serve result, GuideLLM's benchmarks.json, vLLM's OpenTelemetry spans, a \
+                       request trace (JSON lines or CSV with arrival_s) or a /metrics page";
+
+/// Recognises and parses one file holding one input; the error is one line naming it.
 pub fn parse(file: &InputFile) -> Result<Parsed, String> {
+    let mut inputs = parse_all(file)?;
+    if inputs.len() > 1 {
+        return Err(format!(
+            "{}: holds {} runs, where one was expected",
+            file.name,
+            inputs.len()
+        ));
+    }
+    Ok(inputs.remove(0).parsed)
+}
+
+/// Recognises and parses one file, into every input it holds; the error is one line naming it.
+pub fn parse_all(file: &InputFile) -> Result<Vec<Input>, String> {
     let name = &file.name;
     if file.text.len() > MAX_INPUT_BYTES {
         return Err(format!("{name}: larger than {} MB", MAX_INPUT_BYTES >> 20));
@@ -90,142 +146,119 @@ pub fn parse(file: &InputFile) -> Result<Parsed, String> {
         return Err(format!("{name}: the file is empty"));
     }
     let trimmed = first.trim_start();
+    let one = |parsed: Parsed| {
+        vec![Input {
+            name: name.clone(),
+            parsed,
+        }]
+    };
     if trimmed.starts_with('#') || trimmed.starts_with("vllm:") {
         return metrics::parse(text)
-            .map(Parsed::Metrics)
+            .map(|page| one(Parsed::Metrics(page)))
             .map_err(|e| format!("{name}: not a readable /metrics page: {e}"));
     }
     if trimmed.starts_with('{') {
-        // One JSON object over the whole file is a result; one object a line is a trace.
-        if let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) {
-            if object.contains_key("arrival_s") {
-                return trace_json_lines(name, text).map(Parsed::Trace);
-            }
-            return bench_result(name, &object).map(Parsed::Bench);
-        }
-        return trace_json_lines(name, text).map(Parsed::Trace);
+        return json_inputs(name, text);
     }
     if trimmed.contains("arrival_s") {
-        return trace_csv(name, text).map(Parsed::Trace);
+        return trace_csv(name, text).map(|lives| one(Parsed::Trace(lives)));
     }
-    Err(format!(
-        "{name}: not a vllm bench serve result (JSON), a request trace (JSON lines or CSV with arrival_s) or a \
-         /metrics page"
-    ))
+    Err(format!("{name}: not {FORMATS}"))
 }
 
-fn number(object: &Map<String, Value>, key: &str) -> Option<f64> {
-    match object.get(key)? {
-        Value::Number(n) => n.as_f64(),
-        // vLLM writes an unlimited rate as the string "inf".
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
-fn required(name: &str, object: &Map<String, Value>, key: &str) -> Result<f64, String> {
-    let value = number(object, key).ok_or_else(|| {
-        format!(
-            "{name}: a vllm bench serve result needs \"{key}\", a number, which this file lacks"
-        )
-    })?;
-    if value.is_finite() && value >= 0.0 {
-        Ok(value)
-    } else {
-        Err(format!(
-            "{name}: \"{key}\" must be a finite number, 0 or more"
-        ))
-    }
-}
-
-fn ms(name: &str, object: &Map<String, Value>, key: &str) -> Result<f64, String> {
-    required(name, object, key).map(|v| v / 1000.0)
-}
-
-fn bench_result(name: &str, object: &Map<String, Value>) -> Result<BenchResult, String> {
-    if !object.contains_key("request_throughput") {
-        return Err(format!(
-            "{name}: a JSON object, but not a vllm bench serve result (no \"request_throughput\")"
-        ));
-    }
-    let completed = required(name, object, "completed")?;
-    if completed < 1.0 {
-        return Err(format!(
-            "{name}: no request completed, so it shows no latencies"
-        ));
-    }
-    let request_rate = number(object, "request_rate").filter(|r| r.is_finite() && *r > 0.0);
-    let total_input = required(name, object, "total_input_tokens")?;
-    let total_output = required(name, object, "total_output_tokens")?;
-    let lives = detailed(name, object)?;
-    Ok(BenchResult {
-        request_rate,
-        completed: completed as u64,
-        duration: required(name, object, "duration")?,
-        request_throughput: required(name, object, "request_throughput")?,
-        mean_prompt: total_input / completed,
-        mean_output: total_output / completed,
-        ttft_mean: ms(name, object, "mean_ttft_ms")?,
-        ttft_median: ms(name, object, "median_ttft_ms")?,
-        ttft_p99: number(object, "p99_ttft_ms").map(|v| v / 1000.0),
-        tpot_mean: ms(name, object, "mean_tpot_ms")?,
-        tpot_median: ms(name, object, "median_tpot_ms")?,
-        e2el_mean: ms(name, object, "mean_e2el_ms")?,
-        lives,
-        burstiness: number(object, "burstiness").filter(|b| b.is_finite() && *b > 0.0),
-    })
-}
-
-/// `--save-detailed`'s lists, paired up per request; requests that failed (TTFT 0, no output) are left out.
-fn detailed(name: &str, object: &Map<String, Value>) -> Result<Option<Vec<Life>>, String> {
-    let list = |key: &str| object.get(key).and_then(Value::as_array);
-    let (Some(inputs), Some(outputs), Some(ttfts)) =
-        (list("input_lens"), list("output_lens"), list("ttfts"))
-    else {
-        return Ok(None);
-    };
-    let itls = list("itls");
-    if inputs.len() != outputs.len() || inputs.len() != ttfts.len() {
-        return Err(format!(
-            "{name}: input_lens, output_lens and ttfts must list the same requests ({}, {} and {} entries)",
-            inputs.len(),
-            outputs.len(),
-            ttfts.len()
-        ));
-    }
-    let mut lives = Vec::with_capacity(inputs.len());
-    for i in 0..inputs.len() {
-        let tokens = |v: &Value, what: &str| {
-            v.as_u64()
-                .filter(|&t| t <= u64::from(crate::model::scenario::MAX_TOKENS))
-                .map(|t| t as u32)
-                .ok_or_else(|| format!("{name}: {what}[{i}] is not a token count"))
-        };
-        let prompt = tokens(&inputs[i], "input_lens")?;
-        let output = tokens(&outputs[i], "output_lens")?;
-        let ttft = ttfts[i]
-            .as_f64()
-            .filter(|t| t.is_finite() && *t >= 0.0)
-            .ok_or_else(|| format!("{name}: ttfts[{i}] is not a time in seconds"))?;
-        if prompt == 0 || output == 0 || ttft == 0.0 {
-            continue;
+/// The JSON values of a file, one after another (a result, several appended results, or one a line), each with
+/// the line it starts on; Python's bare `NaN` and `Infinity` are read as strings.
+fn json_values(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String> {
+    let quoted = vllm_result::python_tokens(text);
+    let text = quoted.as_deref().unwrap_or(text);
+    let mut values = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let (mut line, mut counted) = (1, 0);
+    loop {
+        let offset = stream.byte_offset();
+        let rest = &text[offset..];
+        let start = offset + (rest.len() - rest.trim_start().len());
+        line += text[counted..start].matches('\n').count();
+        counted = start;
+        match stream.next() {
+            None => return Ok(values),
+            Some(Ok(value)) => values.push((line, value)),
+            Some(Err(e)) => return Err(format!("{name}: not valid JSON ({e})")),
         }
-        let e2e = match itls.and_then(|l| l.get(i)).and_then(Value::as_array) {
-            Some(gaps) => {
-                let sum: Option<f64> = gaps.iter().map(Value::as_f64).sum();
-                Some(ttft + sum.ok_or_else(|| format!("{name}: itls[{i}] holds a non-number"))?)
-            }
-            None => None,
-        };
-        lives.push(Life {
-            arrival: None,
-            prompt,
-            output,
-            ttft: Some(ttft),
-            e2e,
-        });
     }
-    Ok(Some(lives))
+}
+
+fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
+    let values = match json_values(name, text) {
+        Ok(values) => values,
+        // A trace's lines are read one by one, so its error names the line and the field.
+        Err(e) if first_line_is_trace(text) => {
+            trace_json_lines(name, text)?;
+            return Err(e);
+        }
+        Err(e) => return Err(e),
+    };
+    let Some((_, Value::Object(first))) = values.first() else {
+        return Err(format!("{name}: JSON, but not an object: not {FORMATS}"));
+    };
+    let trace = |lives: Vec<Life>| {
+        vec![Input {
+            name: name.to_owned(),
+            parsed: Parsed::Trace(lives),
+        }]
+    };
+    if first.contains_key("arrival_s") {
+        return trace_json_lines(name, text).map(trace);
+    }
+    if otel::is_spans(&values[0].1) {
+        return otel::lives(name, &values).map(trace);
+    }
+    if guidellm::is_report(first) {
+        return Ok(guidellm::read(name, first)?
+            .into_iter()
+            .map(|(name, bench)| Input {
+                name,
+                parsed: Parsed::Bench(bench),
+            })
+            .collect());
+    }
+    bench_results(name, &values)
+}
+
+fn first_line_is_trace(text: &str) -> bool {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .is_some_and(|v| v.get("arrival_s").is_some())
+}
+
+/// One result, or several `--append-result` wrote one after another (named `file (run k of n)`).
+fn bench_results(name: &str, values: &[(usize, Value)]) -> Result<Vec<Input>, String> {
+    let several = values.len() > 1;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, (line, value))| {
+            let label = if several {
+                format!("{name} (run {} of {}, line {line})", i + 1, values.len())
+            } else {
+                name.to_owned()
+            };
+            let object = value
+                .as_object()
+                .filter(|o| vllm_result::is_result(o))
+                .ok_or_else(|| {
+                    format!(
+                        "{label}: a JSON object, but not a vllm bench serve result (no \"request_throughput\" \
+                         and \"completed\") nor a GuideLLM report (no \"benchmarks\")"
+                    )
+                })?;
+            Ok(Input {
+                parsed: Parsed::Bench(vllm_result::read(&label, object)?),
+                name: label,
+            })
+        })
+        .collect()
 }
 
 /// One line of a trace; the times are on the trace's clock, like `arrival_s`.
@@ -238,6 +271,11 @@ struct TraceLine {
     first_token_s: Option<f64>,
     #[serde(default)]
     last_token_s: Option<f64>,
+    /// The same two times measured from arrival, as vLLM's spans and `tests/fixtures/vllm-otel`'s CSV give them.
+    #[serde(default)]
+    ttft_s: Option<f64>,
+    #[serde(default)]
+    e2e_s: Option<f64>,
 }
 
 fn trace_json_lines(name: &str, text: &str) -> Result<Vec<Life>, String> {
@@ -302,15 +340,17 @@ fn lives_of(name: &str, lines: Vec<(usize, TraceLine)>) -> Result<Vec<Life>, Str
         if l.prompt_tokens == 0 || l.output_tokens == 0 {
             return Err(at("prompt_tokens and output_tokens must be at least 1"));
         }
-        let ttft = l.first_token_s.map(|t| t - l.arrival_s);
-        let e2e = l.last_token_s.map(|t| t - l.arrival_s);
+        let ttft = l.first_token_s.map(|t| t - l.arrival_s).or(l.ttft_s);
+        let e2e = l.last_token_s.map(|t| t - l.arrival_s).or(l.e2e_s);
         if ttft.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
-            return Err(at("first_token_s must be a finite time after arrival_s"));
+            return Err(at(
+                "first_token_s (or ttft_s) must be a finite time after arrival_s",
+            ));
         }
         if let (Some(first), Some(last)) = (ttft, e2e) {
             if !(last.is_finite() && last >= first) {
                 return Err(at(
-                    "last_token_s must be a finite time, no earlier than first_token_s",
+                    "last_token_s (or e2e_s) must be a finite time, no earlier than the first token",
                 ));
             }
         }

@@ -18,13 +18,17 @@
 //! from the context cost, and the prefill's cost is the compute term.
 
 pub mod check;
+pub mod closed_loop;
 pub mod fit;
+pub mod guidellm;
 pub mod handoff;
 pub mod inputs;
 pub mod observations;
+pub mod otel;
 pub mod page;
 pub mod report;
 pub mod scrapes;
+pub mod vllm_result;
 
 use crate::model::scenario::{
     Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
@@ -150,9 +154,9 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         chunked_prefill,
     };
 
-    let mut parsed = Vec::with_capacity(files.len());
+    let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
-        parsed.push((file, inputs::parse(file)?));
+        parsed.extend(inputs::parse_all(file)?);
     }
     // Which parsed input each summary repeats in the check (none for a window between scrapes).
     let mut experiments: Vec<Option<usize>> = Vec::new();
@@ -160,17 +164,18 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     let mut summaries = Vec::new();
     let (mut prompts, mut outputs): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     let (mut mean_prompt, mut mean_output, mut weight) = (0.0, 0.0, 0.0);
-    let mut pending_page: Option<(&InputFile, &crate::cluster::metrics::Exposition)> = None;
+    let mut pending_page: Option<(&str, &crate::cluster::metrics::Exposition)> = None;
     let mut cv = None;
-    for (index, (file, input)) in parsed.iter().enumerate() {
+    for (index, input) in parsed.iter().enumerate() {
         let source = summaries.len();
-        match input {
+        let name = input.name.as_str();
+        match &input.parsed {
             Parsed::Bench(bench) => {
                 experiments.push(Some(index));
                 let before = rows.len();
                 rows.extend(observations::bench_rows(source, bench, &shape));
                 if rows.len() == before {
-                    return Err(format!("{}: shows no TTFT or TPOT to fit", file.name));
+                    return Err(format!("{name}: shows no TTFT or TPOT to fit"));
                 }
                 if let Some(lives) = &bench.lives {
                     collect_lengths(lives, &mut prompts, &mut outputs);
@@ -181,14 +186,13 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                 weight += n;
                 cv = cv.or(bench.burstiness.map(Arrivals::cv_from_burstiness));
                 summaries.push(InputSummary {
-                    name: file.name.clone(),
-                    kind: if bench.lives.is_some() {
-                        "vllm bench serve result, per request".to_owned()
-                    } else {
-                        "vllm bench serve result, summary".to_owned()
-                    },
+                    name: name.to_owned(),
+                    kind: bench_kind(bench),
                     requests: bench.completed,
-                    rate: bench.request_rate,
+                    // A closed loop's arrivals keep pace with its completions.
+                    rate: bench
+                        .request_rate
+                        .or(bench.closed_loop_users().map(|_| bench.request_throughput)),
                     residuals: Vec::new(),
                     check: None,
                 });
@@ -201,7 +205,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                 let timed = rows.len() > before;
                 let span = lives.last().and_then(|l| l.arrival).unwrap_or(0.0);
                 summaries.push(InputSummary {
-                    name: file.name.clone(),
+                    name: name.to_owned(),
                     kind: if timed {
                         "request trace with token times".to_owned()
                     } else {
@@ -214,9 +218,9 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                 });
             }
             Parsed::Metrics(page) => match pending_page.take() {
-                None => pending_page = Some((file, page)),
-                Some((earlier_file, earlier)) => {
-                    let name = format!("{} → {}", earlier_file.name, file.name);
+                None => pending_page = Some((name, page)),
+                Some((earlier_name, earlier)) => {
+                    let name = format!("{earlier_name} → {name}");
                     let w = scrapes::window(&name, earlier, page, flags.window_seconds)?;
                     experiments.push(None);
                     rows.extend(observations::window_rows(source, &w.means, &shape));
@@ -238,17 +242,16 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                         check: None,
                     });
                     // The later page may start the next window.
-                    pending_page = Some((file, page));
+                    pending_page = Some((input.name.as_str(), page));
                 }
             },
         }
     }
-    if let Some((file, _)) = pending_page {
+    if let Some((name, _)) = pending_page {
         if !summaries.iter().any(|s| s.kind.starts_with("two /metrics")) {
             return Err(format!(
-                "{}: one /metrics scrape counts since the server started; give a second, later scrape of the same \
-                 server",
-                file.name
+                "{name}: one /metrics scrape counts since the server started; give a second, later scrape of the same \
+                 server"
             ));
         }
     }
@@ -349,7 +352,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         format!("the fitted scenario is refused: {e} (check the flags against the inputs)")
     })?;
     for (summary, experiment) in summaries.iter_mut().zip(&experiments) {
-        summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].1));
+        summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));
     }
     Ok(Calibration {
         scenario,
@@ -381,6 +384,26 @@ impl Calibration {
                 .collect(),
         }
     }
+}
+
+/// A result as the report describes it: its source, what it keeps, how it was run, and what had to be derived.
+fn bench_kind(bench: &inputs::BenchResult) -> String {
+    let mut kind = bench.kind.clone();
+    kind.push_str(match (&bench.lives, bench.is_timed()) {
+        (_, true) => ", per request with send times",
+        (Some(_), false) => ", per request",
+        (None, _) => ", summary",
+    });
+    if let Some(users) = bench.closed_loop_users() {
+        kind.push_str(&format!(
+            ", closed loop of {users} (each request sent as one ends)"
+        ));
+    }
+    for derived in &bench.derived {
+        kind.push_str("; ");
+        kind.push_str(derived);
+    }
+    kind
 }
 
 fn collect_lengths(lives: &[Life], prompts: &mut Vec<u32>, outputs: &mut Vec<u32>) {

@@ -112,8 +112,14 @@ impl Load {
     }
 }
 
-/// Rows of a result file: per request with `--save-detailed` lengths and times, else the run's means.
+/// Rows of a result file: as a trace's when it keeps every request's send and token times (vLLM 0.15's
+/// `start_times`, a GuideLLM benchmark), else per request with `--save-detailed` lengths and times, else the run's
+/// means. A closed loop (`--max-concurrency`) needs nothing of its own here: the batch beside a request is the run's
+/// throughput × decode time (Little's law) whether the clients or the rate set the pace.
 pub fn bench_rows(source: usize, bench: &BenchResult, shape: &Shape) -> Vec<Row> {
+    if let (true, Some(lives)) = (bench.is_timed(), &bench.lives) {
+        return trace_rows(source, lives, shape);
+    }
     let decode_time = (bench.e2el_mean - bench.ttft_mean).max(0.0);
     let load = Load {
         decoding: bench.request_throughput * decode_time / shape.replicas,
@@ -171,7 +177,7 @@ pub fn bench_rows(source: usize, bench: &BenchResult, shape: &Shape) -> Vec<Row>
 }
 
 /// A request of a trace with both times, on the trace's clock.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Timed {
     arrival: f64,
     first: f64,
@@ -210,6 +216,7 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         .collect();
     timed.sort_by(|a, b| a.first.total_cmp(&b.first));
     let longest = timed.iter().map(|t| t.last - t.first).fold(0.0, f64::max);
+    let earliest_arrival_after = suffix_min_arrival(&timed);
     let share = 1.0 / shape.replicas;
     let mut rows = Vec::with_capacity(2 * timed.len());
     // TTFTs that waited for a running batch's step, kept apart: the wait's length is modelled only on average.
@@ -230,10 +237,7 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
             }
         }
         // A prefill that shared its time with another's waited in ways the rows do not model: leave it out.
-        let contended = timed[from..]
-            .iter()
-            .enumerate()
-            .any(|(j, o)| from + j != i && o.arrival < me.first && o.first > me.arrival);
+        let contended = contended(&timed, &earliest_arrival_after, from, i);
         let ttft = me.first - me.arrival;
         if !contended && ttft > 0.0 {
             let row = prefill_row(
@@ -291,6 +295,35 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         rows.extend(busy_ttfts);
     }
     rows
+}
+
+/// `out[k]`: the earliest arrival among `timed[k..]` (infinite past the end).
+fn suffix_min_arrival(timed: &[Timed]) -> Vec<f64> {
+    let mut out = vec![f64::INFINITY; timed.len() + 1];
+    for k in (0..timed.len()).rev() {
+        out[k] = out[k + 1].min(timed[k].arrival);
+    }
+    out
+}
+
+/// Whether another request of `timed[from..]` (sorted by first token) was waiting for or in its prefill while
+/// request `i` was: it arrived before `i`'s first token and got its own after `i` arrived. A binary search and the
+/// suffix minimum of arrivals answer it in O(log n), where a scan of every later request made a long trace
+/// quadratic.
+fn contended(timed: &[Timed], earliest_arrival_after: &[f64], from: usize, i: usize) -> bool {
+    let me = &timed[i];
+    // First tokens in (my arrival, my first token): they arrived no later than their first token, so before mine.
+    let after_my_arrival = from.max(timed.partition_point(|t| t.first <= me.arrival));
+    let at_my_first = timed.partition_point(|t| t.first < me.first);
+    if after_my_arrival < at_my_first {
+        return true;
+    }
+    // First tokens from mine on: those that arrived before my first token (after mine in the list, their first
+    // token is no earlier than mine, so after my arrival whenever my TTFT is above 0, the only TTFTs used).
+    timed[at_my_first.max(from)..i]
+        .iter()
+        .any(|o| o.arrival < me.first && o.first > me.arrival)
+        || earliest_arrival_after[i + 1] < me.first
 }
 
 /// Fewest TTFTs of requests that found the server idle for the fit to rest on them alone.
@@ -359,4 +392,55 @@ pub fn window_rows(source: usize, w: &WindowMeans, shape: &Shape) -> Vec<Row> {
         rows.push(load.decode_row(source, w.tpot, load.context_each, shape));
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The scan the search replaced: every request of `timed[from..]` but `i` itself.
+    fn contended_by_scan(timed: &[Timed], from: usize, i: usize) -> bool {
+        let me = &timed[i];
+        timed[from..]
+            .iter()
+            .enumerate()
+            .any(|(j, o)| from + j != i && o.arrival < me.first && o.first > me.arrival)
+    }
+
+    #[test]
+    fn the_search_finds_the_contended_prefills_the_scan_did() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(35);
+        for _ in 0..200 {
+            let n = rng.random_range(1..60);
+            let mut timed: Vec<Timed> = (0..n)
+                .map(|_| {
+                    let arrival = rng.random_range(0.0..10.0_f64);
+                    // Whole tenths, so ties between first tokens happen.
+                    let first = arrival + (rng.random_range(1..20) as f64) / 10.0;
+                    Timed {
+                        arrival,
+                        first: (first * 10.0).round() / 10.0,
+                        last: first + rng.random_range(0.0..5.0),
+                        prompt: 100.0,
+                        output: 10.0,
+                    }
+                })
+                .collect();
+            timed.sort_by(|a, b| a.first.total_cmp(&b.first));
+            let longest = timed.iter().map(|t| t.last - t.first).fold(0.0, f64::max);
+            let after = suffix_min_arrival(&timed);
+            for (i, me) in timed.iter().enumerate() {
+                if me.first - me.arrival <= 0.0 {
+                    continue;
+                }
+                let from = timed.partition_point(|t| t.first < me.first - longest);
+                assert_eq!(
+                    contended(&timed, &after, from, i),
+                    contended_by_scan(&timed, from, i),
+                    "request {i} of {timed:?}"
+                );
+            }
+        }
+    }
 }

@@ -12,6 +12,10 @@ import { siteUnderTest, axeViolations, screenshot, liveWidget } from './harness.
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const FIXTURES = fileURLToPath(new URL('../fixtures/your-server/', import.meta.url));
 const RESULTS = ['light-0.3rps.json', 'light-0.8rps.json'].map((name) => FIXTURES + name);
+// Two real results as most operators have them (vLLM 0.8.5, Llama-3-8B on an H100 PCIe, default metrics: no E2E;
+// source and licence in tests/fixtures/vllm-bench-0.8.5/README.md).
+const REAL = fileURLToPath(new URL('../fixtures/vllm-bench-0.8.5/', import.meta.url));
+const REAL_RESULTS = [1, 4].map((qps) => `${REAL}vllm_200prompts${qps}qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-H100-PCIe.json`);
 const site = siteUnderTest();
 
 async function openLab(query = '', viewport = undefined) {
@@ -139,6 +143,52 @@ test('a pasted result and a dropped one calibrate too, on a phone', async () => 
   await yours.details.dispatchEvent('drop', { dataTransfer: transfer });
   await yours.report.filter({ hasText: 'dropped.json' }).waitFor({ timeout: 20000 });
   assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
+/** Drops files, given as `{ name, text }`, on the panel. */
+async function drop(page, yours, files) {
+  const transfer = await page.evaluateHandle((list) => {
+    const data = new DataTransfer();
+    for (const { name, text } of list) data.items.add(new File([text], name, { type: 'application/json' }));
+    return data;
+  }, files);
+  await yours.details.dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+test('two real default-metrics vLLM results, dropped, put their server in the lab with its rings', async () => {
+  const { page, lab, problems } = await openLab();
+  const yours = await panel(lab);
+  const files = await Promise.all(
+    REAL_RESULTS.map(async (path) => ({ name: path.split('/').pop(), text: await readFile(path, 'utf8') })),
+  );
+  assert.ok(files.every((f) => !f.text.includes('e2el')), 'no E2E in the files, as vLLM writes them by default');
+  await drop(page, yours, files);
+  await yours.status.filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  const report = await yours.report.textContent();
+  for (const { name } of files) assert.ok(report.includes(name), `${name} in the report`);
+  assert.match(report, /mean E2E derived/);
+  await waitForFinal(lab);
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
+  const rows = (await latencyRows(lab)).filter((row) => row.startsWith('your server at'));
+  assert.equal(rows.length, 2, rows.join('\n'));
+  for (const row of rows) assert.match(row, /measured, model [\d.]+ m?s \([+−]\d+%\)/);
+  await lab.locator('canvas').first().scrollIntoViewIfNeeded();
+  await screenshot(page, 'your-server-real-h100-1280x720');
+  assert.deepEqual(await axeViolations(page), []);
+
+  // A file of another kind, or a result cut short, is refused in one line naming it; the server stays.
+  for (const [name, text, missing] of [
+    ['config.json', '{"model": "meta-llama/Meta-Llama-3-8B-Instruct"}', /request_throughput/],
+    ['cut.json', files[0].text.slice(0, 300), /not valid JSON/],
+  ]) {
+    await drop(page, yours, [{ name, text }]);
+    await yours.status.filter({ hasText: name }).waitFor({ timeout: 20000 });
+    const said = (await yours.status.textContent()).trim();
+    assert.equal(said.split('\n').length, 1, said);
+    assert.match(said, missing);
+    assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
+  }
   assert.deepEqual(problems(), []);
 });
 
