@@ -208,7 +208,7 @@ mod worker {
                 for event in pieces.map_err(|failure| failure.message())? {
                     match event {
                         StreamEvent::Text(text) => {
-                            clocks.text(at);
+                            clocks.text(at, &text);
                             post("text", &text);
                         }
                         StreamEvent::Usage(tokens) => clocks.usage(tokens),
