@@ -694,3 +694,35 @@ fn table_alignment_is_a_class_because_the_csp_refuses_inline_styles() {
         "{json}"
     );
 }
+
+#[test]
+fn a_heading_takes_only_a_safe_id() {
+    // Lessons are contributed text: attributes on a heading would reach the page as they were written.
+    let error = error_of("Intro.\n\n## Title {onclick=alert(1) style=color:red}\n");
+    assert_error(&error, 11, "a heading takes only an id");
+    assert_error(&error, 11, "not `onclick`");
+    assert_error(&error_of("## Title {.shout}\n"), 9, "not `.shout`");
+    assert_error(
+        &error_of("Intro.\n\n## Title {#ok data-x=1}\n"),
+        11,
+        "not `data-x`",
+    );
+    // An id that would end the heading link's href and add attributes of its own.
+    let error = error_of("## Title {#x\"onmouseover=\"alert(1)}\n");
+    assert_error(&error, 9, "may hold only letters");
+    for unsafe_id in ["a'b", "café", "a&b", "a`b"] {
+        let error = error_of(&format!("## Title {{#{unsafe_id}}}\n"));
+        assert_error(&error, 9, "may hold only letters");
+    }
+}
+
+#[test]
+fn a_safe_heading_id_is_the_anchor_and_its_link() {
+    let source = format!("{FRONT_MATTER}## The knee {{#Knee_2-b}}\n\nSee [it](#Knee_2-b).\n");
+    let lesson = compile_lesson(FILE, &source).expect("a safe id compiles");
+    let Block::Html(Html(html)) = &lesson.blocks[0] else {
+        panic!("prose first: {:?}", lesson.blocks[0]);
+    };
+    assert!(html.starts_with("<h2 id=\"Knee_2-b\">The knee"), "{html}");
+    assert!(html.contains("href=\"#Knee_2-b\""), "{html}");
+}

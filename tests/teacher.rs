@@ -407,17 +407,17 @@ fn replies_that_are_not_a_stream_are_named() {
 fn the_two_clocks_are_ttft_then_the_mean_gap_after_the_first_token() {
     let mut clocks = Clocks::started(1000.0);
     assert_eq!(clocks.line(), "Waiting for the first token…");
-    clocks.text(1300.0);
+    clocks.text(1300.0, "The");
     assert_eq!(clocks.ttft(), Some(0.3));
     assert_eq!(clocks.tpot(), None);
     for i in 1..=10 {
-        clocks.text(1300.0 + 40.0 * f64::from(i));
+        clocks.text(1300.0 + 40.0 * f64::from(i), " knee");
     }
     assert_eq!(clocks.tokens(), 11);
     assert!((clocks.tpot().unwrap() - 0.04).abs() < 1e-12);
     assert_eq!(
         clocks.line(),
-        "TTFT: first token after 300 ms. TPOT: then 40 ms per token over 11 tokens."
+        "TTFT: first token after 300 ms. TPOT: then 40 ms per token over 11 tokens (one per streamed piece)."
     );
     // The server's own count wins over the pieces counted.
     clocks.usage(21);

@@ -2,6 +2,8 @@
 # Trunk post-build hook (the only one: Trunk runs hooks of one stage in parallel, and these steps build on each
 # other). In the staging folder, after Trunk wrote index.html:
 #  1. bundle-css.mjs: the stylesheets as one file (one request before the first paint instead of six);
+#     version-workers.mjs: the web workers' files named after a hash of their content, which the page is told, so a
+#     page never loads a worker of another build;
 #  2. harden-page.mjs: the wasm is fetched with its integrity hash, and a Content-Security-Policy <meta> allows
 #     exactly this build's inline loader script by its sha256;
 #  3. goodput-pages (src/bin/goodput-pages.rs): every page written as complete HTML from that index.html — the
@@ -13,6 +15,7 @@ set -euo pipefail
 site="${TRUNK_STAGING_DIR:-${1:?usage: post-build.sh SITE_DIR}}"
 cd "$(dirname "$0")/.."
 node tools/bundle-css.mjs "$site"
+node tools/version-workers.mjs "$site"
 node tools/harden-page.mjs "$site"
 cargo run --quiet --profile test --bin goodput-pages -- "$site"
 node tools/service-worker.mjs "$site"

@@ -11,9 +11,12 @@
 //! - `["calibrate", max_num_seqs, max_num_batched_tokens, chunked_prefill ("on" or "off"), kv_cache_tokens,
 //!   replicas, name, text, name, text, …]` (empty fields are not given) → `["calibrated", handoff, report,
 //!   scenario_json, milliseconds]` (the time the fit took) or `["refused", line]`.
+//!
+//! A panic posts `["crashed", message]` (`goodput::components::worker::post_panics`) before the worker stops.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    goodput::components::worker::post_panics();
     worker::listen();
 }
 
@@ -40,6 +43,13 @@ mod worker {
     const PAST_THE_KNEE: &str = include_str!("../../tests/fixtures/metrics/past-the-knee.prom");
     /// The healthy sample's server scraped again after its load rose past saturation.
     const HEALTHY_LATER: &str = include_str!("../../tests/fixtures/metrics/healthy-later.prom");
+
+    /// Panics on purpose. The browser tests call it in this worker to check that the page reports a worker that
+    /// failed; nothing in the page calls it.
+    #[wasm_bindgen]
+    pub fn panic_for_test() {
+        panic!("a deliberate panic in the server worker, raised by the browser test");
+    }
 
     /// Fields of a calibration message before the files.
     const FILES_FROM: u32 = 6;

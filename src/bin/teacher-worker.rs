@@ -7,10 +7,12 @@
 //!
 //! Messages are arrays. The page posts `["ask", slug, question]`, `["model", slug, question, base_url, model, key,
 //! page_protocol, page_origin]` or `["stop"]`. The worker answers `["answer", html]` (the course's answer), and while
-//! a model answers `["status", text]`, `["text", piece]`, `["clocks", line]` and at last `["end", text]`.
+//! a model answers `["status", text]`, `["text", piece]`, `["clocks", line]` and at last `["end", text]`; a panic
+//! posts `["crashed", message]` before the worker stops.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    goodput::components::worker::post_panics();
     worker::listen();
 }
 
@@ -208,7 +210,7 @@ mod worker {
                 for event in pieces.map_err(|failure| failure.message())? {
                     match event {
                         StreamEvent::Text(text) => {
-                            clocks.text(at);
+                            clocks.text(at, &text);
                             post("text", &text);
                         }
                         StreamEvent::Usage(tokens) => clocks.usage(tokens),

@@ -5,7 +5,7 @@
 //! started from a `blob:` URL (`super::worker`) so that it inherits the page's Content-Security-Policy, whose
 //! `connect-src` then governs the requests it sends.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -19,11 +19,20 @@ use crate::components::present::keyboard::key_action_of;
 use crate::presentation::keys::KeyAction;
 use crate::teacher::markup as ids;
 
+/// After Stop, a model's answer that has not ended by then is ended by ending the worker: one busy on something it
+/// cannot finish never reads the stop.
+const STOP_GRACE_MS: u32 = 2_000;
+
 /// The Ask box and its worker, once started.
 struct AskBox {
     document: Document,
     slug: String,
-    worker: RefCell<Option<Worker>>,
+    /// The worker, numbered by `workers_started`, so that a word from one already ended is ignored.
+    worker: RefCell<Option<(u32, Worker)>>,
+    workers_started: Cell<u32>,
+    /// The model's answer under way, numbered by `answers`, until its `end`.
+    answers: Cell<u32>,
+    answering: Cell<Option<u32>>,
 }
 
 /// Brings the page's Ask box to life, if it has one.
@@ -51,6 +60,9 @@ pub fn start() {
             .unwrap_or_default(),
         document,
         worker: RefCell::new(None),
+        workers_started: Cell::new(0),
+        answers: Cell::new(0),
+        answering: Cell::new(None),
     });
     let on = |id: &str, kind: &str, handler: Box<dyn Fn(Event)>| {
         if let Some(element) = ask.document.get_element_by_id(id) {
@@ -79,11 +91,7 @@ pub fn start() {
         Box::new(move |_| this.ask_model()),
     );
     let this = ask.clone();
-    on(
-        ids::MODEL_STOP,
-        "click",
-        Box::new(move |_| this.post(&["stop"])),
-    );
+    on(ids::MODEL_STOP, "click", Box::new(move |_| this.stop()));
     let this = ask.clone();
     let keys =
         Closure::<dyn Fn(KeyboardEvent)>::new(move |event: KeyboardEvent| this.on_key(&event));
@@ -119,25 +127,65 @@ impl AskBox {
         }
     }
 
-    /// Posts `message` to the worker, starting it the first time.
-    fn post(self: &Rc<Self>, message: &[&str]) {
+    /// Posts `message` to the worker, starting it the first time (and again after one was ended).
+    fn post(self: &Rc<Self>, message: &[&str]) -> bool {
         if self.worker.borrow().is_none() {
             match self.start_worker() {
                 Some(worker) => *self.worker.borrow_mut() = Some(worker),
                 None => {
-                    return self.set(ids::ANSWER, "The teacher could not start in this browser.")
+                    self.set(ids::ANSWER, "The teacher could not start in this browser.");
+                    return false;
                 }
             }
         }
-        if let Some(worker) = self.worker.borrow().as_ref() {
+        if let Some((_, worker)) = self.worker.borrow().as_ref() {
             super::worker::post(worker, message);
         }
+        true
+    }
+
+    /// Stop: the worker aborts the model's request; if the answer has not ended soon after, the worker is ended.
+    fn stop(self: &Rc<Self>) {
+        let Some(answer) = self.answering.get() else {
+            return;
+        };
+        self.post(&["stop"]);
+        let this = self.clone();
+        gloo_timers::callback::Timeout::new(STOP_GRACE_MS, move || {
+            if this.answering.get() == Some(answer) {
+                this.end_worker("Stopped.");
+            }
+        })
+        .forget();
+    }
+
+    /// The model's answer is over, with `status` saying how.
+    fn end_answer(&self, status: &str) {
+        self.answering.set(None);
+        self.set(ids::MODEL_STATUS, status);
+        self.set_disabled(ids::MODEL_SEND, false);
+        self.set_disabled(ids::MODEL_STOP, true);
+    }
+
+    /// Ends the worker, whatever it is doing, and the answer under way with `status`; the next question starts
+    /// another.
+    fn end_worker(&self, status: &str) {
+        if let Some((_, worker)) = self.worker.borrow_mut().take() {
+            worker.terminate();
+        }
+        self.end_answer(status);
     }
 
     /// The teacher's worker, on its first use.
-    fn start_worker(self: &Rc<Self>) -> Option<Worker> {
+    fn start_worker(self: &Rc<Self>) -> Option<(u32, Worker)> {
         let this = self.clone();
-        super::worker::start("teacher-worker", move |message: Array| {
+        let number = self.workers_started.get().wrapping_add(1);
+        self.workers_started.set(number);
+        let started = super::worker::start("teacher-worker", move |message: Array| {
+            let current = this.worker.borrow().as_ref().map(|(n, _)| *n);
+            if current != Some(number) {
+                return;
+            }
             let value = message.get(1).as_string().unwrap_or_default();
             match message.get(0).as_string().as_deref() {
                 // The teacher's own markup: every text escaped, every link within the page.
@@ -153,14 +201,28 @@ impl AskBox {
                 }
                 Some("clocks") => this.set(ids::MODEL_CLOCKS, &value),
                 Some("status") => this.set(ids::MODEL_STATUS, &value),
-                Some("end") => {
-                    this.set(ids::MODEL_STATUS, &value);
-                    this.set_disabled(ids::MODEL_SEND, false);
-                    this.set_disabled(ids::MODEL_STOP, true);
-                }
+                Some("end") => this.end_answer(&value),
+                Some(super::worker::FAILED) => this.failed(
+                    "The teacher could not load: it is downloaded on first use, so it needs the network once. If \
+                     the course was updated since this page opened, reload the page.",
+                ),
+                Some(super::worker::CRASHED) => this.failed(&format!(
+                    "The teacher failed inside the browser and was stopped; ask again to start it afresh. (Details \
+                     for a bug report: {value})"
+                )),
                 _ => {}
             }
-        })
+        })?;
+        Some((number, started))
+    }
+
+    /// The worker failed: said where the reader is waiting (the course's answer, or the model's), and ended.
+    fn failed(&self, said: &str) {
+        let waiting_for_model = self.answering.get().is_some();
+        if !waiting_for_model {
+            self.set(ids::ANSWER, said);
+        }
+        self.end_worker(if waiting_for_model { said } else { "" });
     }
 
     /// "Ask my model": the worker sends the question, with the course's passages, to the learner's server.
@@ -183,14 +245,20 @@ impl AskBox {
         );
         self.set_disabled(ids::MODEL_SEND, true);
         self.set_disabled(ids::MODEL_STOP, false);
+        let answer = self.answers.get().wrapping_add(1);
+        self.answers.set(answer);
+        self.answering.set(Some(answer));
         let (url, model, key) = (
             self.value(ids::MODEL_URL),
             self.value(ids::MODEL_NAME),
             self.value(ids::MODEL_KEY),
         );
-        self.post(&[
+        let posted = self.post(&[
             "model", &self.slug, &question, &url, &model, &key, &protocol, &origin,
         ]);
+        if !posted {
+            self.end_answer("The teacher could not start in this browser.");
+        }
     }
 
     fn on_key(&self, event: &KeyboardEvent) {

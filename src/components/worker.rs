@@ -16,15 +16,26 @@ use super::site_base::SiteBase;
 /// `[FAILED, what the browser said]`.
 pub const FAILED: &str = "failed";
 
+/// The message `on_message` gets when the worker failed while it ran (a panic, a trap): `[CRASHED, what it said]`.
+/// The worker is then of no more use: terminate it, and start another for the next task.
+pub const CRASHED: &str = "crashed";
+
 /// Starts the worker Trunk built as `name` (e.g. `teacher-worker`); `on_message` gets each message it posts, an
-/// array, and [`FAILED`] if it never starts. `None` when the browser refuses workers.
+/// array, [`FAILED`] if it never starts and [`CRASHED`] if it fails later. `None` when the browser refuses workers.
 pub fn start(name: &str, on_message: impl Fn(Array) + 'static) -> Option<Worker> {
-    let location = leptos::prelude::document().location()?;
+    let document = leptos::prelude::document();
+    let location = document.location()?;
     let site = format!("{}{}", location.origin().ok()?, SiteBase::from_document().0);
+    let name = built_name(&document, name);
+    // Every error in the worker becomes one message to the page, FAILED before its wasm runs and CRASHED after.
     let loader = format!(
-        "const waiting=[];self.onmessage=(e)=>waiting.push(e);importScripts(\"{site}/{name}.js\");\
+        "const waiting=[];let running=false;\
+         const report=(what)=>postMessage([running?\"{CRASHED}\":\"{FAILED}\",String(what)]);\
+         self.addEventListener(\"error\",(e)=>{{e.preventDefault();report(e.message);}});\
+         self.addEventListener(\"unhandledrejection\",(e)=>{{e.preventDefault();report(e.reason);}});\
+         self.onmessage=(e)=>waiting.push(e);importScripts(\"{site}/{name}.js\");\
          wasm_bindgen({{module_or_path:\"{site}/{name}_bg.wasm\"}})\
-         .then(()=>waiting.forEach((e)=>self.onmessage(e)));"
+         .then(()=>{{running=true;waiting.forEach((e)=>self.onmessage(e));}},report);"
     );
     let options = BlobPropertyBag::new();
     options.set_type("text/javascript");
@@ -41,10 +52,38 @@ pub fn start(name: &str, on_message: impl Fn(Array) + 'static) -> Option<Worker>
         on_message(Array::of2(&FAILED.into(), &event.message().into()));
     });
     worker.set_onerror(Some(failure.as_ref().unchecked_ref()));
-    // The worker lives as long as the page.
+    // Kept while the worker lives: as long as the page, or until it is terminated (a few bytes each).
     handler.forget();
     failure.forget();
     Some(worker)
+}
+
+/// In a worker: a panic posts `[CRASHED, the panic's message]` to the page before the worker stops (wasm aborts on
+/// a panic), so the page can say what happened rather than wait for an answer that will not come.
+pub fn post_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        let scope: web_sys::DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
+        let said = info.to_string().replace('\n', " ");
+        let _ = scope.post_message(&Array::of2(&CRASHED.into(), &said.into()));
+    }));
+}
+
+/// The name of worker `name`'s files in this page's build: `tools/version-workers.mjs` adds a hash of their content
+/// and writes it into the page as `<meta name="goodput-NAME" content="NAME-HASH">`, so that a page never loads the
+/// worker of another build. Without that (a build that skipped the step), Trunk's own name.
+fn built_name(document: &web_sys::Document, name: &str) -> String {
+    document
+        .query_selector(&format!("meta[name=\"goodput-{name}\"]"))
+        .ok()
+        .flatten()
+        .and_then(|meta| meta.get_attribute("content"))
+        .filter(|built| {
+            built.starts_with(name)
+                && built
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+        .unwrap_or_else(|| name.to_owned())
 }
 
 /// Posts `parts` to `worker` as one array.

@@ -157,7 +157,7 @@ pub enum StreamEvent {
 struct Chunk {
     #[serde(default)]
     choices: Vec<ChunkChoice>,
-    usage: Option<ChunkUsage>,
+    usage: Option<serde_json::Value>,
     error: Option<ChunkError>,
 }
 
@@ -172,19 +172,26 @@ struct ChunkDelta {
 }
 
 #[derive(Deserialize)]
-struct ChunkUsage {
-    completion_tokens: u32,
-}
-
-#[derive(Deserialize)]
 struct ChunkError {
     message: String,
 }
 
-/// Reads server-sent events as they arrive, in pieces of any size: each `data:` line is one JSON chunk.
+/// The longest line a stream may send: a chunk of one answer is a few hundred bytes.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// The most a stream may send in all: an answer of the 400 tokens asked for is some 100 kB of chunks.
+pub const MAX_STREAM_BYTES: usize = 8 << 20;
+/// How far into a reply to look for its first character, to tell a JSON object or a page from an event stream.
+const SNIFF_BYTES: usize = 1024;
+
+/// Reads server-sent events as they arrive, in pieces of any size: each `data:` line is one JSON chunk. Each byte is
+/// looked at once (a line that arrives in many pieces is not searched again from its start), and what waits for its
+/// line's end is at most [`MAX_LINE_BYTES`].
 #[derive(Debug, Default)]
 pub struct StreamReader {
+    /// The unfinished line; all of it before `scanned` holds no line break.
     pending: String,
+    scanned: usize,
+    received: usize,
     saw_data: bool,
 }
 
@@ -196,17 +203,28 @@ impl StreamReader {
 
     /// The events of the complete lines `piece` finishes; the rest waits for the next piece.
     pub fn push(&mut self, piece: &str) -> Result<Vec<StreamEvent>, Failure> {
+        self.received = self.received.saturating_add(piece.len());
+        if self.received > MAX_STREAM_BYTES {
+            return Err(Failure::TooLong);
+        }
         self.pending.push_str(piece);
         let mut events = Vec::new();
-        while let Some(end) = self.pending.find('\n') {
-            let line: String = self.pending.drain(..=end).collect();
-            self.line(line.trim_end_matches(['\n', '\r']), &mut events)?;
+        let mut start = 0;
+        while let Some(found) = self.pending[self.scanned..].find('\n') {
+            let end = self.scanned + found;
+            let line = self.pending[start..end].trim_end_matches('\r').to_owned();
+            self.line(&line, &mut events)?;
+            start = end + 1;
+            self.scanned = start;
+        }
+        // Only this piece's bytes follow its last line break, so dropping the lines read costs at most the piece.
+        self.pending.drain(..start);
+        self.scanned = self.pending.len();
+        if self.pending.len() > MAX_LINE_BYTES {
+            return Err(Failure::LineTooLong);
         }
         // A reply that is plainly not an event stream (a JSON object, an HTML page) is refused early.
-        if !self.saw_data
-            && self.pending.trim_start().starts_with(['{', '<'])
-            && self.pending.len() > 256
-        {
+        if !self.saw_data && self.pending.len() > 256 && self.starts_like_a_document() {
             return Err(Failure::NotStreaming);
         }
         Ok(events)
@@ -214,16 +232,26 @@ impl StreamReader {
 
     /// The end of the stream: what the last unfinished line said, or why the stream was not an answer.
     pub fn finish(&mut self) -> Result<Vec<StreamEvent>, Failure> {
-        let rest = std::mem::take(&mut self.pending);
         let mut events = Vec::new();
-        if !self.saw_data && rest.trim_start().starts_with(['{', '<']) {
+        if !self.saw_data && self.starts_like_a_document() {
             return Err(Failure::NotStreaming);
         }
+        let rest = std::mem::take(&mut self.pending);
+        self.scanned = 0;
         self.line(rest.trim_end_matches('\r'), &mut events)?;
         if !self.saw_data {
             return Err(Failure::NotStreaming);
         }
         Ok(events)
+    }
+
+    /// Whether the unfinished line begins, after blanks, as a JSON object or an HTML page does.
+    fn starts_like_a_document(&self) -> bool {
+        self.pending
+            .bytes()
+            .take(SNIFF_BYTES)
+            .find(|byte| !byte.is_ascii_whitespace())
+            .is_some_and(|first| first == b'{' || first == b'<')
     }
 
     fn line(&mut self, line: &str, events: &mut Vec<StreamEvent>) -> Result<(), Failure> {
@@ -253,12 +281,65 @@ impl StreamReader {
             .and_then(|delta| delta.content)
             .filter(|text| !text.is_empty());
         events.extend(text.map(StreamEvent::Text));
+        // A count that is not a whole number a u32 holds is no count at all: the pieces are counted instead.
+        let tokens = chunk
+            .usage
+            .as_ref()
+            .and_then(|usage| usage.get("completion_tokens"));
         events.extend(
-            chunk
-                .usage
-                .map(|usage| StreamEvent::Usage(usage.completion_tokens)),
+            tokens
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|tokens| u32::try_from(tokens).ok())
+                .map(StreamEvent::Usage),
         );
         Ok(())
+    }
+}
+
+/// A whole stream, given in the pieces it arrived in: every event, or the first failure. What the worker does piece
+/// by piece, as one pure function (for tests and the fuzzer).
+pub fn read_stream<'a>(
+    pieces: impl IntoIterator<Item = &'a str>,
+) -> Result<Vec<StreamEvent>, Failure> {
+    let mut reader = StreamReader::new();
+    let mut events = Vec::new();
+    for piece in pieces {
+        events.extend(reader.push(piece)?);
+    }
+    events.extend(reader.finish()?);
+    Ok(events)
+}
+
+/// How many tokens the answer's TPOT is spread over, and where the number came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenCount {
+    /// One per streamed piece: the server gave no count (yet). vLLM streams a token a piece.
+    Pieces(u32),
+    /// The server's `usage.completion_tokens`, which agrees with what it streamed.
+    Server(u32),
+    /// The pieces, because the server's count cannot be true: fewer than the pieces it sent, or more than its text's
+    /// bytes could hold (every token of a byte-level vocabulary carries at least one byte).
+    Disputed { pieces: u32, claimed: u32 },
+}
+
+impl TokenCount {
+    /// The number of tokens used.
+    pub fn tokens(self) -> u32 {
+        match self {
+            Self::Pieces(tokens) | Self::Server(tokens) => tokens,
+            Self::Disputed { pieces, .. } => pieces,
+        }
+    }
+
+    /// Where the number came from, in words.
+    fn source(self) -> String {
+        match self {
+            Self::Pieces(_) => "one per streamed piece".to_owned(),
+            Self::Server(_) => "the server's count".to_owned(),
+            Self::Disputed { claimed, .. } => {
+                format!("one per streamed piece; the server's count of {claimed} cannot be right")
+            }
+        }
     }
 }
 
@@ -271,6 +352,7 @@ pub struct Clocks {
     first_ms: Option<f64>,
     last_ms: f64,
     pieces: u32,
+    text_bytes: u64,
     usage_tokens: Option<u32>,
 }
 
@@ -283,21 +365,39 @@ impl Clocks {
         }
     }
 
-    /// A piece of text arrived at `at_ms`. vLLM streams one token a piece.
-    pub fn text(&mut self, at_ms: f64) {
+    /// A piece of the answer's text arrived at `at_ms`.
+    pub fn text(&mut self, at_ms: f64, piece: &str) {
         self.first_ms.get_or_insert(at_ms);
         self.last_ms = at_ms;
-        self.pieces += 1;
+        self.pieces = self.pieces.saturating_add(1);
+        self.text_bytes = self.text_bytes.saturating_add(piece.len() as u64);
     }
 
-    /// The server's own count of the tokens it generated, which replaces the count of pieces.
+    /// The server's own count of the tokens it generated, used if the stream bears it out.
     pub fn usage(&mut self, tokens: u32) {
         self.usage_tokens = Some(tokens);
     }
 
+    /// The tokens so far, and whose count that is. The server's count may add the end-of-sequence token, which
+    /// brings no text.
+    pub fn count(&self) -> TokenCount {
+        let Some(claimed) = self.usage_tokens else {
+            return TokenCount::Pieces(self.pieces);
+        };
+        let most = self.text_bytes.saturating_add(1);
+        if claimed >= self.pieces && u64::from(claimed) <= most {
+            TokenCount::Server(claimed)
+        } else {
+            TokenCount::Disputed {
+                pieces: self.pieces,
+                claimed,
+            }
+        }
+    }
+
     /// Tokens so far.
     pub fn tokens(&self) -> u32 {
-        self.usage_tokens.unwrap_or(self.pieces)
+        self.count().tokens()
     }
 
     /// Time to first token, in seconds.
@@ -312,16 +412,17 @@ impl Clocks {
         (tokens >= 2).then(|| (self.last_ms - first) / 1000.0 / f64::from(tokens - 1))
     }
 
-    /// The clocks in a sentence.
+    /// The clocks in a sentence, saying whose count of tokens TPOT is over.
     pub fn line(&self) -> String {
         match (self.ttft(), self.tpot()) {
             (None, _) => "Waiting for the first token…".to_owned(),
             (Some(ttft), None) => format!("TTFT: first token after {}.", format_latency(ttft)),
             (Some(ttft), Some(tpot)) => format!(
-                "TTFT: first token after {}. TPOT: then {} per token over {} tokens.",
+                "TTFT: first token after {}. TPOT: then {} per token over {} tokens ({}).",
                 format_latency(ttft),
                 format_latency(tpot),
-                self.tokens()
+                self.tokens(),
+                self.count().source()
             ),
         }
     }
@@ -348,6 +449,10 @@ pub enum Failure {
     ServerError(String),
     /// `GET /v1/models` listed nothing.
     NoModels,
+    /// More than [`MAX_LINE_BYTES`] without a line break.
+    LineTooLong,
+    /// More than [`MAX_STREAM_BYTES`] in all.
+    TooLong,
 }
 
 impl Failure {
@@ -384,6 +489,16 @@ impl Failure {
             Self::NoModels => "The server lists no models (GET /v1/models): type the model's name in the model \
                  field."
                 .to_owned(),
+            Self::LineTooLong => format!(
+                "The server sent over {} MB without a line break, which no stream of answer pieces does: check the \
+                 base URL.",
+                MAX_LINE_BYTES >> 20
+            ),
+            Self::TooLong => format!(
+                "The server streamed over {} MB, far more than the 400 tokens asked for, so the answer was cut off \
+                 there.",
+                MAX_STREAM_BYTES >> 20
+            ),
         }
     }
 }

@@ -268,3 +268,93 @@ test('bad input is refused in one line naming the file, and the lab keeps what i
   assert.equal(await page.evaluate(() => localStorage.getItem('goodput-your-server')), null);
   assert.deepEqual(problems(), []);
 });
+
+/**
+ * The server worker this page started (after its first calibration), with its message handler replaced by
+ * `handler`, a function's source run in the worker: a stand-in for a file that makes the fit panic, trap or spin.
+ * (Such files are fixed as they are found, so none can be relied on to do it; the page must cope all the same.)
+ */
+async function hostileWorker(page, handler) {
+  const worker = page.workers().at(-1);
+  await worker.evaluate(`{ const real = self.onmessage;
+    self.onmessage = (event) => (event.data[0] === 'calibrate' ? (${handler})() : real(event)); }`);
+}
+
+/** Whether the page has ended all its workers (Playwright hears of an ended worker a moment later). */
+async function noWorkersLeft(page) {
+  for (let tries = 0; tries < 50 && page.workers().length > 0; tries += 1) await new Promise((r) => setTimeout(r, 100));
+  return page.workers().length === 0;
+}
+
+/** Calibrates the pasted `text` and waits for the status to say `expected`; the panel is then free again. */
+async function calibratePasted(yours, text, expected) {
+  await yours.field('Or paste (several: a line of --- between them)').fill(text);
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: expected }).waitFor({ timeout: 20000 });
+  assert.equal(await yours.button('Calibrate').isEnabled(), true, 'Calibrate is usable again');
+  assert.equal(await yours.button('Stop').isVisible(), false);
+}
+
+test('a worker that panics or traps is reported with what to do, and the next calibration starts afresh', async () => {
+  const { page, lab, problems } = await openLab();
+  const yours = await panel(lab);
+  const good = await readFile(RESULTS[1], 'utf8');
+  await calibratePasted(yours, good, /Calibrated in/);
+  await waitForFinal(lab);
+
+  // A panic in the fit: the worker's panic hook says so before the wasm aborts.
+  await hostileWorker(page, '() => wasm_bindgen.panic_for_test()');
+  await calibratePasted(yours, good, /failed inside the browser/);
+  const said = await yours.status.textContent();
+  assert.match(said, /Try again without the file that did it, or run goodput-sim calibrate/);
+  assert.match(said, /Details for a bug report: panicked at .*a deliberate panic in the server worker/);
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours', 'the lab keeps the server it had');
+
+  // A trap with no panic (the allocator giving up, say): the worker's error event says it.
+  await calibratePasted(yours, good, /Calibrated in/);
+  await hostileWorker(page, '() => { throw new WebAssembly.RuntimeError("unreachable"); }');
+  await calibratePasted(yours, good, /failed inside the browser.*RuntimeError: unreachable/);
+  await calibratePasted(yours, good, /Calibrated in/);
+  assert.deepEqual(problems(), []);
+});
+
+test('Stop ends a calibration that does not finish, and so does the time limit', async (t) => {
+  const { page, lab, problems } = await openLab();
+  const yours = await panel(lab);
+  const good = await readFile(RESULTS[1], 'utf8');
+  await calibratePasted(yours, good, /Calibrated in/);
+
+  // A fit that never ends: Calibrate is off, Stop is there and has the keyboard's place.
+  await hostileWorker(page, '() => { for (;;) {} }');
+  await yours.field('Or paste (several: a line of --- between them)').fill(good);
+  await yours.button('Calibrate').focus();
+  await page.keyboard.press('Enter');
+  await yours.status.filter({ hasText: 'Calibrating… (Stop ends it; it stops by itself after 30 s.)' }).waitFor();
+  assert.equal(await yours.button('Calibrate').isDisabled(), true);
+  await yours.details.scrollIntoViewIfNeeded();
+  await screenshot(page, 'your-server-calibrating-1280x720');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Stop');
+  await page.keyboard.press('Enter');
+  await yours.status.filter({ hasText: 'Stopped. Nothing changed' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Calibrate');
+  assert.ok(await noWorkersLeft(page), 'the spinning worker was ended');
+  await calibratePasted(yours, good, /Calibrated in/);
+
+  // The same fit, left alone: after 30 s (of the page's clock, run forward) the page ends it and says what to do.
+  await hostileWorker(page, '() => { for (;;) {} }');
+  await page.clock.install();
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: 'Calibrating…' }).waitFor();
+  await page.clock.fastForward(29_000);
+  assert.match(await yours.status.textContent(), /^Calibrating…/);
+  await page.clock.fastForward(2_000);
+  await yours.status.filter({ hasText: 'still running after 30 s' }).waitFor();
+  const said = await yours.status.textContent();
+  t.diagnostic(said);
+  assert.match(said, /Give it less .* or run goodput-sim calibrate with the same files on your own machine/);
+  assert.equal(await yours.button('Calibrate').isEnabled(), true);
+  assert.ok(await noWorkersLeft(page), 'the spinning worker was ended');
+  await calibratePasted(yours, good, /Calibrated in/);
+  assert.deepEqual(problems(), []);
+});

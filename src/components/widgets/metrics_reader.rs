@@ -120,6 +120,19 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                         later.load(part(2));
                     }
                     worker::FAILED => load_error.set(Some(WORKER_FAILED.to_owned())),
+                    // A new worker starts for the next reading.
+                    worker::CRASHED => {
+                        reader.update_value(|kept| {
+                            if let Some(ended) = kept.take() {
+                                ended.terminate();
+                            }
+                        });
+                        load_error.set(Some(format!(
+                            "The reader failed on this page and was stopped; change the page to read it again. \
+                             (Details for a bug report: {})",
+                            part(1)
+                        )));
+                    }
                     _ => {}
                 }
             });

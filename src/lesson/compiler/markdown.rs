@@ -216,24 +216,20 @@ impl<'a> LessonBuilder<'a> {
                         }
                         inner.push((event, range));
                     }
-                    let anchor = id
-                        .map(|id| id.to_string())
-                        .unwrap_or_else(|| links::heading_anchor(&text));
+                    let anchor = match self.heading_id(id, &classes, &attrs, line)? {
+                        Some(id) => id,
+                        None => links::heading_anchor(&text),
+                    };
                     if !anchor.is_empty() {
                         self.claim_id(&anchor, line)?;
                     }
-                    let attrs = attrs
-                        .into_iter()
-                        .map(|(k, v)| (k.into_static(), v.map(CowStr::into_static)))
-                        .collect();
-                    let classes = classes.into_iter().map(CowStr::into_static).collect();
                     let self_link = (!anchor.is_empty()).then(|| heading_self_link(&anchor, &text));
                     let id = (!anchor.is_empty()).then(|| CowStr::from(anchor));
                     prose.push(Event::Start(Tag::Heading {
                         level,
                         id,
-                        classes,
-                        attrs,
+                        classes: Vec::new(),
+                        attrs: Vec::new(),
                     }));
                     for (event, range) in inner {
                         prose.push(self.check(event, self.line_of(offset_base(range.start)))?);
@@ -309,6 +305,37 @@ impl<'a> LessonBuilder<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The id a heading's `{#id}` gives it, if any. Lessons are contributed text, so a heading takes nothing else (no
+    /// class, no attribute such as `onclick`), and its id only characters that are safe in an `href` and a selector.
+    fn heading_id(
+        &self,
+        id: Option<CowStr<'_>>,
+        classes: &[CowStr<'_>],
+        attrs: &[(CowStr<'_>, Option<CowStr<'_>>)],
+        line: usize,
+    ) -> Result<Option<String>, CompileError> {
+        let refused = classes
+            .iter()
+            .map(|class| format!(".{class}"))
+            .chain(attrs.iter().map(|(key, _)| key.to_string()))
+            .next();
+        if let Some(refused) = refused {
+            return Err(self.error(
+                line,
+                format!("a heading takes only an id, as `{{#some-id}}`, not `{refused}`; the lesson's look comes from the course's styles"),
+            ));
+        }
+        let Some(id) = id else { return Ok(None) };
+        let safe = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if id.is_empty() || !id.chars().all(safe) {
+            return Err(self.error(
+                line,
+                format!("the heading id `{id}` may hold only letters A–Z and a–z, digits, `-` and `_`, e.g. `{{#the-knee}}`"),
+            ));
+        }
+        Ok(Some(id.to_string()))
     }
 }
 

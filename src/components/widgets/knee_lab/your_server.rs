@@ -7,14 +7,16 @@
 //! The panel is fixed markup wired with plain DOM listeners, as the Ask box is: a Leptos view of these fields cost
 //! the page's wasm 8 kB more (brotli, measured), and only the status, the report and two buttons ever change.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Array, Reflect};
-use web_sys::{DragEvent, Element, Event, File, FileList, HtmlInputElement, Worker};
+use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputElement, Worker};
 
 use crate::calibrate::handoff;
 use crate::calibrate::inputs::MAX_INPUT_BYTES;
@@ -24,6 +26,10 @@ use crate::components::worker;
 use crate::lab::settings::SettingNote;
 use crate::lab::{LabSettings, Preset};
 use crate::model::your_server;
+
+/// A calibration still running after this long is stopped: a file of the largest size the panel takes fits in a few
+/// seconds, so a worker still busy is stuck on something it cannot finish.
+const TIME_LIMIT_MS: u32 = 30_000;
 
 /// Local-storage keys: the server in handoff form, its fit report, its scenario file.
 const SERVER_KEY: &str = "goodput-your-server";
@@ -45,6 +51,7 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <label class="lab-check"><input data-yours="chunked" type="checkbox" checked> Chunked prefill</label>
 </fieldset>
 <button type="submit" data-yours="calibrate">Calibrate</button>
+<button type="button" data-yours="stop" hidden>Stop</button>
 <button type="button" data-yours="download" hidden>Download scenario file</button>
 <button type="button" data-yours="forget" hidden>Forget my server</button>
 </form>
@@ -104,6 +111,9 @@ pub(super) fn YourServerPanel(
             settings,
             version,
             worker: Default::default(),
+            workers_started: Default::default(),
+            runs: Default::default(),
+            running: Default::default(),
         });
         panel.wire();
         panel.show_server(stored(REPORT_KEY).unwrap_or_default());
@@ -115,7 +125,12 @@ struct Panel {
     root: Element,
     settings: RwSignal<LabSettings>,
     version: RwSignal<u32>,
-    worker: std::cell::RefCell<Option<Worker>>,
+    /// The worker, numbered by `workers_started`, so that a word from one already ended is not taken for an answer.
+    worker: RefCell<Option<(u32, Worker)>>,
+    workers_started: Cell<u32>,
+    /// The calibration under way, numbered by `runs`, so that its time limit does not end a later one.
+    runs: Cell<u32>,
+    running: Cell<Option<u32>>,
 }
 
 impl Panel {
@@ -145,9 +160,26 @@ impl Panel {
         }
     }
 
+    /// While a calibration runs, Calibrate is off and Stop is there (keeping the keyboard's place between them).
     fn set_busy(&self, busy: bool) {
+        let focused = |name: &str| {
+            let active = leptos::prelude::document().active_element();
+            active.is_some() && active == self.part(name)
+        };
+        let (from, to) = if busy {
+            ("calibrate", "stop")
+        } else {
+            ("stop", "calibrate")
+        };
+        let move_focus = focused(from);
         if let Some(button) = self.part("calibrate") {
             let _ = Reflect::set(&button, &"disabled".into(), &busy.into());
+        }
+        self.set_hidden("stop", !busy);
+        if move_focus {
+            if let Some(button) = self.part(to).and_then(|b| b.dyn_into::<HtmlElement>().ok()) {
+                let _ = button.focus();
+            }
         }
     }
 
@@ -199,6 +231,10 @@ impl Panel {
             panel.calibrate(dropped);
         });
         self.on("forget", "click", |panel, _| panel.forget());
+        self.on("stop", "click", |panel, _| {
+            panel.end_worker();
+            panel.say("Stopped. Nothing changed: the lab keeps what it had.");
+        });
         self.on("download", "click", |panel, _| {
             let saved = stored(SCENARIO_KEY)
                 .ok_or_else(|| "this browser kept no scenario file".to_owned())
@@ -236,8 +272,14 @@ impl Panel {
         if files.is_empty() && message.len() == 6 {
             return self.say("Give a file first: paste one, pick one or drop one here.");
         }
+        let run = self.runs.get().wrapping_add(1);
+        self.runs.set(run);
+        self.running.set(Some(run));
         self.set_busy(true);
-        self.say("Calibrating…");
+        self.say(&format!(
+            "Calibrating… (Stop ends it; it stops by itself after {} s.)",
+            TIME_LIMIT_MS / 1000
+        ));
         let this = self.clone();
         leptos::task::spawn_local(async move {
             for file in files {
@@ -245,8 +287,11 @@ impl Panel {
                     .await
                     .ok()
                     .and_then(|t| t.as_string());
+                if this.running.get() != Some(run) {
+                    return; // stopped while the files were read
+                }
                 let Some(text) = text else {
-                    this.set_busy(false);
+                    this.end_run();
                     return this.say(&format!(
                         "The browser could not read {} as text.",
                         file.name()
@@ -254,35 +299,98 @@ impl Panel {
                 };
                 message.extend([file.name(), text]);
             }
-            if this.worker.borrow().is_none() {
-                let replies = this.clone();
-                let started = worker::start("server-worker", move |reply| replies.on_reply(reply));
-                if started.is_none() {
-                    this.set_busy(false);
-                    return this.say(
-                        "The calibration could not start in this browser: it needs web workers.",
-                    );
-                }
-                *this.worker.borrow_mut() = started;
-            }
+            let Some(ready) = this.ready_worker() else {
+                this.end_run();
+                return this
+                    .say("The calibration could not start in this browser: it needs web workers.");
+            };
             let parts: Vec<&str> = message.iter().map(String::as_str).collect();
-            if let Some(running) = this.worker.borrow().as_ref() {
-                worker::post(running, &parts);
-            }
+            worker::post(&ready, &parts);
+            let limit = this.clone();
+            Timeout::new(TIME_LIMIT_MS, move || limit.time_out(run)).forget();
         });
     }
 
-    /// The worker's answer: the server to run, or the one line saying why not (the server held before is kept).
-    fn on_reply(&self, message: Array) {
-        let part = |index| message.get(index).as_string().unwrap_or_default();
+    /// The worker, started on first use (and again after one was ended).
+    fn ready_worker(self: &Rc<Self>) -> Option<Worker> {
+        if let Some((_, running)) = self.worker.borrow().as_ref() {
+            return Some(running.clone());
+        }
+        let number = self.workers_started.get().wrapping_add(1);
+        self.workers_started.set(number);
+        let replies = self.clone();
+        let started = worker::start("server-worker", move |reply| {
+            replies.on_reply(number, reply)
+        })?;
+        *self.worker.borrow_mut() = Some((number, started.clone()));
+        Some(started)
+    }
+
+    /// The calibration under way is over: the panel takes the next.
+    fn end_run(&self) {
+        self.running.set(None);
         self.set_busy(false);
-        match part(0).as_str() {
-            "calibrated" => {}
-            "refused" => return self.say(&part(1)),
+    }
+
+    /// Ends the worker, whatever it is doing (a new one starts for the next calibration), and the calibration with
+    /// it.
+    fn end_worker(&self) {
+        if let Some((_, running)) = self.worker.borrow_mut().take() {
+            running.terminate();
+        }
+        self.end_run();
+    }
+
+    /// The time limit of calibration `run`, if it is still the one under way.
+    fn time_out(&self, run: u32) {
+        if self.running.get() != Some(run) {
+            return;
+        }
+        self.end_worker();
+        self.say(&format!(
+            "The calibration was still running after {} s, so it was stopped; nothing changed. Give it less (a few \
+             result files, or a trace of some thousands of requests), or run goodput-sim calibrate with the same \
+             files on your own machine, which has no time limit.",
+            TIME_LIMIT_MS / 1000
+        ));
+    }
+
+    /// Worker `number`'s answer: the server to run, or the one line saying why not (the server held before is kept).
+    fn on_reply(&self, number: u32, message: Array) {
+        let current = self.worker.borrow().as_ref().map(|(n, _)| *n);
+        if current != Some(number) {
+            return;
+        }
+        let part = |index| message.get(index).as_string().unwrap_or_default();
+        let kind = part(0);
+        if self.running.get().is_none() {
+            // Between calibrations: a worker that failed is ended, and the next calibration starts another.
+            if kind == worker::FAILED || kind == worker::CRASHED {
+                self.end_worker();
+            }
+            return;
+        }
+        match kind.as_str() {
+            "calibrated" => self.end_run(),
+            "refused" => {
+                self.end_run();
+                return self.say(&part(1));
+            }
             worker::FAILED => {
+                self.end_worker();
                 return self.say(
-                    "The calibration could not load: it is downloaded on first use, so it needs the network once.",
-                )
+                    "The calibration could not load: it is downloaded on first use, so it needs the network once. \
+                     If the course was updated since this page opened, reload the page.",
+                );
+            }
+            worker::CRASHED => {
+                self.end_worker();
+                return self.say(&format!(
+                    "The calibration failed inside the browser, so it was stopped; nothing changed. Try again \
+                     without the file that did it, or run goodput-sim calibrate on your machine, which names what \
+                     is wrong in a file. (Details for a bug report: {})",
+                    part(1)
+                ));
             }
             _ => return,
         }
