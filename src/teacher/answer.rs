@@ -13,6 +13,8 @@ use crate::lesson::Lesson;
 
 /// How much of the question the best passage must contain to count as an answer: half its distinct words.
 const ANSWER_COVERAGE: f64 = 0.5;
+/// How many of the best candidates for a difference's second term are searched for one beside the first's.
+const NEAR_CANDIDATES: usize = 3;
 /// How many passages a difference question's side-by-side keeps before the rest of the ranking.
 const COMPARED_SIDES: usize = 2;
 /// A second passage is shown when it scores at least this share of the first's.
@@ -105,27 +107,36 @@ impl Teacher {
         (reading, ranking)
     }
 
-    /// The passage that says what `term` is, if the lesson answers that.
-    fn definition(&self, term: &str, not: Option<usize>) -> Option<usize> {
+    /// The passage that says what `term` is, if the lesson answers that: not `not` (the other side of a
+    /// difference), and from the part of the lesson `near` names when one of the first few candidates is, so the two
+    /// sides of a difference come from the same place when they can.
+    fn definition(&self, term: &str, not: Option<usize>, near: Option<&Passage>) -> Option<usize> {
         let ranking = self
             .library
             .rank(term, QuestionKind::Definition, Some(term));
-        (ranking.coverage >= ANSWER_COVERAGE)
-            .then(|| {
-                ranking
-                    .order
-                    .iter()
-                    .map(|&(at, _)| at)
-                    .find(|&at| Some(at) != not)
-            })
-            .flatten()
+        if ranking.coverage < ANSWER_COVERAGE {
+            return None;
+        }
+        let candidates: Vec<usize> = ranking
+            .order
+            .iter()
+            .map(|&(at, _)| at)
+            .filter(|&at| Some(at) != not)
+            .collect();
+        let same_part = near.and_then(|near| {
+            candidates
+                .iter()
+                .take(NEAR_CANDIDATES)
+                .find(|&&at| self.passages()[at].part_id == near.part_id)
+        });
+        same_part.or(candidates.first()).copied()
     }
 
     /// The two terms of a difference question and the passage for each, when the lesson defines both.
     fn compared(&self, reading: &Reading) -> Option<Vec<(String, usize)>> {
         let (a, b) = reading.compared.as_ref()?;
-        let first = self.definition(a, None)?;
-        let second = self.definition(b, Some(first))?;
+        let first = self.definition(a, None, None)?;
+        let second = self.definition(b, Some(first), Some(&self.passages()[first]))?;
         Some(vec![(a.clone(), first), (b.clone(), second)])
     }
 

@@ -181,7 +181,41 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "p99 tail percentiles",
     ),
     (&["median"], "p50 percentiles"),
-    (&["average", "averages"], "mean percentiles"),
+    (
+        &[
+            "average latency",
+            "mean latency",
+            "average response time",
+            "avg latency",
+        ],
+        "mean percentiles tail p99",
+    ),
+    (&["average", "averages", "avg"], "mean percentiles"),
+    (
+        &[
+            "bad signal",
+            "poor signal",
+            "misleading",
+            "lies",
+            "lie to me",
+            "can t trust",
+            "cannot trust",
+            "fooled",
+        ],
+        "poor signal goodput throughput holds",
+    ),
+    (
+        &[
+            "passes the knee",
+            "pass the knee",
+            "beyond the knee",
+            "go past the knee",
+            "goes past the knee",
+            "push past the knee",
+            "over the knee",
+        ],
+        "past the knee",
+    ),
     (
         &["rps", "requests per second", "req s", "request rate"],
         "qps requests/s",
