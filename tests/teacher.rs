@@ -590,3 +590,102 @@ fn the_lesson_page_ends_with_an_ask_box_that_says_what_it_needs_without_javascri
         "the key is not shown as typed"
     );
 }
+
+#[test]
+fn each_kind_of_question_is_read_from_its_wording() {
+    use goodput::teacher::kinds::{read, QuestionKind};
+    let cases = [
+        ("What is goodput?", QuestionKind::Definition),
+        ("What does TPOT stand for?", QuestionKind::Definition),
+        ("Explain goodput like I am five", QuestionKind::Simple),
+        ("Explain the knee in plain words", QuestionKind::Simple),
+        ("What happens if I turn off chunked prefill?", QuestionKind::WhatIf),
+        ("Does chunked prefill help TTFT or TPOT?", QuestionKind::WhatIf),
+        ("Which metric tells me to scale out?", QuestionKind::WhichSignal),
+        ("Which flag caps concurrency?", QuestionKind::WhichSignal),
+        ("Why does latency blow up near full load?", QuestionKind::Why),
+        ("How should I drive a capacity test?", QuestionKind::Other),
+        // "What does … say about …" asks more than what a word means.
+        (
+            "What does Little's Law say about my dashboard's 64 running and 30 waiting?",
+            QuestionKind::Other,
+        ),
+    ];
+    for (question, kind) in cases {
+        assert_eq!(read(question).kind, kind, "{question}");
+    }
+    for (question, a, b) in [
+        ("What is the difference between TTFT and TPOT?", "ttft", "tpot"),
+        ("Open loop vs. closed loop: which one hides the tail?", "open loop", "closed loop"),
+        ("How is goodput different from throughput?", "goodput", "throughput"),
+        ("Is inter-token latency the same thing as TPOT?", "inter-token latency", "tpot"),
+    ] {
+        let reading = read(question);
+        assert_eq!(reading.kind, QuestionKind::Difference, "{question}");
+        assert_eq!(reading.compared, Some((a.to_owned(), b.to_owned())), "{question}");
+    }
+}
+
+#[test]
+fn each_kind_leads_with_the_block_that_suits_it() {
+    let teacher = teacher();
+    let lead = |question: &str| teacher.answer(question).shown()[0].kind;
+    assert_eq!(lead("Explain the knee simply"), PassageKind::Analogy);
+    assert_eq!(lead("What is goodput?"), PassageKind::Keyword);
+    assert_eq!(lead("What is the knee?"), PassageKind::Tldr);
+    assert_eq!(
+        lead("What happens if I turn off chunked prefill on the course box?"),
+        PassageKind::Explanation
+    );
+    let signal = teacher.answer("Which metric shows the queue depth?").shown()[0];
+    assert!(signal.text.starts_with("num_requests_waiting:"), "{signal:?}");
+    // A difference shows both terms, each with the passage that defines it.
+    match teacher.answer("What is the difference between TTFT and TPOT?") {
+        Answer::Compared(sides) => {
+            assert_eq!(sides.len(), 2);
+            assert!(sides[0].0.contains("TTFT") && sides[0].1.text.contains("first token"));
+            assert!(sides[1].0.contains("TPOT") && sides[1].1.text.contains("between streamed tokens"));
+        }
+        other => panic!("expected the two terms side by side, got {other:?}"),
+    }
+    let html = teacher.answer_html("What is the difference between TTFT and TPOT?");
+    assert!(html.contains("class=\"ask-compare\""), "{html}");
+}
+
+#[test]
+fn learners_words_meet_the_lessons() {
+    let teacher = teacher();
+    for (question, expected) in [
+        ("What is time to first byte?", "TTFT"),
+        ("What should my HPA scale on?", "num_requests_waiting"),
+        ("Why is my server returning 503s?", "503"),
+        ("What happens when the KV cache is full?", "preempt"),
+    ] {
+        let shown: Vec<_> = teacher.answer(question).shown();
+        assert!(
+            shown.iter().any(|p| p.text.contains(expected)),
+            "{question}: {shown:?}"
+        );
+    }
+}
+
+#[test]
+fn a_learners_own_model_gets_the_passages_the_answer_shows_first() {
+    let teacher = teacher();
+    for question in [
+        "Explain goodput like I am five",
+        "Which number tells me to add a replica?",
+        "What is the difference between TTFT and TPOT?",
+    ] {
+        let context = teacher.model_context(question);
+        let shown = teacher.answer(question).shown();
+        assert!(!shown.is_empty(), "{question}");
+        let mut at = 0;
+        for passage in shown {
+            let found = context[at..]
+                .find(&passage.text)
+                .unwrap_or_else(|| panic!("{question}: {} not in {context}", passage.text));
+            at += found;
+        }
+    }
+}
