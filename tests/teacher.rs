@@ -204,6 +204,7 @@ fn the_lessons_sizing_is_worked_to_four_replicas_and_five_with_headroom() {
     let Some(SizingAnswer::Worked {
         at_the_knee,
         with_headroom,
+        ..
     }) = sizing_answer("30 QPS, 64 concurrent sequences, 8 s per request: how many replicas?")
     else {
         panic!("a worked sizing");
@@ -226,25 +227,126 @@ fn the_lessons_sizing_is_worked_to_four_replicas_and_five_with_headroom() {
 }
 
 #[test]
-fn a_sizing_missing_quantities_asks_for_them() {
+fn numbers_are_read_as_people_write_them() {
+    let rate = |q: &str| quantities(q);
+    assert_eq!(rate("max-num-seqs is 128"), [Quantity::Concurrency(128.0)]);
+    assert_eq!(rate("--max-num-seqs=128"), [Quantity::Concurrency(128.0)]);
+    assert_eq!(rate("a cap of 128"), [Quantity::Concurrency(128.0)]);
+    assert_eq!(rate("the cap is 128"), [Quantity::Concurrency(128.0)]);
+    assert_eq!(rate("128 slots"), [Quantity::Concurrency(128.0)]);
+    for written in ["4 s", "4000 ms", "4 seconds", "4s", "4000ms"] {
+        assert_eq!(rate(written), [Quantity::Duration(4.0)], "{written}");
+    }
+    for written in [
+        "120 rps",
+        "120rps",
+        "120 requests per second",
+        "120 req/s",
+        "7.2k requests a minute",
+        "7,200 requests per minute",
+        "432k requests an hour",
+    ] {
+        assert_eq!(rate(written), [Quantity::RequestRate(120.0)], "{written}");
+    }
     assert_eq!(
-        sizing_answer("We peak at 30 QPS: how many replicas?"),
-        Some(SizingAnswer::Missing(vec![
-            SizingNeed::ConcurrencyCap,
-            SizingNeed::Latency
-        ]))
+        rate("1,000 users who each send a request a minute"),
+        [Quantity::Users(1000.0), Quantity::RequestRate(1.0 / 60.0)]
     );
     assert_eq!(
-        sizing_answer("How many replicas do I need for qwen36?"),
+        rate("a request every 30 seconds"),
+        [Quantity::RequestRate(1.0 / 30.0)]
+    );
+    // A count of requests next to a time is not a rate without a word joining them.
+    assert_eq!(rate("64 requests, 8 s each"), [Quantity::Duration(8.0)]);
+}
+
+#[test]
+fn the_issues_sizing_in_its_own_words_is_four_replicas() {
+    let question = "We peak at 120 requests per second, each request takes 4 seconds and max-num-seqs is 128. \
+                    How many replicas?";
+    let Some(SizingAnswer::Worked {
+        at_the_knee,
+        defaults,
+        ..
+    }) = sizing_answer(question)
+    else {
+        panic!("a worked sizing");
+    };
+    assert_eq!(at_the_knee.per_replica_max_qps, 32.0);
+    assert_eq!(at_the_knee.replicas, 4);
+    assert!(defaults.is_empty());
+    let html = teacher().answer_html(question);
+    assert!(html.contains("<strong>4 replicas</strong>"), "{html}");
+    assert!(html.contains("Open the sizer with these numbers"), "{html}");
+    assert!(!html.contains("course box"), "no default was taken: {html}");
+    // People and what each sends make the peak: 1,000 a minute is 16.7 requests/s, 3 replicas of 8/s.
+    let Some(SizingAnswer::Worked { at_the_knee, .. }) = sizing_answer(
+        "1,000 users who each send a request a minute, 64 slots, 8 seconds each: how many replicas?",
+    ) else {
+        panic!("a worked sizing");
+    };
+    assert_eq!(at_the_knee.replicas, 3);
+}
+
+#[test]
+fn the_course_box_stands_in_for_what_a_sizing_question_leaves_out_and_says_so() {
+    for question in [
+        "Work a Little's Law sizing for qwen36",
+        "How many replicas do I need for the course box?",
+    ] {
+        let Some(SizingAnswer::Worked {
+            at_the_knee,
+            defaults,
+            ..
+        }) = sizing_answer(question)
+        else {
+            panic!("a worked sizing for {question}");
+        };
+        assert_eq!(at_the_knee.replicas, 4, "{question}");
+        assert_eq!(
+            defaults,
+            [
+                SizingNeed::PeakDemand,
+                SizingNeed::ConcurrencyCap,
+                SizingNeed::Latency
+            ]
+        );
+        let html = teacher().answer_html(question);
+        assert!(
+            html.contains("--max-num-seqs 64 (the course box: Qwen3.6-27B")
+                && html.contains("W = 8.0 s per request at the knee")
+                && html.contains("a peak of 30 requests/s"),
+            "{html}"
+        );
+    }
+    let Some(SizingAnswer::Worked {
+        at_the_knee,
+        defaults,
+        ..
+    }) = sizing_answer("We peak at 60 QPS: how many replicas?")
+    else {
+        panic!("a worked sizing");
+    };
+    assert_eq!(at_the_knee.replicas, 8);
+    assert_eq!(defaults, [SizingNeed::ConcurrencyCap, SizingNeed::Latency]);
+}
+
+#[test]
+fn a_sizing_for_another_model_asks_for_its_numbers() {
+    assert_eq!(
+        sizing_answer("We peak at 30 QPS on Llama-3.1-70B: how many replicas?"),
         Some(SizingAnswer::Missing(vec![
-            SizingNeed::PeakDemand,
             SizingNeed::ConcurrencyCap,
             SizingNeed::Latency
         ]))
     );
     // The idea, not a sizing.
     assert_eq!(sizing_answer("How does Little's Law size a fleet?"), None);
-    let html = teacher().answer_html("We peak at 30 QPS: how many replicas?");
+    assert_eq!(
+        sizing_answer("How do I size --max-num-queued-tokens?"),
+        None
+    );
+    let html = teacher().answer_html("We peak at 30 QPS on Mistral-7B: how many replicas?");
     assert!(
         html.contains("--max-num-seqs") && html.contains("per request"),
         "{html}"
@@ -487,4 +589,103 @@ fn the_lesson_page_ends_with_an_ask_box_that_says_what_it_needs_without_javascri
         body.contains("type=\"password\""),
         "the key is not shown as typed"
     );
+}
+
+#[test]
+fn each_kind_of_question_is_read_from_its_wording() {
+    use goodput::teacher::kinds::{read, QuestionKind};
+    let cases = [
+        ("What is goodput?", QuestionKind::Definition),
+        ("What does TPOT stand for?", QuestionKind::Definition),
+        ("Explain goodput like I am five", QuestionKind::Simple),
+        ("Explain the knee in plain words", QuestionKind::Simple),
+        ("What happens if I turn off chunked prefill?", QuestionKind::WhatIf),
+        ("Does chunked prefill help TTFT or TPOT?", QuestionKind::WhatIf),
+        ("Which metric tells me to scale out?", QuestionKind::WhichSignal),
+        ("Which flag caps concurrency?", QuestionKind::WhichSignal),
+        ("Why does latency blow up near full load?", QuestionKind::Why),
+        ("How should I drive a capacity test?", QuestionKind::Other),
+        // "What does … say about …" asks more than what a word means.
+        (
+            "What does Little's Law say about my dashboard's 64 running and 30 waiting?",
+            QuestionKind::Other,
+        ),
+    ];
+    for (question, kind) in cases {
+        assert_eq!(read(question).kind, kind, "{question}");
+    }
+    for (question, a, b) in [
+        ("What is the difference between TTFT and TPOT?", "ttft", "tpot"),
+        ("Open loop vs. closed loop: which one hides the tail?", "open loop", "closed loop"),
+        ("How is goodput different from throughput?", "goodput", "throughput"),
+        ("Is inter-token latency the same thing as TPOT?", "inter-token latency", "tpot"),
+    ] {
+        let reading = read(question);
+        assert_eq!(reading.kind, QuestionKind::Difference, "{question}");
+        assert_eq!(reading.compared, Some((a.to_owned(), b.to_owned())), "{question}");
+    }
+}
+
+#[test]
+fn each_kind_leads_with_the_block_that_suits_it() {
+    let teacher = teacher();
+    let lead = |question: &str| teacher.answer(question).shown()[0].kind;
+    assert_eq!(lead("Explain the knee simply"), PassageKind::Analogy);
+    assert_eq!(lead("What is goodput?"), PassageKind::Keyword);
+    assert_eq!(lead("What is the knee?"), PassageKind::Tldr);
+    assert_eq!(
+        lead("What happens if I turn off chunked prefill on the course box?"),
+        PassageKind::Explanation
+    );
+    let signal = teacher.answer("Which metric shows the queue depth?").shown()[0];
+    assert!(signal.text.starts_with("num_requests_waiting:"), "{signal:?}");
+    // A difference shows both terms, each with the passage that defines it.
+    match teacher.answer("What is the difference between TTFT and TPOT?") {
+        Answer::Compared(sides) => {
+            assert_eq!(sides.len(), 2);
+            assert!(sides[0].0.contains("TTFT") && sides[0].1.text.contains("first token"));
+            assert!(sides[1].0.contains("TPOT") && sides[1].1.text.contains("between streamed tokens"));
+        }
+        other => panic!("expected the two terms side by side, got {other:?}"),
+    }
+    let html = teacher.answer_html("What is the difference between TTFT and TPOT?");
+    assert!(html.contains("class=\"ask-compare\""), "{html}");
+}
+
+#[test]
+fn learners_words_meet_the_lessons() {
+    let teacher = teacher();
+    for (question, expected) in [
+        ("What is time to first byte?", "TTFT"),
+        ("What should my HPA scale on?", "num_requests_waiting"),
+        ("Why is my server returning 503s?", "503"),
+        ("What happens when the KV cache is full?", "preempt"),
+    ] {
+        let shown: Vec<_> = teacher.answer(question).shown();
+        assert!(
+            shown.iter().any(|p| p.text.contains(expected)),
+            "{question}: {shown:?}"
+        );
+    }
+}
+
+#[test]
+fn a_learners_own_model_gets_the_passages_the_answer_shows_first() {
+    let teacher = teacher();
+    for question in [
+        "Explain goodput like I am five",
+        "Which number tells me to add a replica?",
+        "What is the difference between TTFT and TPOT?",
+    ] {
+        let context = teacher.model_context(question);
+        let shown = teacher.answer(question).shown();
+        assert!(!shown.is_empty(), "{question}");
+        let mut at = 0;
+        for passage in shown {
+            let found = context[at..]
+                .find(&passage.text)
+                .unwrap_or_else(|| panic!("{question}: {} not in {context}", passage.text));
+            at += found;
+        }
+    }
 }

@@ -1,16 +1,22 @@
 //! A question's answer from the course, as data and as the HTML the Ask box shows: a worked sizing, SLOs to start
-//! from, the best passage or two with links to their sections, or a plain "the lesson does not say" with the
-//! closest section.
+//! from, two terms side by side, the best passage or two (in the order that suits the question's kind) with links
+//! to their sections, or a plain "the lesson does not say" with the closest section.
 
+use super::kinds::{read, QuestionKind, Reading};
 use super::passages::{passages, Passage};
-use super::rank::{Hit, PassageIndex};
-use super::worked::{sizing_answer, slo_answer, SizingAnswer};
+use super::rank::Hit;
+use super::select::{Library, Ranking};
+use super::worked::{sizing_answer, slo_answer, SizingAnswer, SizingNeed};
 use crate::charts::format::{format_latency, format_number, format_percent};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
 
 /// How much of the question the best passage must contain to count as an answer: half its distinct words.
 const ANSWER_COVERAGE: f64 = 0.5;
+/// How many of the best candidates for a difference's second term are searched for one beside the first's.
+const NEAR_CANDIDATES: usize = 3;
+/// How many passages a difference question's side-by-side keeps before the rest of the ranking.
+const COMPARED_SIDES: usize = 2;
 /// A second passage is shown when it scores at least this share of the first's.
 const SECOND_PASSAGE_SHARE: f64 = 0.6;
 /// How many passages go to a learner's own model as context.
@@ -25,30 +31,50 @@ pub enum Answer<'a> {
     Slos(Vec<&'static SloSuggestion>),
     /// The best passage, and a second when it scores close.
     Passages(Vec<&'a Passage>),
+    /// Two terms side by side: each as the learner named it (or as the lesson's keyword names it), and the
+    /// passage that says what it is.
+    Compared(Vec<(String, &'a Passage)>),
     /// Nothing answers it; the section that comes closest, if any word matched at all.
     NotCovered(Option<&'a Passage>),
     /// The question has no words.
     Empty,
 }
 
-/// The lesson's passages and their index: build once, ask many times.
+impl<'a> Answer<'a> {
+    /// The passages the answer shows, in the order it shows them.
+    pub fn shown(&self) -> Vec<&'a Passage> {
+        match self {
+            Answer::Passages(found) => found.clone(),
+            Answer::Compared(sides) => sides.iter().map(|(_, passage)| *passage).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The lesson's passages and their indexes: build once, ask many times.
 pub struct Teacher {
-    passages: Vec<Passage>,
-    index: PassageIndex,
+    library: Library,
     lesson_title: String,
     /// The lesson page's site path (`lessons/<slug>/`): its pages' base is the site root, so an in-page link names
     /// the page.
     page: String,
 }
 
+/// The keyword's own name for a passage that is one ("TPOT / ITL"), else the learner's words.
+fn side_label(term: &str, passage: &Passage) -> String {
+    match passage.kind {
+        super::passages::PassageKind::Keyword => {
+            passage.text.split(": ").next().unwrap_or(term).to_owned()
+        }
+        _ => term.to_owned(),
+    }
+}
+
 impl Teacher {
     /// Cuts `lesson` into passages and indexes them.
     pub fn new(lesson: &Lesson) -> Self {
-        let passages = passages(lesson);
-        let index = PassageIndex::new(&passages);
         Teacher {
-            passages,
-            index,
+            library: Library::new(passages(lesson)),
             lesson_title: lesson.meta.title.clone(),
             page: format!("lessons/{}/", lesson.meta.slug),
         }
@@ -56,16 +82,84 @@ impl Teacher {
 
     /// The passages, in reading order.
     pub fn passages(&self) -> &[Passage] {
-        &self.passages
+        self.library.passages()
     }
 
-    /// The passages that match `question`, best first.
+    /// The passages that share a word with `question`, by plain BM25, best first.
     pub fn search(&self, question: &str) -> Vec<(&Passage, Hit)> {
-        self.index
+        self.library
+            .index()
             .search(question)
             .into_iter()
-            .map(|hit| (&self.passages[hit.passage], hit))
+            .map(|hit| (&self.passages()[hit.passage], hit))
             .collect()
+    }
+
+    /// How `question` reads, and its passages ranked for its kind.
+    fn ranking(&self, question: &str) -> (Reading, Ranking) {
+        let reading = read(question);
+        let subject = matches!(
+            reading.kind,
+            QuestionKind::Definition | QuestionKind::Simple
+        )
+        .then_some(reading.topic.as_str());
+        let ranking = self.library.rank(&reading.topic, reading.kind, subject);
+        (reading, ranking)
+    }
+
+    /// The passage that says what `term` is, if the lesson answers that: not `not` (the other side of a
+    /// difference), and from the part of the lesson `near` names when one of the first few candidates is, so the two
+    /// sides of a difference come from the same place when they can.
+    fn definition(&self, term: &str, not: Option<usize>, near: Option<&Passage>) -> Option<usize> {
+        let ranking = self
+            .library
+            .rank(term, QuestionKind::Definition, Some(term));
+        if ranking.coverage < ANSWER_COVERAGE {
+            return None;
+        }
+        let candidates: Vec<usize> = ranking
+            .order
+            .iter()
+            .map(|&(at, _)| at)
+            .filter(|&at| Some(at) != not)
+            .collect();
+        let same_part = near.and_then(|near| {
+            candidates
+                .iter()
+                .take(NEAR_CANDIDATES)
+                .find(|&&at| self.passages()[at].part_id == near.part_id)
+        });
+        same_part.or(candidates.first()).copied()
+    }
+
+    /// The two terms of a difference question and the passage for each, when the lesson defines both.
+    fn compared(&self, reading: &Reading) -> Option<Vec<(String, usize)>> {
+        let (a, b) = reading.compared.as_ref()?;
+        let first = self.definition(a, None, None)?;
+        let second = self.definition(b, Some(first), Some(&self.passages()[first]))?;
+        Some(vec![(a.clone(), first), (b.clone(), second)])
+    }
+
+    /// Every passage that matches `question`, best first, in the order that suits its kind: the passages the
+    /// answer shows come first, and a learner's own model gets the first few as its context.
+    pub fn ranked(&self, question: &str) -> Vec<&Passage> {
+        let (reading, ranking) = self.ranking(question);
+        let mut order: Vec<usize> = self
+            .compared(&reading)
+            .map(|sides| {
+                sides
+                    .into_iter()
+                    .map(|(_, at)| at)
+                    .take(COMPARED_SIDES)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for &(at, _) in &ranking.order {
+            if !order.contains(&at) {
+                order.push(at);
+            }
+        }
+        order.into_iter().map(|at| &self.passages()[at]).collect()
     }
 
     /// The course's answer to `question`.
@@ -80,30 +174,47 @@ impl Teacher {
         if !slos.is_empty() {
             return Answer::Slos(slos);
         }
-        let hits = self.search(question);
-        // The best passages that contain enough of the question; one word of it in common is not an answer.
-        let mut answering = hits
-            .iter()
-            .filter(|(_, hit)| hit.coverage >= ANSWER_COVERAGE);
-        match (answering.next(), hits.first()) {
-            (Some((best, hit)), _) => {
-                let second = answering
-                    .next()
-                    .filter(|(_, second)| second.score >= SECOND_PASSAGE_SHARE * hit.score)
-                    .map(|(passage, _)| *passage);
-                Answer::Passages(std::iter::once(*best).chain(second).collect())
+        let (reading, ranking) = self.ranking(question);
+        if let Some(sides) = self.compared(&reading) {
+            let passages = self.passages();
+            return Answer::Compared(
+                sides
+                    .into_iter()
+                    .map(|(term, at)| (side_label(&term, &passages[at]), &passages[at]))
+                    .collect(),
+            );
+        }
+        let passages = self.passages();
+        match ranking.order.first() {
+            None => Answer::NotCovered(None),
+            Some(&(best, _)) if ranking.coverage < ANSWER_COVERAGE => {
+                Answer::NotCovered(Some(&passages[best]))
             }
-            (None, Some((closest, _))) => Answer::NotCovered(Some(closest)),
-            (None, None) => Answer::NotCovered(None),
+            // The blocks chosen for the question's kind, or the best match and a second that scores close.
+            Some(&(_, score)) => {
+                let shown = ranking.leads.max(1);
+                let close = ranking
+                    .order
+                    .get(1)
+                    .filter(|(_, second)| shown == 1 && *second >= SECOND_PASSAGE_SHARE * score);
+                Answer::Passages(
+                    ranking.order[..shown.min(ranking.order.len())]
+                        .iter()
+                        .chain(close)
+                        .map(|&(at, _)| &passages[at])
+                        .collect(),
+                )
+            }
         }
     }
 
-    /// The passages a learner's own model gets with `question`, as plain text with their section names.
+    /// The passages a learner's own model gets with `question`, as plain text with their section names: the ones
+    /// the course's answer would show first.
     pub fn model_context(&self, question: &str) -> String {
-        self.search(question)
+        self.ranked(question)
             .into_iter()
             .take(CONTEXT_PASSAGES)
-            .map(|(passage, _)| format!("[{}] {}", passage.section_title, passage.text))
+            .map(|passage| format!("[{}] {}", passage.section_title, passage.text))
             .collect::<Vec<_>>()
             .join("\n\n")
     }
@@ -117,15 +228,21 @@ impl Teacher {
             Answer::Slos(slos) => slos_html(&slos, &self.page),
             Answer::Passages(found) => found
                 .iter()
-                .map(|passage| {
-                    format!(
-                        "<p class=\"ask-source\">{} · {}</p><blockquote><p>{}</p></blockquote>",
-                        escape(passage.kind.label()),
-                        section_link(passage, &self.lesson_title, &self.page),
-                        escape(&passage.text)
-                    )
-                })
+                .map(|passage| self.passage_html(passage))
                 .collect(),
+            Answer::Compared(sides) => {
+                let columns: String = sides
+                    .iter()
+                    .map(|(term, passage)| {
+                        format!(
+                            "<div><p class=\"ask-term\"><strong>{}</strong></p>{}</div>",
+                            escape(term),
+                            self.passage_html(passage)
+                        )
+                    })
+                    .collect();
+                format!("<p>Side by side:</p><div class=\"ask-compare\">{columns}</div>")
+            }
             Answer::NotCovered(Some(closest)) => format!(
                 "<p>The lesson does not answer that, and I would rather say so than guess. The closest it comes is {}.</p>",
                 section_link(closest, &self.lesson_title, &self.page)
@@ -135,6 +252,18 @@ impl Teacher {
                  lesson's own terms: TTFT, TPOT, percentiles, the knee, goodput, Little's Law, vLLM's metrics.",
             ),
         }
+    }
+}
+
+impl Teacher {
+    /// One passage as the answer shows it: its kind, a link to its section, its text.
+    fn passage_html(&self, passage: &Passage) -> String {
+        format!(
+            "<p class=\"ask-source\">{} · {}</p><blockquote><p>{}</p></blockquote>",
+            escape(passage.kind.label()),
+            section_link(passage, &self.lesson_title, &self.page),
+            escape(&passage.text)
+        )
     }
 }
 
@@ -191,6 +320,7 @@ fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
         SizingAnswer::Worked {
             at_the_knee,
             with_headroom,
+            defaults,
         } => {
             let input = at_the_knee.input;
             let exact = input.peak_qps / at_the_knee.per_replica_max_qps;
@@ -227,12 +357,13 @@ fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
                 .collect();
             format!(
                 "<p class=\"ask-result\"><strong>{} replicas</strong> for {} requests/s at the knee; {} with headroom.</p>\
-                 <ol>{items}</ol><p>{}</p>\
+                 {}<ol>{items}</ol><p>{}</p>\
                  <button type=\"button\" class=\"widget-button\" data-sizer-max-num-seqs=\"{}\" data-sizer-latency-s=\"{}\" \
                  data-sizer-peak-qps=\"{}\" data-sizer-headroom=\"{}\">Open the sizer with these numbers</button>",
                 at_the_knee.replicas,
                 format_number(input.peak_qps),
                 with_headroom.replicas,
+                defaults_html(defaults),
                 escape(&caveat),
                 input.max_num_seqs,
                 input.latency_seconds,
@@ -241,6 +372,40 @@ fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
             )
         }
     }
+}
+
+/// What the question did not give and the course box stood in for, or nothing when it gave everything.
+fn defaults_html(defaults: &[SizingNeed]) -> String {
+    if defaults.is_empty() {
+        return String::new();
+    }
+    let taken: Vec<String> = defaults
+        .iter()
+        .map(|need| {
+            let value = need.field().default_value();
+            match need {
+                SizingNeed::ConcurrencyCap => format!(
+                    "--max-num-seqs {} (the course box: Qwen3.6-27B on 4×H100)",
+                    format_number(value)
+                ),
+                SizingNeed::Latency => format!(
+                    "W = {} per request at the knee (the lesson's worked example)",
+                    format_latency(value)
+                ),
+                SizingNeed::PeakDemand => format!(
+                    "a peak of {} requests/s (the lesson's evening peak)",
+                    format_number(value)
+                ),
+            }
+        })
+        .collect();
+    format!(
+        "<p class=\"ask-defaults\">{}</p>",
+        escape(&format!(
+            "Where your question gave no number I took the course box's: {}. Give your own to size your fleet.",
+            taken.join("; ")
+        ))
+    )
 }
 
 fn slos_html(slos: &[&SloSuggestion], page: &str) -> String {

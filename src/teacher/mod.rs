@@ -4,7 +4,11 @@
 //!
 //! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
 //! - [`rank`]: BM25 with English stemming over them;
-//! - [`quantities`]: the numbers of a question, read with their units;
+//! - [`vocabulary`]: learners' words for the lesson's ideas ("time to first byte" is TTFT, "HPA" the autoscaler);
+//! - [`kinds`]: the kind of a question (definition, difference, explain simply, what if, which metric, why) and
+//!   the blocks that answer it best;
+//! - [`select`]: the passages that answer a question, ranked by passage, section and kind;
+//! - [`quantities`]: the numbers of a question, read with their units as people write them;
 //! - [`worked`]: the two questions that are worked, not looked up: a Little's Law sizing, SLOs to start from;
 //! - [`answer`]: the answer as data and as the Ask box's HTML;
 //! - [`model`]: the learner's own model: its address, the request, the stream's events, its two clocks and every
@@ -18,11 +22,14 @@
 //! ```
 
 pub mod answer;
+pub mod kinds;
 pub mod markup;
 pub mod model;
 pub mod passages;
 pub mod quantities;
 pub mod rank;
+pub mod select;
+pub mod vocabulary;
 pub mod worked;
 
 pub use answer::{Answer, Teacher};

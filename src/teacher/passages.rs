@@ -46,6 +46,9 @@ pub struct Passage {
     pub section_id: Option<String>,
     /// Its section's heading, or the lesson's title before the first heading.
     pub section_title: String,
+    /// The anchor of the top-level (`##`) section it is part of: its own section's, or the one a sub-section
+    /// (`### Queue or shed`) sits in.
+    pub part_id: Option<String>,
     /// What part of the lesson it comes from.
     pub kind: PassageKind,
     /// The text a reader sees, tags removed.
@@ -69,13 +72,15 @@ fn plain_text(html: &str) -> String {
 
 /// Every passage of `lesson`, in reading order.
 pub fn passages(lesson: &Lesson) -> Vec<Passage> {
-    let mut section: (Option<String>, String) = (None, lesson.meta.title.clone());
+    let mut section: (Option<String>, String, Option<String>) =
+        (None, lesson.meta.title.clone(), None);
     let mut found = Vec::new();
-    let mut push = |section: &(Option<String>, String), kind, text: String| {
+    let mut push = |section: &(Option<String>, String, Option<String>), kind, text: String| {
         if !text.trim().is_empty() {
             found.push(Passage {
                 section_id: section.0.clone(),
                 section_title: section.1.clone(),
+                part_id: section.2.clone(),
                 kind,
                 text,
             });
@@ -88,9 +93,14 @@ pub fn passages(lesson: &Lesson) -> Vec<Passage> {
                     let fragment = &html.as_str()[range];
                     match heading_level(fragment) {
                         // A sub-heading without an anchor stays in its section, linked to the section's heading.
-                        Some(_) => {
+                        Some(level) => {
                             let id = first_id(fragment).or_else(|| section.0.clone());
-                            section = (id, heading_text(fragment));
+                            let part = if level <= 2 {
+                                id.clone()
+                            } else {
+                                section.2.clone()
+                            };
+                            section = (id, heading_text(fragment), part);
                         }
                         None => push(&section, PassageKind::Prose, plain_text(fragment)),
                     }

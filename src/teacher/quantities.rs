@@ -1,14 +1,16 @@
-//! The numbers in a question, read with their units: "30 QPS", "64 concurrent sequences", "8 s per request",
-//! "300 ms", "2k tokens", "sixty-four slots", "--max-num-seqs 256", "80% headroom".
+//! The numbers in a question, read with their units as people write them: "30 QPS", "120 rps", "7.2k requests a
+//! minute", "a request every 30 seconds", "64 concurrent sequences", "128 slots", "--max-num-seqs=128",
+//! "max-num-seqs is 128", "a cap of 128", "8 s per request", "4000 ms", "4s", "2k tokens", "sixty-four slots",
+//! "80% headroom", "1,000 users".
 
 /// What a number in a question measures.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Quantity {
-    /// Requests per second (QPS, req/s, requests per second).
+    /// Requests per second (QPS, rps, req/s, requests a minute).
     RequestRate(f64),
     /// Requests a replica runs at once (concurrent sequences, slots, `--max-num-seqs`).
     Concurrency(f64),
-    /// A duration, in seconds (ms, s, minutes).
+    /// A duration, in seconds (ms, s, minutes, hours).
     Duration(f64),
     /// A number of tokens.
     Tokens(f64),
@@ -16,6 +18,8 @@ pub enum Quantity {
     Fraction(f64),
     /// Replicas or GPUs.
     Replicas(f64),
+    /// People or clients sending requests ("1,000 users").
+    Users(f64),
 }
 
 /// A unit word and what a number followed by it measures (`scale` turns the number into the quantity's unit).
@@ -25,202 +29,82 @@ struct Unit {
     scale: f64,
 }
 
-/// Units as they follow a number, longest spellings first so "requests per second" wins over "requests".
+const fn unit(words: &'static [&'static str], make: fn(f64) -> Quantity, scale: f64) -> Unit {
+    Unit { words, make, scale }
+}
+
+/// Units as they follow a number, longest spellings first ("requests in flight" before "requests"). Rates written
+/// with a request noun and a time ("120 requests per second", "7.2k requests a minute") are read by [`rate_at`].
 const UNITS: &[Unit] = &[
-    Unit {
-        words: &["requests", "per", "second"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["requests", "a", "second"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["queries", "per", "second"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["requests", "per", "minute"],
-        make: Quantity::RequestRate,
-        scale: 1.0 / 60.0,
-    },
-    Unit {
-        words: &["req", "s"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["requests", "s"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["request", "s"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["qps"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["rps"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["concurrent"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["sequences"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["seqs"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["slots"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["in", "flight"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["milliseconds"],
-        make: Quantity::Duration,
-        scale: 0.001,
-    },
-    Unit {
-        words: &["millisecond"],
-        make: Quantity::Duration,
-        scale: 0.001,
-    },
-    Unit {
-        words: &["ms"],
-        make: Quantity::Duration,
-        scale: 0.001,
-    },
-    Unit {
-        words: &["seconds"],
-        make: Quantity::Duration,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["second"],
-        make: Quantity::Duration,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["secs"],
-        make: Quantity::Duration,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["sec"],
-        make: Quantity::Duration,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["s"],
-        make: Quantity::Duration,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["minutes"],
-        make: Quantity::Duration,
-        scale: 60.0,
-    },
-    Unit {
-        words: &["minute"],
-        make: Quantity::Duration,
-        scale: 60.0,
-    },
-    Unit {
-        words: &["min"],
-        make: Quantity::Duration,
-        scale: 60.0,
-    },
-    Unit {
-        words: &["tokens"],
-        make: Quantity::Tokens,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["token"],
-        make: Quantity::Tokens,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["tok"],
-        make: Quantity::Tokens,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["%"],
-        make: Quantity::Fraction,
-        scale: 0.01,
-    },
-    Unit {
-        words: &["percent"],
-        make: Quantity::Fraction,
-        scale: 0.01,
-    },
-    Unit {
-        words: &["replicas"],
-        make: Quantity::Replicas,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["replica"],
-        make: Quantity::Replicas,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["gpus"],
-        make: Quantity::Replicas,
-        scale: 1.0,
-    },
+    unit(&["qps"], Quantity::RequestRate, 1.0),
+    unit(&["rps"], Quantity::RequestRate, 1.0),
+    unit(&["rpm"], Quantity::RequestRate, 1.0 / 60.0),
+    unit(&["requests", "in", "flight"], Quantity::Concurrency, 1.0),
+    unit(&["requests", "at", "once"], Quantity::Concurrency, 1.0),
+    unit(&["at", "once"], Quantity::Concurrency, 1.0),
+    unit(&["in", "flight"], Quantity::Concurrency, 1.0),
+    unit(&["concurrent"], Quantity::Concurrency, 1.0),
+    unit(&["parallel"], Quantity::Concurrency, 1.0),
+    unit(&["sequences"], Quantity::Concurrency, 1.0),
+    unit(&["seqs"], Quantity::Concurrency, 1.0),
+    unit(&["slots"], Quantity::Concurrency, 1.0),
+    unit(&["tokens"], Quantity::Tokens, 1.0),
+    unit(&["token"], Quantity::Tokens, 1.0),
+    unit(&["tok"], Quantity::Tokens, 1.0),
+    unit(&["%"], Quantity::Fraction, 0.01),
+    unit(&["percent"], Quantity::Fraction, 0.01),
+    unit(&["replicas"], Quantity::Replicas, 1.0),
+    unit(&["replica"], Quantity::Replicas, 1.0),
+    unit(&["gpus"], Quantity::Replicas, 1.0),
+    unit(&["users"], Quantity::Users, 1.0),
+    unit(&["clients"], Quantity::Users, 1.0),
+    unit(&["people"], Quantity::Users, 1.0),
+    unit(&["customers"], Quantity::Users, 1.0),
 ];
 
-/// Words before a number that say what it is (`--max-num-seqs 64`, "a cap of 64", "a peak of 30").
+/// Time units, in seconds.
+const TIME_UNITS: &[(&str, f64)] = &[
+    ("ms", 0.001),
+    ("millisecond", 0.001),
+    ("milliseconds", 0.001),
+    ("s", 1.0),
+    ("sec", 1.0),
+    ("secs", 1.0),
+    ("second", 1.0),
+    ("seconds", 1.0),
+    ("min", 60.0),
+    ("mins", 60.0),
+    ("minute", 60.0),
+    ("minutes", 60.0),
+    ("h", 3600.0),
+    ("hr", 3600.0),
+    ("hour", 3600.0),
+    ("hours", 3600.0),
+];
+
+/// Nouns that count requests in a rate ("120 requests per second", "a query every 2 s").
+const REQUEST_NOUNS: &[&str] = &[
+    "request", "requests", "req", "reqs", "query", "queries", "call", "calls", "prompt", "prompts",
+    "message", "messages",
+];
+
+/// Words between a count and its time in a rate: "per second", "a minute", "every 30 s", "req/s" (no word).
+const RATE_LINKS: &[&str] = &["per", "a", "an", "each", "every"];
+
+/// Words before a number that say what it is ("--max-num-seqs 64", "a cap of 64", "a peak of 30", "QPS = 30").
 const LEADS: &[Unit] = &[
-    Unit {
-        words: &["max", "num", "seqs"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["cap", "of"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["concurrency", "of"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["concurrency"],
-        make: Quantity::Concurrency,
-        scale: 1.0,
-    },
-    Unit {
-        words: &["peak", "of"],
-        make: Quantity::RequestRate,
-        scale: 1.0,
-    },
+    unit(&["max", "num", "seqs"], Quantity::Concurrency, 1.0),
+    unit(&["cap"], Quantity::Concurrency, 1.0),
+    unit(&["concurrency"], Quantity::Concurrency, 1.0),
+    unit(&["batch", "size"], Quantity::Concurrency, 1.0),
+    unit(&["peak"], Quantity::RequestRate, 1.0),
+    unit(&["qps"], Quantity::RequestRate, 1.0),
+    unit(&["rps"], Quantity::RequestRate, 1.0),
+];
+
+/// Words that may stand between a lead and its number: "max-num-seqs is 128", "a cap of 128", "set to 64".
+const LEAD_LINKS: &[&str] = &[
+    "is", "of", "to", "at", "set", "be", "was", "equals", "about", "around", "roughly",
 ];
 
 /// Number words, for questions typed as speech ("sixty-four slots").
@@ -262,16 +146,11 @@ enum Word {
     Text(String),
 }
 
-/// Splits `question` into numbers and words: "1,000" and "1.5k" are numbers, "req/s" is two words, "%" is a word,
-/// "sixty-four" and "a hundred" are numbers.
-fn words(question: &str) -> Vec<Word> {
+/// The raw words of `question`: letters and digits, with "1,000" and "1.5" kept whole, and "%" and the
+/// punctuation that ends a clause words of their own.
+fn raw_words(question: &str) -> Vec<String> {
     let mut raw: Vec<String> = Vec::new();
     let mut current = String::new();
-    let flush = |current: &mut String, raw: &mut Vec<String>| {
-        if !current.is_empty() {
-            raw.push(std::mem::take(current));
-        }
-    };
     let chars: Vec<char> = question.chars().collect();
     for (at, &c) in chars.iter().enumerate() {
         let between_digits = at > 0
@@ -280,40 +159,58 @@ fn words(question: &str) -> Vec<Word> {
         if c.is_alphanumeric() || ((c == '.' || c == ',') && between_digits) {
             current.push(c);
         } else {
-            flush(&mut current, &mut raw);
-            if c == '%' {
-                raw.push("%".to_owned());
+            if !current.is_empty() {
+                raw.push(std::mem::take(&mut current));
+            }
+            // A unit never reaches across the end of a clause: "the cap is 128. Replicas?"
+            if matches!(c, '%' | '.' | ',' | ';' | ':' | '?' | '!') {
+                raw.push(c.to_string());
             }
         }
     }
-    flush(&mut current, &mut raw);
+    if !current.is_empty() {
+        raw.push(current);
+    }
+    raw
+}
 
+/// Splits `question` into numbers and words: "1,000" and "7.2k" are numbers, "4s" and "120rps" a number and its
+/// unit, "req/s" two words, "sixty-four" and "a hundred" numbers.
+fn words(question: &str) -> Vec<Word> {
     let mut found = Vec::new();
-    for word in raw {
+    for word in raw_words(question) {
         let lower = word.to_lowercase();
-        found.push(match number_of(&lower) {
-            Some(value) => Word::Number(value),
-            None => Word::Text(lower),
-        });
-        // "sixty four" (the hyphen split it) and "a hundred" / "two thousand" fold into one number.
-        let len = found.len();
-        if len >= 2 {
-            if let (Word::Number(before), Word::Number(last)) = (&found[len - 2], &found[len - 1]) {
-                let (before, last) = (*before, *last);
-                let folded =
-                    if before >= 20.0 && before % 10.0 == 0.0 && before < 100.0 && last < 10.0 {
-                        Some(before + last)
-                    } else {
-                        None
-                    };
-                if let Some(value) = folded {
-                    found.truncate(len - 2);
-                    found.push(Word::Number(value));
+        match number_of(&lower) {
+            Some((value, unit)) => {
+                found.push(Word::Number(value));
+                if !unit.is_empty() {
+                    found.push(Word::Text(unit.to_owned()));
                 }
             }
+            None => found.push(Word::Text(lower)),
+        }
+        fold_tens_and_units(&mut found);
+    }
+    fold_multipliers(found)
+}
+
+/// "sixty four" (the hyphen split it) becomes 64.
+fn fold_tens_and_units(found: &mut Vec<Word>) {
+    let len = found.len();
+    if len < 2 {
+        return;
+    }
+    if let (Word::Number(tens), Word::Number(units)) = (&found[len - 2], &found[len - 1]) {
+        let (tens, units) = (*tens, *units);
+        if (20.0..100.0).contains(&tens) && tens % 10.0 == 0.0 && units < 10.0 {
+            found.truncate(len - 2);
+            found.push(Word::Number(tens + units));
         }
     }
-    // "a hundred", "two hundred", "three thousand".
+}
+
+/// "a hundred", "two hundred", "three thousand".
+fn fold_multipliers(found: Vec<Word>) -> Vec<Word> {
     let mut folded: Vec<Word> = Vec::new();
     for word in found {
         let multiplier = match &word {
@@ -323,8 +220,8 @@ fn words(question: &str) -> Vec<Word> {
         };
         match (multiplier, folded.last_mut()) {
             (Some(m), Some(Word::Number(value))) => *value *= m,
-            (Some(m), Some(Word::Text(text))) if text == "a" => {
-                *folded.last_mut().expect("checked") = Word::Number(m)
+            (Some(m), Some(last @ Word::Text(_))) if *last == Word::Text("a".to_owned()) => {
+                *last = Word::Number(m)
             }
             _ => folded.push(word),
         }
@@ -332,26 +229,113 @@ fn words(question: &str) -> Vec<Word> {
     folded
 }
 
-/// The value of one word: digits (with thousands commas, a decimal point, a `k` suffix) or a number word.
-fn number_of(word: &str) -> Option<f64> {
+/// The value of one word and the unit glued to it: digits (with thousands commas, a decimal point, a `k` for
+/// thousands, a unit such as the `s` of "4s") or a number word.
+fn number_of(word: &str) -> Option<(f64, &str)> {
     if let Some(&(_, value)) = NUMBER_WORDS.iter().find(|(name, _)| *name == word) {
-        return Some(value);
+        return Some((value, ""));
     }
-    let (digits, scale) = match word.strip_suffix('k') {
-        Some(digits) => (digits, 1000.0),
-        None => (word, 1.0),
-    };
+    let split = word
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+        .unwrap_or(word.len());
+    let (digits, rest) = word.split_at(split);
     if !digits.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
     let value: f64 = digits.replace(',', "").parse().ok()?;
-    value.is_finite().then_some(value * scale)
+    let (value, rest) = match rest.strip_prefix('k') {
+        Some(after) if after.is_empty() || TIME_UNITS.iter().any(|(u, _)| *u == after) => {
+            (value * 1000.0, after)
+        }
+        _ => (value, rest),
+    };
+    value.is_finite().then_some((value, rest))
+}
+
+fn text_at(words: &[Word], at: usize) -> Option<&str> {
+    match words.get(at) {
+        Some(Word::Text(text)) => Some(text),
+        _ => None,
+    }
 }
 
 fn matches_at(words: &[Word], at: usize, pattern: &[&str]) -> bool {
-    pattern.iter().enumerate().all(|(offset, expected)| {
-        matches!(words.get(at + offset), Some(Word::Text(text)) if text == expected)
-    })
+    pattern
+        .iter()
+        .enumerate()
+        .all(|(offset, expected)| text_at(words, at + offset) == Some(expected))
+}
+
+fn seconds_of(words: &[Word], at: usize) -> Option<f64> {
+    let unit = text_at(words, at)?;
+    TIME_UNITS
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .map(|&(_, seconds)| seconds)
+}
+
+/// The count at `at` that can start a rate: a number, or "a"/"one" before a singular request noun.
+fn count_at(words: &[Word], at: usize) -> Option<f64> {
+    match words.get(at)? {
+        Word::Number(value) => Some(*value),
+        Word::Text(text) if matches!(text.as_str(), "a" | "an") => matches!(
+            text_at(words, at + 1),
+            Some("request" | "query" | "call" | "prompt" | "message")
+        )
+        .then_some(1.0),
+        Word::Text(_) => None,
+    }
+}
+
+/// A rate starting at `at`, and how many words it spans: a count, a request noun, then a time with a link word
+/// and an optional number ("120 requests per second", "7.2k requests a minute", "a request every 30 seconds") or
+/// right after it ("12 req/s").
+fn rate_at(words: &[Word], at: usize) -> Option<(f64, usize)> {
+    let count = count_at(words, at)?;
+    if !REQUEST_NOUNS.contains(&text_at(words, at + 1)?) {
+        return None;
+    }
+    if let Some(seconds) = seconds_of(words, at + 2) {
+        return Some((count / seconds, 3));
+    }
+    if !RATE_LINKS.contains(&text_at(words, at + 2)?) {
+        return None;
+    }
+    let (every, unit_at) = match words.get(at + 3) {
+        Some(Word::Number(n)) => (*n, at + 4),
+        _ => (1.0, at + 3),
+    };
+    let seconds = seconds_of(words, unit_at)?;
+    (every > 0.0).then_some((count / (every * seconds), unit_at + 1 - at))
+}
+
+/// What the words right after the number at `at` make of it: a unit, or a plain time ("8 s", "4000 ms").
+fn unit_after(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
+    UNITS
+        .iter()
+        .find(|unit| matches_at(words, at + 1, unit.words))
+        .map(|unit| (unit.make)(value * unit.scale))
+        .or_else(|| seconds_of(words, at + 1).map(|seconds| Quantity::Duration(value * seconds)))
+}
+
+/// What the words before the number at `at` make of it, over up to two link words ("max-num-seqs is 128").
+fn lead_before(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
+    let mut end = at;
+    for _ in 0..=2 {
+        let found = LEADS.iter().find_map(|lead| {
+            let len = lead.words.len();
+            (end >= len && matches_at(words, end - len, lead.words))
+                .then(|| (lead.make)(value * lead.scale))
+        });
+        if found.is_some() {
+            return found;
+        }
+        match end.checked_sub(1).and_then(|before| text_at(words, before)) {
+            Some(link) if LEAD_LINKS.contains(&link) => end -= 1,
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Every number of `question` whose unit is known, in order. A number with no unit is left out: "64 and 8" says
@@ -359,24 +343,21 @@ fn matches_at(words: &[Word], at: usize, pattern: &[&str]) -> bool {
 pub fn quantities(question: &str) -> Vec<Quantity> {
     let words = words(question);
     let mut found = Vec::new();
-    for (at, word) in words.iter().enumerate() {
-        let Word::Number(value) = *word else {
+    let mut at = 0;
+    while at < words.len() {
+        if let Some((rate, span)) = rate_at(&words, at) {
+            found.push(Quantity::RequestRate(rate));
+            at += span;
             continue;
-        };
-        let after = UNITS
-            .iter()
-            .find(|unit| matches_at(&words, at + 1, unit.words))
-            .map(|unit| (unit.make)(value * unit.scale));
-        let before = || {
-            LEADS.iter().find_map(|lead| {
-                let len = lead.words.len();
-                (at >= len && matches_at(&words, at - len, lead.words))
-                    .then(|| (lead.make)(value * lead.scale))
-            })
-        };
-        if let Some(quantity) = after.or_else(before) {
-            found.push(quantity);
         }
+        if let Word::Number(value) = words[at] {
+            if let Some(quantity) =
+                unit_after(&words, at, value).or_else(|| lead_before(&words, at, value))
+            {
+                found.push(quantity);
+            }
+        }
+        at += 1;
     }
     found
 }

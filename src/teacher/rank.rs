@@ -10,18 +10,155 @@ use super::passages::Passage;
 
 /// BM25's term-frequency saturation: the usual value.
 const K1: f64 = 1.2;
-/// BM25's length normalisation: the usual value.
-const B: f64 = 0.75;
+/// BM25's length normalisation: the usual value, for passages.
+pub const B: f64 = 0.75;
 /// How many times a passage's section heading is counted with its text.
 const HEADING_WEIGHT: usize = 1;
 
 /// Words that carry no topic; a question made only of them matches nothing.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "could", "did", "do", "does",
-    "for", "from", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or",
-    "our", "should", "so", "tell", "that", "the", "their", "them", "then", "there", "these",
-    "this", "to", "us", "was", "we", "what", "when", "where", "which", "who", "why", "will",
-    "with", "would", "you", "your", "explain", "mean", "means", "meaning",
+    "a",
+    "about",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "for",
+    "from",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "me",
+    "my",
+    "of",
+    "on",
+    "or",
+    "our",
+    "should",
+    "so",
+    "tell",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "this",
+    "to",
+    "us",
+    "was",
+    "we",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "explain",
+    "mean",
+    "means",
+    "meaning",
+    "am",
+    "m",
+    "s",
+    "t",
+    "like",
+    "happens",
+    "happen",
+    "going",
+    "please",
+    "need",
+    "want",
+    "know",
+    "get",
+    "keep",
+    "should",
+    "thing",
+    "same",
+    "just",
+    "really",
+    "much",
+    "many",
+    "has",
+    "have",
+    "had",
+    "stand",
+    "difference",
+    "between",
+    "vs",
+    "versus",
+    "whats",
+    "im",
+    "out",
+    "shouldn",
+    "don",
+    "doesn",
+    "isn",
+    "aren",
+    "can",
+    "cannot",
+    "won",
+    "wouldn",
+    "didn",
+    "llm",
+    "llms",
+    "help",
+    "helps",
+    "hurt",
+    "hurts",
+    "affect",
+    "affects",
+    "improve",
+    "improves",
+    "good",
+    "bad",
+    "better",
+    "worse",
+    "say",
+    "says",
+    "control",
+    "controls",
+    "everyone",
+    "else",
+    "someone",
+    "anyone",
+    "down",
+    "give",
+    "gives",
+    "way",
+    "ways",
+    "also",
+    "still",
+    "exactly",
+    "actually",
+    "return",
+    "returns",
+    "returning",
+    "getting",
+    "got",
+    "see",
+    "seeing",
+    "use",
+    "using",
 ];
 
 /// Lower-cased, stemmed words of `text`, stop words left out. Hyphens and slashes split words (`max-num-seqs`
@@ -32,6 +169,7 @@ pub fn terms(stemmer: &Stemmer, text: &str) -> Vec<String> {
         .map(str::to_lowercase)
         .filter(|word| !STOP_WORDS.contains(&word.as_str()))
         .map(|word| stemmer.stem(&word).into_owned())
+        .filter(|stem| !STOP_WORDS.contains(&stem.as_str()))
         .collect()
 }
 
@@ -42,7 +180,8 @@ pub struct Hit {
     pub passage: usize,
     /// Its BM25 score (higher is better).
     pub score: f64,
-    /// The share of the question's distinct terms it contains, 0–1.
+    /// The share of the question's distinct terms it contains, 0–1, each term weighted by its inverse document
+    /// frequency: a rare word the passage lacks ("pasta") counts for more than a common one it lacks.
     pub coverage: f64,
 }
 
@@ -54,11 +193,19 @@ pub struct PassageIndex {
     /// Each passage's length in terms.
     lengths: Vec<f64>,
     mean_length: f64,
+    /// Length normalisation, 0 (none) to 1 (full).
+    b: f64,
 }
 
 impl PassageIndex {
     /// Indexes `passages` (each with its section heading).
     pub fn new(passages: &[Passage]) -> Self {
+        Self::with_length_normalisation(passages, B)
+    }
+
+    /// Indexes `passages` with length normalisation `b`: documents as unlike in length as a lesson's sections (a
+    /// three-line wrap-up, a page of metrics) want less than the usual, or the shortest wins every question.
+    pub fn with_length_normalisation(passages: &[Passage], b: f64) -> Self {
         let stemmer = Stemmer::create(Algorithm::English);
         let mut postings: HashMap<String, Vec<(usize, u32)>> = HashMap::new();
         let mut lengths = Vec::with_capacity(passages.len());
@@ -87,7 +234,16 @@ impl PassageIndex {
             postings,
             lengths,
             mean_length: mean_length.max(1.0),
+            b,
         }
+    }
+
+    /// The inverse document frequency of `term` (the "+1" form, never negative); a term no passage has gets the
+    /// highest.
+    fn idf(&self, term: &str) -> f64 {
+        let passages = self.lengths.len() as f64;
+        let with_term = self.postings.get(term).map_or(0.0, |p| p.len() as f64);
+        ((passages - with_term + 0.5) / (with_term + 0.5) + 1.0).ln()
     }
 
     /// The passages that share a term with `question`, best first (ties in reading order).
@@ -95,21 +251,19 @@ impl PassageIndex {
         let mut query = terms(&self.stemmer, question);
         query.sort();
         query.dedup();
-        let passages = self.lengths.len() as f64;
-        let mut scores: HashMap<usize, (f64, usize)> = HashMap::new();
+        let total_weight: f64 = query.iter().map(|term| self.idf(term)).sum();
+        let mut scores: HashMap<usize, (f64, f64)> = HashMap::new();
         for term in &query {
             let Some(postings) = self.postings.get(term) else {
                 continue;
             };
-            let with_term = postings.len() as f64;
-            // The "+1" form of the inverse document frequency, never negative.
-            let idf = ((passages - with_term + 0.5) / (with_term + 0.5) + 1.0).ln();
+            let idf = self.idf(term);
             for &(passage, count) in postings {
                 let count = f64::from(count);
-                let norm = K1 * (1.0 - B + B * self.lengths[passage] / self.mean_length);
+                let norm = K1 * (1.0 - self.b + self.b * self.lengths[passage] / self.mean_length);
                 let entry = scores.entry(passage).or_default();
                 entry.0 += idf * count * (K1 + 1.0) / (count + norm);
-                entry.1 += 1;
+                entry.1 += idf;
             }
         }
         let mut hits: Vec<Hit> = scores
@@ -117,10 +271,30 @@ impl PassageIndex {
             .map(|(passage, (score, matched))| Hit {
                 passage,
                 score,
-                coverage: matched as f64 / query.len() as f64,
+                coverage: matched / total_weight,
             })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.passage.cmp(&b.passage)));
         hits
+    }
+
+    /// The share of `text`'s distinct terms, each weighted by its inverse document frequency, that some passage
+    /// holds; `None` when `text` has no terms.
+    pub fn coverage(&self, text: &str) -> Option<f64> {
+        let mut query = terms(&self.stemmer, text);
+        query.sort();
+        query.dedup();
+        let total: f64 = query.iter().map(|term| self.idf(term)).sum();
+        let held: f64 = query
+            .iter()
+            .filter(|term| self.postings.contains_key(*term))
+            .map(|term| self.idf(term))
+            .sum();
+        (!query.is_empty()).then(|| held / total)
+    }
+
+    /// The stemmed terms of `text`, as this index reads them.
+    pub fn terms(&self, text: &str) -> Vec<String> {
+        terms(&self.stemmer, text)
     }
 }

@@ -137,6 +137,44 @@ test('a sizing question is worked to its replica count and opens the sizer with 
   assert.deepEqual(problems(), []);
 });
 
+test('a learner\'s own wording: their sizing, "explain simply" and a difference', async () => {
+  const { page, problems } = await openLesson();
+  const answer = page.locator('#ask-answer');
+
+  // The flag as people write it ("max-num-seqs is 128"), a rate and a time in words.
+  await ask(page, 'We peak at 120 requests per second, each request takes 4 seconds and max-num-seqs is 128. How many replicas?');
+  await answer.locator('.ask-result').getByText('4 replicas').waitFor({ timeout: 15000 });
+  assert.match(await answer.textContent(), /128 ÷ 4\.0 = 32 requests\/s/);
+  await answer.getByRole('button', { name: 'Open the sizer with these numbers' }).click();
+  await page.waitForFunction(() => document.activeElement?.closest('.sizer-inputs'), null, { timeout: 15000 });
+  assert.equal(await page.getByLabel('peak demand (requests/s)').inputValue(), '120');
+  assert.equal(await page.getByLabel('concurrency cap (--max-num-seqs)').inputValue(), '128');
+  assert.equal(await page.getByLabel('mean latency at the knee (s)').inputValue(), '4');
+
+  // "Explain simply" leads with an analogy or the plain definition, never with a stray paragraph.
+  await ask(page, 'Explain goodput simply');
+  await page.waitForFunction(() => /Goodput/.test(document.querySelector('#ask-answer blockquote')?.textContent ?? ''),
+    null, { timeout: 15000 });
+  const lead = await answer.locator('.ask-source').first().textContent();
+  assert.match(lead, /^(Analogy|TL;DR|Keyword) ·/, lead);
+
+  // A difference sets both terms side by side.
+  await ask(page, 'What is the difference between TTFT and TPOT?');
+  const sides = answer.locator('.ask-compare .ask-term');
+  await sides.first().waitFor({ timeout: 15000 });
+  const terms = await sides.allTextContents();
+  assert.equal(terms.length, 2, terms.join(' | '));
+  assert.match(terms[0], /TTFT/);
+  assert.match(terms[1], /TPOT/);
+  const compared = await answer.locator('.ask-compare blockquote').allTextContents();
+  assert.match(compared[0], /first token/i);
+  assert.match(compared[1], /between streamed tokens|per output token/i);
+  await answer.scrollIntoViewIfNeeded();
+  await screenshot(page, 'teacher-difference-1280');
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
 test('SLOs for an application come from the sizer table; the box reads at 390 px', async () => {
   const { page, problems } = await openLesson({ width: 390, height: 844 });
   await ask(page, 'What TTFT and TPOT SLOs for my RAG app?');

@@ -1,0 +1,352 @@
+//! What kind of question a learner asks, read from its wording: a definition, the difference between two terms, a
+//! plea to explain simply, what happens if, which metric or flag, why. Each kind is answered from the lesson's
+//! blocks in the order that suits it: a definition leads with the keyword and the TL;DR, "explain simply" with the
+//! analogy, "what happens if" with a predict step's reveal, "which metric" with the metric's keyword.
+
+use super::passages::{Passage, PassageKind};
+use super::vocabulary::normalise;
+
+/// The kind of a question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuestionKind {
+    /// "What is goodput?", "What does TPOT mean?"
+    Definition,
+    /// "What is the difference between TTFT and TPOT?", "open loop vs closed loop"
+    Difference,
+    /// "Explain goodput like I am five", "in simple terms"
+    Simple,
+    /// "What happens if I turn off chunked prefill?", "Does chunked prefill help TTFT?"
+    WhatIf,
+    /// "Which metric tells me to add a replica?", "What flag caps concurrency?"
+    WhichSignal,
+    /// "Why does latency blow up near full load?"
+    Why,
+    /// Anything else: the best match leads.
+    Other,
+}
+
+/// A question read: its kind, what it is about with the kind's cue words taken out, and the two terms of a
+/// difference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    pub kind: QuestionKind,
+    /// The question without the words that only say its kind ("like I am five", "difference between").
+    pub topic: String,
+    /// For a difference, the two terms compared, as the learner wrote them.
+    pub compared: Option<(String, String)>,
+}
+
+/// Cue phrases of each kind, as whole words of the normalised question; the first kind that matches wins.
+const CUES: &[(QuestionKind, &[&str])] = &[
+    (
+        QuestionKind::Simple,
+        &[
+            "like i am five",
+            "like i m five",
+            "like im five",
+            "eli5",
+            "simply",
+            "simple terms",
+            "simple words",
+            "simple picture",
+            "plain english",
+            "plain words",
+            "plain terms",
+            "layman",
+            "for a beginner",
+            "for beginners",
+            "for a child",
+            "for a kid",
+            "intuition",
+            "intuitively",
+            "analogy",
+            "non technical",
+            "in a nutshell",
+        ],
+    ),
+    (
+        QuestionKind::WhichSignal,
+        &[
+            "which metric",
+            "what metric",
+            "which number",
+            "what number",
+            "which signal",
+            "what signal",
+            "which flag",
+            "what flag",
+            "which setting",
+            "what setting",
+            "which gauge",
+            "which counter",
+            "what should i watch",
+            "what should i monitor",
+            "what should i alert",
+            "what to watch",
+            "what to monitor",
+            "which vllm metric",
+            "scale on",
+            "tells me",
+        ],
+    ),
+    (
+        QuestionKind::WhatIf,
+        &[
+            "what happens",
+            "what would happen",
+            "what if",
+            "what will happen",
+            "happens to",
+            "suppose",
+            "turn off",
+            "switch off",
+            "turn on",
+            "does it help",
+            "help ttft",
+            "help tpot",
+            "hurt",
+            "affect",
+            "effect of",
+            "impact of",
+        ],
+    ),
+    (
+        QuestionKind::Why,
+        &["why", "how come", "what causes", "reason"],
+    ),
+    (
+        QuestionKind::Definition,
+        &[
+            "what is",
+            "what s",
+            "what are",
+            "define",
+            "definition",
+            "meaning of",
+            "what does",
+            "stand for",
+            "what do you mean",
+        ],
+    ),
+];
+
+/// Phrases that join the two terms of a difference ("A vs B", "A compared to B").
+const BETWEEN: &[&str] = &[
+    " vs ",
+    " versus ",
+    " compared to ",
+    " compared with ",
+    " different from ",
+    " differ from ",
+    " differs from ",
+    " the same as ",
+    " the same thing as ",
+];
+
+/// Words that open a question and belong to neither term of a difference.
+const OPENERS: &[&str] = &[
+    "what",
+    "s",
+    "is",
+    "are",
+    "how",
+    "does",
+    "do",
+    "the",
+    "a",
+    "an",
+    "and",
+    "difference",
+    "between",
+    "explain",
+    "tell",
+    "me",
+    "whats",
+];
+
+/// The most words a term has in "what is X" (question words aside).
+const MAX_TERM_WORDS: usize = 4;
+/// Words of a definition question that are not the term.
+const DEFINITION_WORDS: &[&str] = &[
+    "define",
+    "definition",
+    "meaning",
+    "of",
+    "mean",
+    "stand",
+    "for",
+    "do",
+    "you",
+];
+
+/// Words that only say the kind of a simple question, left out of its topic.
+const SIMPLE_FILLER: &[&str] = &[
+    "like",
+    "i",
+    "am",
+    "m",
+    "im",
+    "five",
+    "eli5",
+    "simply",
+    "simple",
+    "plain",
+    "terms",
+    "words",
+    "english",
+    "layman",
+    "beginner",
+    "beginners",
+    "child",
+    "kid",
+    "analogy",
+    "picture",
+    "nutshell",
+];
+
+/// The words of `phrase` minus opening question words, as the learner wrote them.
+fn term(phrase: &str) -> String {
+    let words: Vec<&str> = phrase.split_whitespace().collect();
+    let start = words
+        .iter()
+        .position(|w| !OPENERS.contains(w))
+        .unwrap_or(words.len());
+    words[start..].join(" ")
+}
+
+/// The two terms of "the difference between A and B", "A vs B", "how is A different from B".
+fn compared(said: &str) -> Option<(String, String)> {
+    let clause = |text: &str| {
+        // A term stops at the end of its clause: "open loop vs closed loop: what's the difference".
+        term(text.split(['?', ':', ',', ';']).next().unwrap_or(text))
+    };
+    if let Some(at) = said.find(" difference between ") {
+        let rest = &said[at + " difference between ".len()..];
+        let (a, b) = rest.split_once(" and ")?;
+        return Some((clause(a), clause(b))).filter(|(a, b)| !a.is_empty() && !b.is_empty());
+    }
+    BETWEEN.iter().find_map(|joint| {
+        let (a, b) = said.split_once(joint)?;
+        let a = term(a.rsplit([':', ',', ';']).next().unwrap_or(a));
+        let b = clause(b);
+        (!a.is_empty() && !b.is_empty()).then_some((a, b))
+    })
+}
+
+/// The question lower-cased with punctuation kept only where it ends a clause, for [`compared`].
+fn clauses(question: &str) -> String {
+    let kept: String = question
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '?' | ':' | ',' | ';' | '_' | '-') {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    format!(
+        " {} ",
+        kept.split_whitespace().collect::<Vec<_>>().join(" ")
+    )
+}
+
+/// The first kind whose cue phrase `said` (normalised) holds, and the phrase.
+fn cue(said: &str) -> Option<(QuestionKind, &'static str)> {
+    CUES.iter().find_map(|(kind, cues)| {
+        cues.iter()
+            .find(|cue| said.contains(&format!(" {cue} ")))
+            .map(|cue| (*kind, *cue))
+    })
+}
+
+/// Whether a definition question names a term rather than asking something longer ("What does Little's Law say
+/// about latency?" is not a definition): at most four words once the question words are gone, or a "what does
+/// X mean / stand for / do" shape.
+fn names_a_term(said: &str) -> bool {
+    let shaped = [" mean ", " stand for ", " do ", " refer to "]
+        .iter()
+        .any(|end| said.ends_with(end));
+    let words = said
+        .split_whitespace()
+        .filter(|w| !OPENERS.contains(w) && !DEFINITION_WORDS.contains(w))
+        .count();
+    if said.contains(" what does ") {
+        shaped
+    } else {
+        shaped || words <= MAX_TERM_WORDS
+    }
+}
+
+/// `question` without the phrase that says its kind, normalised: what is left is what the lesson must answer.
+pub fn without_cue(kind: QuestionKind, question: &str) -> String {
+    let said = normalise(question);
+    match cue(&said) {
+        Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
+        _ => said,
+    }
+}
+
+/// Reads `question`'s kind and topic.
+pub fn read(question: &str) -> Reading {
+    let said = normalise(question);
+    if let Some((a, b)) = compared(&clauses(question)) {
+        return Reading {
+            kind: QuestionKind::Difference,
+            topic: question.to_owned(),
+            compared: Some((a, b)),
+        };
+    }
+    let kind = match cue(&said) {
+        Some((QuestionKind::Definition, _)) if !names_a_term(&said) => QuestionKind::Other,
+        Some((kind, _)) => kind,
+        None => QuestionKind::Other,
+    };
+    let topic = if kind == QuestionKind::Simple {
+        said.split_whitespace()
+            .filter(|w| !SIMPLE_FILLER.contains(w))
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        question.to_owned()
+    };
+    Reading {
+        kind,
+        topic,
+        compared: None,
+    }
+}
+
+/// The blocks that answer a kind of question best, best first.
+pub fn preferred(kind: QuestionKind) -> &'static [PassageKind] {
+    use PassageKind::*;
+    match kind {
+        QuestionKind::Definition | QuestionKind::Difference => &[Keyword, Tldr, Formula, Prose],
+        QuestionKind::Simple => &[Analogy, Tldr, Keyword],
+        QuestionKind::WhatIf => &[Explanation, Prose, Tldr],
+        QuestionKind::WhichSignal => &[Keyword, Recall, Prose],
+        QuestionKind::Why => &[Explanation, Prose, Tldr],
+        QuestionKind::Other => &[],
+    }
+}
+
+/// How much `passage`'s kind suits a question of `kind`: 1 for the best block, less down the list, 0 for others.
+/// A "which metric or flag" question wants a keyword that *is* a metric or a flag.
+pub fn suitability(kind: QuestionKind, passage: &Passage) -> f64 {
+    let order = preferred(kind);
+    let names_signal = |text: &str| {
+        let term = text.split(": ").next().unwrap_or("");
+        term.contains('_') || term.starts_with("--")
+    };
+    if kind == QuestionKind::WhichSignal
+        && passage.kind == PassageKind::Keyword
+        && !names_signal(&passage.text)
+    {
+        return 0.0;
+    }
+    order
+        .iter()
+        .position(|k| *k == passage.kind)
+        .map_or(0.0, |at| 1.0 - at as f64 / order.len() as f64)
+}

@@ -1,0 +1,238 @@
+//! Which passages answer a question, best first. Three things decide: how well a passage matches the question
+//! (BM25 over passages), how well its whole section does (BM25 over sections, which meets a paraphrase that shares
+//! few words with any one paragraph), and how well its kind of block suits the kind of question
+//! ([`super::kinds`]). A question is searched with the lesson's words for what it says ([`super::vocabulary`]).
+
+use super::kinds::{preferred, suitability, without_cue, QuestionKind};
+use super::passages::{Passage, PassageKind};
+use super::rank::PassageIndex;
+use super::vocabulary::translate;
+
+/// How much the section's match counts against the passage's own (both scaled to the best of their kind).
+const SECTION_WEIGHT: f64 = 1.0;
+/// How much a keyword that names exactly what the question asks about counts.
+const SUBJECT_WEIGHT: f64 = 2.0;
+
+/// BM25's length normalisation over whole sections (see [`PassageIndex::with_length_normalisation`]).
+const SECTION_LENGTH_NORMALISATION: f64 = 0.3;
+/// A block chosen for the question's kind must match the question at least this share as well as the best block
+/// of its part of the lesson: the kind orders blocks that answer, it does not bring in ones that do not.
+const LEAD_SHARE: f64 = 0.5;
+/// How many blocks chosen for the question's kind lead an answer.
+const LEADS: usize = 2;
+
+/// The passages that match a question, best first, and how much of the question the lesson holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranking {
+    /// (Passage index, how well it matches), best first.
+    pub order: Vec<(usize, f64)>,
+    /// How many of the first passages were chosen for the question's kind (they lead, and the answer shows them).
+    pub leads: usize,
+    /// The share of the question's words (weighted by rarity) the best passages' sections hold, 0–1.
+    pub coverage: f64,
+}
+
+/// The lesson's passages indexed twice: one by one, and section by section.
+pub struct Library {
+    passages: Vec<Passage>,
+    index: PassageIndex,
+    sections: PassageIndex,
+    /// Each passage's section, as an index into the section documents.
+    section_of: Vec<usize>,
+}
+
+/// One document per section: every passage of it, under its heading.
+fn section_documents(passages: &[Passage]) -> (Vec<Passage>, Vec<usize>) {
+    let mut documents: Vec<Passage> = Vec::new();
+    let mut section_of = Vec::with_capacity(passages.len());
+    for passage in passages {
+        let at = documents
+            .iter()
+            .position(|d| d.section_id == passage.section_id)
+            .unwrap_or_else(|| {
+                documents.push(Passage {
+                    text: String::new(),
+                    kind: PassageKind::Prose,
+                    ..passage.clone()
+                });
+                documents.len() - 1
+            });
+        documents[at].text.push_str(&passage.text);
+        documents[at].text.push('\n');
+        section_of.push(at);
+    }
+    (documents, section_of)
+}
+
+/// Scores scaled to the best of them (0 where absent).
+fn scaled(hits: &[super::rank::Hit], len: usize) -> Vec<f64> {
+    let best = hits
+        .first()
+        .map_or(1.0, |hit| hit.score.max(f64::MIN_POSITIVE));
+    let mut scores = vec![0.0; len];
+    for hit in hits {
+        scores[hit.passage] = hit.score / best;
+    }
+    scores
+}
+
+impl Library {
+    /// Indexes `passages` one by one and by section.
+    pub fn new(passages: Vec<Passage>) -> Self {
+        let index = PassageIndex::new(&passages);
+        let (documents, section_of) = section_documents(&passages);
+        Library {
+            sections: PassageIndex::with_length_normalisation(
+                &documents,
+                SECTION_LENGTH_NORMALISATION,
+            ),
+            passages,
+            index,
+            section_of,
+        }
+    }
+
+    /// The passages, in reading order.
+    pub fn passages(&self) -> &[Passage] {
+        &self.passages
+    }
+
+    /// The passage BM25 index, for a plain search.
+    pub fn index(&self) -> &PassageIndex {
+        &self.index
+    }
+
+    /// How well a keyword passage names `subject` (the stemmed words the question asks about): the share of the
+    /// subject one of its term's spellings covers ("TPOT / ITL" names "ITL"), 0 for other passages.
+    fn names(&self, passage: &Passage, subject: &[String]) -> f64 {
+        if subject.is_empty() {
+            return 0.0;
+        }
+        // A section's TL;DR defines what its heading names: "What is Little's Law?"
+        if passage.kind == PassageKind::Tldr {
+            let heading = self.index.terms(&passage.section_title);
+            return if subject.iter().all(|s| heading.contains(s)) {
+                1.0
+            } else {
+                0.0
+            };
+        }
+        if passage.kind != PassageKind::Keyword {
+            return 0.0;
+        }
+        let term = passage.text.split(": ").next().unwrap_or("");
+        term.split(" / ")
+            .flat_map(|part| part.split(", "))
+            .flat_map(|part| part.split(" vs "))
+            .map(|spelling| self.index.terms(spelling))
+            .filter(|stems| !stems.is_empty() && stems.iter().all(|s| subject.contains(s)))
+            .map(|stems| stems.len() as f64 / stems.len().max(subject.len()) as f64)
+            .fold(0.0, f64::max)
+    }
+
+    /// How well each passage matches `question`: its own match, its section's and, for a question about a
+    /// term, whether it names that term. (Passage index, relevance), best first; only passages with a match.
+    fn relevance(&self, query: &str, subject: &[String]) -> Vec<(usize, f64)> {
+        let own_scores = scaled(&self.index.search(query), self.passages.len());
+        let section_scores = scaled(&self.sections.search(query), self.section_of.len());
+        let mut order: Vec<(usize, f64)> = self
+            .passages
+            .iter()
+            .enumerate()
+            .filter_map(|(at, passage)| {
+                let own = own_scores[at];
+                let section = section_scores[self.section_of[at]];
+                (own > 0.0 || section > 0.0).then(|| {
+                    let named = SUBJECT_WEIGHT * self.names(passage, subject);
+                    (at, own + SECTION_WEIGHT * section + named)
+                })
+            })
+            .collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        order
+    }
+
+    /// The blocks that lead the answer to a question of `kind` whose best match is `best`: in the order of
+    /// [`preferred`], the best-matching block of each kind from the same part of the lesson. A TL;DR or an
+    /// analogy speaks for its whole section; any other block must match the question itself.
+    fn leads(
+        &self,
+        kind: QuestionKind,
+        best: usize,
+        order: &[(usize, f64)],
+        own: &[f64],
+    ) -> Vec<usize> {
+        let part = &self.passages[best].part_id;
+        let best_own = order
+            .iter()
+            .filter(|&&(at, _)| self.passages[at].part_id == *part)
+            .map(|&(at, _)| own[at])
+            .fold(0.0, f64::max);
+        preferred(kind)
+            .iter()
+            .filter_map(|wanted| {
+                order.iter().map(|&(at, _)| at).find(|&at| {
+                    let passage = &self.passages[at];
+                    passage.kind == *wanted
+                        && passage.part_id == *part
+                        && suitability(kind, passage) > 0.0
+                        && (own[at] >= LEAD_SHARE * best_own
+                            || matches!(wanted, PassageKind::Tldr | PassageKind::Analogy))
+                })
+            })
+            .take(LEADS)
+            .collect()
+    }
+
+    /// The passages that answer `question`, a question of `kind`, best first: the blocks that suit its kind lead
+    /// (see [`Library::leads`]), the rest follow by how well they match. `subject` is what a definition or a simple
+    /// explanation is about (a keyword or a heading that names it counts).
+    pub fn rank(&self, question: &str, kind: QuestionKind, subject: Option<&str>) -> Ranking {
+        let (lesson_words, _) = translate(question);
+        let (_, rest) = translate(&without_cue(kind, question));
+        let query = format!("{question} {lesson_words}");
+        let subject: Vec<String> = subject
+            .map(|s| {
+                let mut stems = self.index.terms(&format!("{s} {}", translate(s).0));
+                stems.sort();
+                stems.dedup();
+                stems
+            })
+            .unwrap_or_default();
+        let relevance = self.relevance(&query, &subject);
+        let own = scaled(&self.index.search(&query), self.passages.len());
+        let mut leads = relevance
+            .first()
+            .map(|&(best, _)| self.leads(kind, best, &relevance, &own))
+            .unwrap_or_default();
+        let lead_count = leads.len();
+        let rest_of_order: Vec<usize> = relevance
+            .iter()
+            .map(|&(at, _)| at)
+            .filter(|at| !leads.contains(at))
+            .collect();
+        leads.extend(rest_of_order);
+        let coverage = self.coverage(&rest, &leads);
+        let score = |at: usize| {
+            relevance
+                .iter()
+                .find(|(p, _)| *p == at)
+                .map_or(0.0, |r| r.1)
+        };
+        Ranking {
+            order: leads.into_iter().map(|at| (at, score(at))).collect(),
+            leads: lead_count,
+            coverage,
+        }
+    }
+
+    /// The share of `rest` (the question less what the vocabulary understood) that the lesson holds, each word
+    /// weighted by its rarity: a question in the lesson's subject uses its words, if not in the section one
+    /// expects; 1 when nothing is left to judge, 0 when nothing matched at all.
+    fn coverage(&self, rest: &str, order: &[usize]) -> f64 {
+        if order.is_empty() {
+            return 0.0;
+        }
+        self.index.coverage(rest).unwrap_or(1.0)
+    }
+}

@@ -1,0 +1,412 @@
+//! The words learners use for the lesson's ideas, and the lesson's own words for them: "time to first byte" is
+//! TTFT, "queue depth" is `num_requests_waiting`, "HPA" is the autoscaler. A question is searched with the lesson's
+//! words added, so it meets the passages that say the same thing differently.
+
+/// (What learners write, what the lesson writes.) Phrases are matched as whole words, case and punctuation
+/// aside ("--max-num-seqs" is "max num seqs").
+const SAME_AS: &[(&[&str], &str)] = &[
+    (
+        &[
+            "inter token latency",
+            "intertoken latency",
+            "itl",
+            "time between tokens",
+            "token gap",
+            "gap between tokens",
+            "per token latency",
+            "streaming speed",
+            "stream speed",
+            "tokens per second per user",
+        ],
+        "tpot itl decode token gap",
+    ),
+    (
+        &[
+            "time to first byte",
+            "ttfb",
+            "first byte",
+            "first token latency",
+            "first word",
+            "before anything appears",
+            "initial latency",
+        ],
+        "ttft first token prefill",
+    ),
+    (
+        &[
+            "prompt processing",
+            "reading the prompt",
+            "processes the prompt",
+            "long prompt",
+            "huge prompt",
+            "big prompt",
+        ],
+        "prefill prompt",
+    ),
+    (
+        &[
+            "generation",
+            "generating tokens",
+            "token generation",
+            "streams",
+            "stream",
+        ],
+        "decode",
+    ),
+    (
+        &[
+            "queue depth",
+            "queue length",
+            "queued requests",
+            "pending requests",
+            "backlog",
+            "requests waiting",
+            "waiting requests",
+        ],
+        "num_requests_waiting waiting queue",
+    ),
+    (
+        &[
+            "concurrency cap",
+            "concurrency limit",
+            "max concurrency",
+            "maximum concurrency",
+            "max batch size",
+            "batch size",
+            "parallel requests",
+            "caps concurrency",
+            "cap concurrency",
+            "max num seqs",
+        ],
+        "max-num-seqs concurrency cap",
+    ),
+    (
+        &[
+            "kv cache full",
+            "kv cache is full",
+            "cache is full",
+            "kv cache fills",
+            "out of kv",
+            "kv memory",
+            "out of memory",
+            "oom",
+            "kv cache usage",
+        ],
+        "kv_cache_usage_perc kv cache preemptions full",
+    ),
+    (
+        &[
+            "preempt",
+            "preempted",
+            "preemption",
+            "preemptions",
+            "evicted",
+            "eviction",
+            "evict",
+        ],
+        "num_preemptions_total preemptions evicted recompute",
+    ),
+    (
+        &[
+            "hpa",
+            "keda",
+            "autoscaler",
+            "autoscaling",
+            "auto scale",
+            "scale out",
+            "scale up",
+            "add a replica",
+            "add replicas",
+            "add another replica",
+            "more replicas",
+            "horizontal pod autoscaler",
+            "scale on",
+        ],
+        "autoscale num_requests_waiting signal",
+    ),
+    (
+        &[
+            "503",
+            "503s",
+            "service unavailable",
+            "rejected",
+            "rejections",
+            "reject",
+            "load shedding",
+            "shed",
+            "shedding",
+            "turned away",
+            "turn away",
+            "refuse",
+            "refused",
+            "queue cap",
+            "cap the queue",
+        ],
+        "503 shed max-num-queued-reqs admission_rejections_total queue cap",
+    ),
+    (
+        &[
+            "headroom",
+            "safety margin",
+            "spare capacity",
+            "buffer",
+            "how far below",
+        ],
+        "headroom 80% knee aim",
+    ),
+    (
+        &[
+            "utilisation",
+            "utilization",
+            "gpu util",
+            "how busy",
+            "busy",
+            "how loaded",
+            "full load",
+            "almost full",
+            "nearly full",
+            "load level",
+        ],
+        "load utilisation capacity",
+    ),
+    (
+        &[
+            "tail latency",
+            "tail",
+            "worst case",
+            "slowest requests",
+            "slow requests",
+            "outliers",
+        ],
+        "p99 tail percentiles",
+    ),
+    (&["median"], "p50 percentiles"),
+    (
+        &[
+            "average latency",
+            "mean latency",
+            "average response time",
+            "avg latency",
+        ],
+        "mean percentiles tail p99",
+    ),
+    (&["average", "averages", "avg"], "mean percentiles"),
+    (
+        &[
+            "bad signal",
+            "poor signal",
+            "misleading",
+            "lies",
+            "lie to me",
+            "can t trust",
+            "cannot trust",
+            "fooled",
+        ],
+        "poor signal goodput throughput holds",
+    ),
+    (
+        &[
+            "passes the knee",
+            "pass the knee",
+            "beyond the knee",
+            "go past the knee",
+            "goes past the knee",
+            "push past the knee",
+            "over the knee",
+        ],
+        "past the knee",
+    ),
+    (
+        &["rps", "requests per second", "req s", "request rate"],
+        "qps requests/s",
+    ),
+    (
+        &["tokens per second", "tok s", "tokens s"],
+        "throughput tokens/s",
+    ),
+    (
+        &[
+            "service level objective",
+            "sla",
+            "latency target",
+            "latency targets",
+            "deadline",
+            "objective",
+        ],
+        "slo objective",
+    ),
+    (
+        &[
+            "useful throughput",
+            "successful requests",
+            "on time",
+            "in time",
+            "late answer",
+            "late answers",
+            "users complain",
+            "count as a success",
+        ],
+        "goodput slo late",
+    ),
+    (
+        &[
+            "saturation point",
+            "saturate",
+            "saturates",
+            "saturation",
+            "hockey stick",
+            "elbow",
+            "inflection",
+            "cliff",
+            "breaking point",
+            "blow up",
+            "blows up",
+            "explodes",
+            "load curve",
+            "stop rising",
+            "stops rising",
+        ],
+        "knee saturates latency climbs",
+    ),
+    (
+        &[
+            "load test",
+            "load tests",
+            "benchmark",
+            "locust",
+            "k6",
+            "wrk",
+            "virtual users",
+            "fixed number of users",
+            "fixed concurrency",
+            "capacity test",
+        ],
+        "closed loop load test concurrency",
+    ),
+    (
+        &["poisson", "arrival rate", "open loop"],
+        "open loop arrivals",
+    ),
+    (
+        &[
+            "under report",
+            "under reports",
+            "underreport",
+            "undercount",
+            "understate",
+            "too optimistic",
+            "look better",
+            "looks better",
+            "hide the tail",
+            "hides the tail",
+            "hiding the tail",
+        ],
+        "optimistic coordinated omission undercount tail",
+    ),
+    (
+        &[
+            "chunked prefill",
+            "chunking",
+            "split the prompt",
+            "split a prompt",
+        ],
+        "chunked prefill chunk",
+    ),
+    (
+        &["token budget", "max num batched tokens", "batched tokens"],
+        "budget max-num-batched-tokens iteration",
+    ),
+    (
+        &[
+            "continuous batching",
+            "in flight batching",
+            "inflight batching",
+            "iteration level scheduling",
+            "scheduler",
+        ],
+        "continuous batching iteration slot",
+    ),
+    (
+        &["grafana", "dashboard", "metrics endpoint"],
+        "metrics prometheus",
+    ),
+    (
+        &[
+            "replica count",
+            "how many gpus",
+            "how many replicas",
+            "fleet size",
+            "capacity planning",
+            "size a fleet",
+            "size the fleet",
+        ],
+        "little's law replicas fleet",
+    ),
+    (
+        &[
+            "calibrate",
+            "my own server",
+            "own server",
+            "my vllm",
+            "my server",
+            "benchmark results",
+            "my numbers",
+            "own numbers",
+        ],
+        "calibrate your server lab",
+    ),
+    (&["queue and overload", "overload"], "overload queue cap"),
+    (
+        &["how fast", "speed of the stream", "words stream"],
+        "tpot rhythm stream gap",
+    ),
+    (
+        &[
+            "slow down",
+            "slows down",
+            "slow everyone",
+            "hold up",
+            "holds up",
+            "blocks",
+        ],
+        "stall stalls",
+    ),
+];
+
+/// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
+/// end, so a phrase is found as whole words with `contains(" phrase ")`.
+pub fn normalise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(' ');
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() || c == '%' {
+            out.push(c);
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    if !out.ends_with(' ') {
+        out.push(' ');
+    }
+    out
+}
+
+/// What `text` says in the lesson's words: (the lesson's words for its phrases, one string; `text` normalised with
+/// those phrases taken out). A question is ranked with the first added, and judged answerable on both, so a word
+/// the vocabulary understood ("HPA") does not count as a word the lesson lacks.
+pub fn translate(text: &str) -> (String, String) {
+    let mut said = normalise(text);
+    let mut lesson = Vec::new();
+    for (phrases, words) in SAME_AS {
+        for phrase in *phrases {
+            let phrase = normalise(phrase);
+            if said.contains(&phrase) {
+                said = said.replace(&phrase, " ");
+                if !lesson.contains(words) {
+                    lesson.push(*words);
+                }
+            }
+        }
+    }
+    (lesson.join(" "), said)
+}
