@@ -65,6 +65,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         kv_cache_tokens: args.kv_cache_tokens,
         replicas: args.replicas,
         window_seconds: args.seconds,
+        shared_prefix_tokens: None,
     };
     let calibration = calibrate(&files, &flags)?;
     eprint!("{}", report::render(&calibration));
