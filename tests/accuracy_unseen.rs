@@ -45,7 +45,9 @@ fn evaluate(server: &Server) -> Outcome {
         .iter()
         .map(|&k| trace_file(format!("stage-{k}.jsonl"), &stages[k].requests))
         .collect();
-    let calibration = calibrate(&files, &server.flags).expect("the light stages calibrate");
+    let calibration = calibrate(&files, &server.flags)
+        .expect("the light stages calibrate")
+        .with_uncertainty();
     let rows = stages
         .iter()
         .enumerate()

@@ -94,7 +94,10 @@ pub struct Calibration {
     pub lengths_from: String,
     /// Flags taken as vLLM's defaults or from the user, in words.
     pub assumptions: Vec<String>,
-    /// How sure the fit is of the capacity and the knee (`None` when the inputs leave no residual to tell).
+    /// The fitted coefficients' covariance (`None` when the inputs leave no residual to tell).
+    pub covariance: Option<[[f64; 4]; 4]>,
+    /// How sure the fit is of the capacity and the knee: filled by [`Calibration::with_uncertainty`], which costs
+    /// some tens of simulated runs (`None` until then, or when it cannot be estimated).
     pub uncertainty: Option<uncertainty::Uncertainty>,
 }
 
@@ -379,21 +382,34 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     for (summary, experiment) in summaries.iter_mut().zip(&experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].1));
     }
-    let highest_measured = summaries.iter().filter_map(|s| s.rate).reduce(f64::max);
-    let uncertainty = fit::covariance(&rows, &fit).and_then(|covariance| {
-        uncertainty::estimate(&scenario, &theta, &covariance, highest_measured)
-    });
+    let covariance = fit::covariance(&rows, &fit);
     Ok(Calibration {
         scenario,
         fit,
         inputs: summaries,
         lengths_from,
         assumptions,
-        uncertainty,
+        covariance,
+        uncertainty: None,
     })
 }
 
 impl Calibration {
+    /// The calibration with its capacity and knee as ranges ([`uncertainty::estimate`]): the command line's report
+    /// gives them; the page's worker, which answers within 200 ms, does not.
+    pub fn with_uncertainty(mut self) -> Calibration {
+        let highest_measured = self.inputs.iter().filter_map(|s| s.rate).reduce(f64::max);
+        self.uncertainty = self.covariance.as_ref().and_then(|covariance| {
+            uncertainty::estimate(
+                &self.scenario,
+                &self.fit.theta(),
+                covariance,
+                highest_measured,
+            )
+        });
+        self
+    }
+
     /// The calibrated server for the lab: the scenario, each input with a rate beside the model's repeat of it, and
     /// its measured capacity (a burst simulated, some tens of milliseconds).
     pub fn your_server(&self) -> crate::model::your_server::YourServer {

@@ -131,7 +131,8 @@ fn uncertainty(out: &mut String, uncertainty: Option<&super::uncertainty::Uncert
     let Some(u) = uncertainty else {
         let _ = writeln!(
             out,
-            "  not estimated: the inputs leave no residual to measure the coefficients' uncertainty by"
+            "  not estimated here (goodput-sim calibrate gives the capacity and the knee as ranges), or the inputs \
+             leave no residual to measure the coefficients' uncertainty by"
         );
         return;
     };

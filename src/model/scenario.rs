@@ -33,6 +33,8 @@ pub struct Scenario {
 }
 
 /// The service stations.
+// A scenario is built once per run and never held in bulk: boxing the fleet would cost every match for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServiceKind {

@@ -67,7 +67,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         window_seconds: args.seconds,
         shared_prefix_tokens: None,
     };
-    let calibration = calibrate(&files, &flags)?;
+    let calibration = calibrate(&files, &flags)?.with_uncertainty();
     eprint!("{}", report::render(&calibration));
     println!(
         "{}",
