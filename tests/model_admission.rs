@@ -93,6 +93,7 @@ fn exponential_fleet(replicas: u32, max_num_queued_reqs: u32) -> LlmFleet {
         frontend_overhead: 0.0,
         max_num_queued_reqs: Some(max_num_queued_reqs),
         max_num_queued_tokens: None,
+        shared_prefix_tokens: 0,
     }
 }
 

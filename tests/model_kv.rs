@@ -33,6 +33,7 @@ fn fleet_scenario(
             frontend_overhead: 0.0,
             max_num_queued_reqs: None,
             max_num_queued_tokens: None,
+            shared_prefix_tokens: 0,
         }),
         arrivals: Arrivals::poisson(load),
         slo: Slo {

@@ -73,6 +73,7 @@ fn llm_service() -> impl Strategy<Value = ServiceKind> {
                             frontend_overhead: 0.0,
                             max_num_queued_reqs: None,
                             max_num_queued_tokens: None,
+                            shared_prefix_tokens: 0,
                         })
                     })
             },

@@ -223,6 +223,7 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             frontend_overhead: 0.0,
             max_num_queued_reqs: None,
             max_num_queued_tokens: None,
+            shared_prefix_tokens: 0,
         }),
         arrivals: Arrivals::poisson(rho),
         slo: Slo {

@@ -132,6 +132,7 @@ fn scenario(iteration: IterationModel) -> Scenario {
             frontend_overhead: 0.0,
             max_num_queued_reqs: None,
             max_num_queued_tokens: None,
+            shared_prefix_tokens: 0,
         }),
         arrivals: Arrivals::poisson(0.5),
         slo: Slo {

@@ -123,15 +123,7 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
     if rows.is_empty() {
         return None;
     }
-    // Relative errors, each input's figure weighing the same however many requests it has.
-    let mut group_sizes = std::collections::HashMap::new();
-    for r in rows {
-        *group_sizes.entry((r.source, r.figure)).or_insert(0usize) += 1;
-    }
-    let weight: Vec<f64> = rows
-        .iter()
-        .map(|r| 1.0 / (r.y.abs().max(1e-6) * (group_sizes[&(r.source, r.figure)] as f64).sqrt()))
-        .collect();
+    let weight = weights(rows);
     let mut active = [true; 4];
     let mut why: [Option<String>; 4] = Default::default();
     // Start compute-bound: a prefill of any length is compute-bound on a GPU, short ones aside.
@@ -243,4 +235,52 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
         coefficients,
         rows: rows.len(),
     })
+}
+
+/// Each row's weight: relative errors, each input's figure weighing the same however many requests it has.
+fn weights(rows: &[Row]) -> Vec<f64> {
+    let mut group_sizes = std::collections::HashMap::new();
+    for r in rows {
+        *group_sizes.entry((r.source, r.figure)).or_insert(0usize) += 1;
+    }
+    rows.iter()
+        .map(|r| 1.0 / (r.y.abs().max(1e-6) * (group_sizes[&(r.source, r.figure)] as f64).sqrt()))
+        .collect()
+}
+
+/// The fitted coefficients' covariance, seconds² (0 in the rows and columns of a coefficient not fitted): the
+/// residual variance times `(AᵀA)⁻¹` of the weighted design at the fit's solution, each prefill on the branch the
+/// fit settled on. `None` with no more rows than fitted coefficients (no residual to estimate it from) or a design
+/// that cannot be inverted.
+pub fn covariance(rows: &[Row], fit: &Fit) -> Option<[[f64; 4]; 4]> {
+    let theta = fit.theta();
+    let columns: Vec<usize> = (0..4)
+        .filter(|&k| fit.coefficients[k].not_determined.is_none() && theta[k] > 0.0)
+        .collect();
+    if columns.is_empty() || rows.len() <= columns.len() {
+        return None;
+    }
+    let weight = weights(rows);
+    let a = DMatrix::from_fn(rows.len(), columns.len(), |i, c| {
+        let memory_bound = dot(&rows[i].memory, &theta) >= dot(&rows[i].compute, &theta);
+        rows[i].design(memory_bound)[columns[c]] * weight[i]
+    });
+    let residual = DVector::from_fn(rows.len(), |i, _| {
+        (rows[i].y - rows[i].value(&theta)) * weight[i]
+    });
+    let variance = residual.norm_squared() / (rows.len() - columns.len()) as f64;
+    // Columns scaled to unit length before inverting, for the conditioning.
+    let norms: Vec<f64> = (0..columns.len()).map(|c| a.column(c).norm()).collect();
+    if norms.iter().any(|n| !(n.is_finite() && *n > 0.0)) {
+        return None;
+    }
+    let scaled = DMatrix::from_fn(a.nrows(), a.ncols(), |i, c| a[(i, c)] / norms[c]);
+    let inverse = (scaled.transpose() * &scaled).try_inverse()?;
+    let mut out = [[0.0; 4]; 4];
+    for (i, &ki) in columns.iter().enumerate() {
+        for (j, &kj) in columns.iter().enumerate() {
+            out[ki][kj] = variance * inverse[(i, j)] / (norms[i] * norms[j]);
+        }
+    }
+    out.iter().flatten().all(|v| v.is_finite()).then_some(out)
 }

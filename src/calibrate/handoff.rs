@@ -17,6 +17,7 @@
 //! prompt lengths:  kind (0 fixed, 1 uniform, 2 geometric, 3 empirical)  count  values…
 //! output lengths:  the same
 //! measured runs:  count, then each: rate, TTFT p50, p99 (NaN: not given), TPOT p50, throughput, measured then model
+//! shared_prefix_tokens                                                   (absent in servers kept before it: 0)
 //! ```
 
 use crate::model::scenario::{
@@ -120,6 +121,7 @@ pub fn encode(server: &YourServer) -> Option<String> {
         }
     }
     line(&mut out, &runs);
+    line(&mut out, &[f64::from(fleet.shared_prefix_tokens)]);
     out.push('\n');
     Some(out)
 }
@@ -242,6 +244,12 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
             model,
         });
     }
+    // Added after the first servers were kept: a server kept before has no shared prefix.
+    let shared_prefix_tokens = if n.at < n.numbers.len() {
+        n.whole()?
+    } else {
+        0
+    };
     if n.at < n.numbers.len() {
         return Err(format!(
             "number {}: more numbers than a server holds",
@@ -268,6 +276,7 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
             frontend_overhead,
             max_num_queued_reqs,
             max_num_queued_tokens,
+            shared_prefix_tokens,
         }),
         arrivals: Arrivals::Open { offered_load, cv },
         slo: Slo { ttft, tpot },

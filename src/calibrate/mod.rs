@@ -9,7 +9,9 @@
 //! - [`fit`]: the least-squares fit (SVD), naming what the data cannot determine;
 //! - [`report`]: the fit and the check of every input figure, as text;
 //! - [`handoff`]: the calibrated server as the page keeps it;
-//! - [`page`]: what the page's worker does with a learner's files.
+//! - [`page`]: what the page's worker does with a learner's files;
+//! - [`prefix`]: a prompt prefix every request shares, found in the idle requests' TTFTs;
+//! - [`uncertainty`]: the fit's uncertainty carried to the capacity and the knee, as ranges.
 //!
 //! The fitted step time is the model's `max(memory, compute)` form: a step costs `fixed + per_context_token ×`
 //! the decoding sequences' context (weights and KV cache read), or `compute.per_token ×` the tokens it processes
@@ -26,9 +28,11 @@ pub mod inputs;
 pub mod observations;
 pub mod otel;
 pub mod page;
+pub mod prefix;
 pub mod report;
 pub mod scrapes;
 pub mod vllm_result;
+pub mod uncertainty;
 
 use crate::model::scenario::{
     Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
@@ -54,6 +58,9 @@ pub struct ServerFlags {
     pub replicas: Option<u32>,
     /// Seconds between two `/metrics` scrapes, when the pages carry no timestamps.
     pub window_seconds: Option<f64>,
+    /// Leading prompt tokens every request shares, cached after the first (`None`: found in the data, see
+    /// [`prefix`]; `Some(0)`: none).
+    pub shared_prefix_tokens: Option<u32>,
 }
 
 /// `--max-num-seqs` when not given: vLLM's usual default (some versions pick more on large GPUs).
@@ -91,6 +98,11 @@ pub struct Calibration {
     pub lengths_from: String,
     /// Flags taken as vLLM's defaults or from the user, in words.
     pub assumptions: Vec<String>,
+    /// The fitted coefficients' covariance (`None` when the inputs leave no residual to tell).
+    pub covariance: Option<[[f64; 4]; 4]>,
+    /// How sure the fit is of the capacity and the knee: filled by [`Calibration::with_uncertainty`], which costs
+    /// some tens of simulated runs (`None` until then, or when it cannot be estimated).
+    pub uncertainty: Option<uncertainty::Uncertainty>,
 }
 
 /// Calibrates from the files; an error is one line naming the file and what is missing.
@@ -148,16 +160,34 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             KvCache::Unlimited
         }
     };
-    let shape = Shape {
-        replicas: f64::from(replicas),
-        max_num_batched_tokens,
-        chunked_prefill,
-    };
-
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
         parsed.extend(inputs::parse_all(file)?);
     }
+    let shared_prefix = match flags.shared_prefix_tokens {
+        Some(tokens) => {
+            assumptions.push(format!("a shared prompt prefix of {tokens} tokens (given)"));
+            None
+        }
+        None => prefix::shared_prefix(&lives_of(&parsed)),
+    };
+    if let Some(p) = shared_prefix {
+        assumptions.push(format!(
+            "a shared prompt prefix of {} tokens, cached (found: the TTFTs of {} requests that found the server idle \
+             grow with the prompt as if its first {} tokens were free)",
+            p.tokens, p.requests, p.tokens
+        ));
+    }
+    let shared_prefix_tokens = flags
+        .shared_prefix_tokens
+        .or(shared_prefix.map(|p| p.tokens))
+        .unwrap_or(0);
+    let shape = Shape {
+        replicas: f64::from(replicas),
+        max_num_batched_tokens,
+        chunked_prefill,
+        cached_prefix: f64::from(shared_prefix_tokens),
+    };
     // Which parsed input each summary repeats in the check (none for a window between scrapes).
     let mut experiments: Vec<Option<usize>> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
@@ -336,6 +366,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             frontend_overhead: theta[fit::FRONTEND],
             max_num_queued_reqs: None,
             max_num_queued_tokens: None,
+            shared_prefix_tokens,
         }),
         arrivals: Arrivals::Open {
             offered_load: 0.8,
@@ -354,16 +385,34 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     for (summary, experiment) in summaries.iter_mut().zip(&experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));
     }
+    let covariance = fit::covariance(&rows, &fit);
     Ok(Calibration {
         scenario,
         fit,
         inputs: summaries,
         lengths_from,
         assumptions,
+        covariance,
+        uncertainty: None,
     })
 }
 
 impl Calibration {
+    /// The calibration with its capacity and knee as ranges ([`uncertainty::estimate`]): the command line's report
+    /// gives them; the page's worker, which answers within 200 ms, does not.
+    pub fn with_uncertainty(mut self) -> Calibration {
+        let highest_measured = self.inputs.iter().filter_map(|s| s.rate).reduce(f64::max);
+        self.uncertainty = self.covariance.as_ref().and_then(|covariance| {
+            uncertainty::estimate(
+                &self.scenario,
+                &self.fit.theta(),
+                covariance,
+                highest_measured,
+            )
+        });
+        self
+    }
+
     /// The calibrated server for the lab: the scenario, each input with a rate beside the model's repeat of it, and
     /// its measured capacity (a burst simulated, some tens of milliseconds).
     pub fn your_server(&self) -> crate::model::your_server::YourServer {
@@ -404,6 +453,18 @@ fn bench_kind(bench: &inputs::BenchResult) -> String {
         kind.push_str(derived);
     }
     kind
+}
+
+/// Every input's requests with their times.
+fn lives_of(parsed: &[inputs::Input]) -> Vec<&[Life]> {
+    parsed
+        .iter()
+        .filter_map(|input| match &input.parsed {
+            Parsed::Bench(bench) => bench.lives.as_deref(),
+            Parsed::Trace(lives) => Some(lives.as_slice()),
+            Parsed::Metrics(_) => None,
+        })
+        .collect()
 }
 
 fn collect_lengths(lives: &[Life], prompts: &mut Vec<u32>, outputs: &mut Vec<u32>) {

@@ -15,9 +15,16 @@ pub struct Shape {
     pub max_num_batched_tokens: u32,
     /// Whether a long prompt is cut into chunks.
     pub chunked_prefill: bool,
+    /// Leading tokens of every prompt the prefix cache already holds (see [`super::prefix`]): not computed.
+    pub cached_prefix: f64,
 }
 
 impl Shape {
+    /// Tokens of a prompt its prefill computes: the prompt less the cached prefix, at least one.
+    fn computed(&self, prompt: f64) -> f64 {
+        (prompt - self.cached_prefix).max(1.0)
+    }
+
     fn chunks(&self, prompt: f64) -> f64 {
         if self.chunked_prefill {
             (prompt / f64::from(self.max_num_batched_tokens))
@@ -49,6 +56,7 @@ fn prefill_row(
     context: f64,
     busy: f64,
 ) -> Row {
+    let prompt = shape.computed(prompt);
     let chunks = shape.chunks(prompt);
     let mut base = [0.0; 4];
     if figure == Figure::Ttft {
@@ -100,14 +108,15 @@ impl Load {
     /// A TPOT of `y` for a request of `own` context tokens on average: it sees itself and, arrivals being random,
     /// the time-average of the others; prefills arrive at the run's rate, each in its chunks.
     fn decode_row(&self, source: usize, y: f64, own: f64, shape: &Shape) -> Row {
-        let chunks = shape.chunks(self.prompt);
+        let computed = shape.computed(self.prompt);
+        let chunks = shape.chunks(computed);
         let prefill_steps = self.rate * y * chunks;
         decode_row(
             source,
             y,
             own + self.decoding * self.context_each,
             prefill_steps,
-            self.rate * y * (self.prompt + chunks * (1.0 + self.decoding)),
+            self.rate * y * (computed + chunks * (1.0 + self.decoding)),
         )
     }
 }
@@ -275,8 +284,8 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
                 }
             }
             if !mine && other.first > me.first {
-                prefilled += share * other.prompt;
-                chunks += share * shape.chunks(other.prompt);
+                prefilled += share * shape.computed(other.prompt);
+                chunks += share * shape.chunks(shape.computed(other.prompt));
             }
         }
         let span = me.last - me.first;

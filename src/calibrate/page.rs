@@ -48,6 +48,7 @@ pub fn flags_from_fields(
         kv_cache_tokens: field(kv_cache_tokens, "KV cache tokens")?,
         replicas: field(replicas, "replicas")?,
         window_seconds: None,
+        shared_prefix_tokens: None,
     })
 }
 

@@ -112,10 +112,73 @@ pub fn render(calibration: &Calibration) -> String {
             figures(&mut out, &check.measured, &check.model);
         }
     }
+    uncertainty(&mut out, calibration.uncertainty.as_ref());
     let _ = writeln!(out, "\nLengths: {}", calibration.lengths_from);
     let _ = writeln!(out, "Server flags:");
     for line in &calibration.assumptions {
         let _ = writeln!(out, "  {line}");
     }
     out
+}
+
+fn range(r: &super::uncertainty::Range) -> String {
+    format!("{:.3} req/s (range {:.3}–{:.3})", r.central, r.low, r.high)
+}
+
+/// The capacity and the knee as ranges, and how far the prediction reaches beyond the inputs.
+fn uncertainty(out: &mut String, uncertainty: Option<&super::uncertainty::Uncertainty>) {
+    let _ = writeln!(out, "\nHow sure:");
+    let Some(u) = uncertainty else {
+        let _ = writeln!(
+            out,
+            "  not estimated here (goodput-sim calibrate gives the capacity and the knee as ranges), or the inputs \
+             leave no residual to measure the coefficients' uncertainty by"
+        );
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "  capacity {} over {} draws of the coefficients within their fitted uncertainty (the range leaves out \
+         what the step-time model itself gets wrong)",
+        range(&u.capacity),
+        u.draws
+    );
+    match &u.knee {
+        Some(knee) => {
+            let _ = writeln!(
+                out,
+                "  knee (p99 TTFT twice its value at a tenth of the capacity, the scenario's arrivals) {}",
+                range(knee)
+            );
+        }
+        None => {
+            let _ = writeln!(out, "  knee: none below the capacity in the model");
+        }
+    }
+    let reference = u.knee.map_or(u.capacity.central, |k| k.central);
+    match u.highest_measured {
+        Some(highest) if u.extrapolates() => {
+            let _ = writeln!(
+                out,
+                "  every input is light load: the highest ran at {highest:.3} req/s, {:.0}% of the knee. Up to about \
+                 twice that rate the prediction rests on measured batches; beyond, and at the knee, it extrapolates \
+                 the step-time model — treat the knee's range as the least it could be off by, and measure a run \
+                 near it to be sure",
+                highest / reference * 100.0
+            );
+        }
+        Some(highest) => {
+            let _ = writeln!(
+                out,
+                "  the inputs reach {highest:.3} req/s, {:.0}% of the knee: the knee is within what was measured",
+                highest / reference * 100.0
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  no input says its rate: how far the prediction extrapolates is unknown"
+            );
+        }
+    }
 }

@@ -188,6 +188,7 @@ fn llm_preset(
             frontend_overhead: 0.0,
             max_num_queued_reqs: None,
             max_num_queued_tokens: None,
+            shared_prefix_tokens: 0,
         }),
         arrivals: Arrivals::poisson(0.9),
         slo,

@@ -33,6 +33,8 @@ pub struct Scenario {
 }
 
 /// The service stations.
+// A scenario is built once per run and never held in bulk: boxing the fleet would cost every match for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ServiceKind {
@@ -100,6 +102,16 @@ pub struct LlmFleet {
     /// vLLM suggests about target TTFT × prefill throughput (Little's Law on the prefill queue). Absent: no cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_num_queued_tokens: Option<u64>,
+    /// Leading tokens every prompt shares with the others (a system prompt, a few-shot preamble): with prefix
+    /// caching on they stay cached once computed, so each prefill computes only the rest (at least one token, as
+    /// vLLM recomputes the last token of a full hit). Their KV blocks are counted per sequence, as if not shared: a
+    /// little more KV than vLLM holds. 0 (the default): no shared prefix.
+    #[serde(default, skip_serializing_if = "is_zero_tokens")]
+    pub shared_prefix_tokens: u32,
+}
+
+fn is_zero_tokens(x: &u32) -> bool {
+    *x == 0
 }
 
 fn enabled() -> bool {

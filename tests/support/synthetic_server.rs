@@ -37,6 +37,7 @@ pub fn truth() -> Scenario {
             frontend_overhead: 0.004,
             max_num_queued_reqs: None,
             max_num_queued_tokens: None,
+            shared_prefix_tokens: 0,
         }),
         arrivals: Arrivals::poisson(0.5),
         slo: Slo {

@@ -65,8 +65,9 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         kv_cache_tokens: args.kv_cache_tokens,
         replicas: args.replicas,
         window_seconds: args.seconds,
+        shared_prefix_tokens: None,
     };
-    let calibration = calibrate(&files, &flags)?;
+    let calibration = calibrate(&files, &flags)?.with_uncertainty();
     eprint!("{}", report::render(&calibration));
     println!(
         "{}",

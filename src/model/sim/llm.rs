@@ -440,6 +440,7 @@ impl LlmSim {
         // 2. The remaining token budget goes to prefills, first come first served.
         let chunked = fleet.chunked_prefill;
         let prefix_caching = fleet.prefix_caching;
+        let shared_prefix = u64::from(fleet.shared_prefix_tokens);
         let cap = fleet.max_num_seqs as usize;
         let mut left = u64::from(fleet.max_num_batched_tokens).saturating_sub(plan.decoding);
         let mut i = 0;
@@ -459,7 +460,7 @@ impl LlmSim {
             let hit = if continuing || !prefix_caching {
                 0
             } else {
-                cached_prefix(req, &rep.kv, r)
+                cached_prefix(req, &rep.kv, r).max(shared_prefix.min(req.prefill_total() - 1))
             };
             let need = u64::from(req.prefill_left) - hit;
             let take = if chunked {
