@@ -463,15 +463,17 @@ async function lighthouse(server, formFactor) {
   return { runs };
 }
 
-/** The hand-written accuracy section of the existing BENCHMARKS.md (from its heading to the next `## ` or the end),
- * which `make bench` measures nothing of and so carries over unchanged; empty when there is none. */
+/** The hand-written sections of the existing BENCHMARKS.md (each from its heading to the next `## ` or the end):
+ * the accuracy against real vLLM and the fuzzing case counts, which `make bench` measures nothing of and so carries
+ * over unchanged; empty when there is none. */
 function keptSection(file) {
-  const heading = '## Accuracy against real vLLM';
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const start = old.indexOf(heading);
-  if (start < 0) return '';
-  const next = old.indexOf('\n## ', start + heading.length);
-  return '\n' + old.slice(start, next < 0 ? undefined : next + 1).trimEnd() + '\n';
+  return ['## Accuracy against real vLLM', '## Fuzzing'].map((heading) => {
+    const start = old.indexOf(heading);
+    if (start < 0) return '';
+    const next = old.indexOf('\n## ', start + heading.length);
+    return '\n' + old.slice(start, next < 0 ? undefined : next + 1).trimEnd() + '\n';
+  }).join('');
 }
 
 // ── BENCHMARKS.md ───────────────────────────────────────────────────────────────────────────────────────────────
@@ -506,6 +508,7 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     return n && w ? median(w.runs) / median(n.runs) : NaN;
   };
   const sweepMs = (result) => { const row = byName(result, 'default sweep, course'); return row ? median(row.runs) * 1000 : NaN; };
+  const traceSeconds = (result, what) => { const row = byName(result, what); return row ? median(row.runs) : NaN; };
   const metricsPageMs = (result) => { const row = byName(result, 'parse + find_signals'); return row ? median(row.runs) * 1000 : NaN; };
   const fmt = (v, f) => (Number.isFinite(v) ? f(v) : 'not measured');
   const perRun = (pick) => visits.map(pick);
@@ -534,6 +537,7 @@ function render({ env, model, weight, visits, throttled, lh, contents }) {
     ['Model, wasm time ÷ native time (M/M/4 open; LLM course open)', `${fmt(ratio('M/M/4 open'), (v) => `${v.toFixed(2)}×`)}; ${fmt(ratio('LLM course preset, open'), (v) => `${v.toFixed(2)}×`)}`, '≤ 1.5×'],
     ['Full default sweep (course preset, 16 points), wasm', fmt(sweepMs(model.wasm), ms), '—'],
     ['Metrics reader: parse a 1 MB vLLM /metrics page and find its signals, native; wasm', `${fmt(metricsPageMs(model.native), ms1)}; ${fmt(metricsPageMs(model.wasm), ms1)}`, 'well under 100 ms'],
+    ['Trace readers, 1M rows, native: `run --trace` CSV; JSON lines; `calibrate` timed CSV to the fit', ['run --trace: read a CSV', 'run --trace: read a JSON', 'calibrate: read a timed'].map((w) => fmt(traceSeconds(model.native, w), (x) => `${x.toFixed(2)} s`)).join('; '), '< 2 s each'],
     ['First screen: the lesson page\'s HTML and its render-blocking CSS and script, brotli', kB(weight.firstScreen.brotli), '≤ 50 kB'],
     ['First visit, everything transferred (service-worker precache included), brotli', kB(weight.total.brotli), `≤ ${kB(FIRST_VISIT_BUDGET)}`],
     ['The wasm alone, brotli', kB(weightRow('wasm').brotli), '—'],

@@ -210,6 +210,10 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         .collect();
     timed.sort_by(|a, b| a.first.total_cmp(&b.first));
     let longest = timed.iter().map(|t| t.last - t.first).fold(0.0, f64::max);
+    let longest_ttft = timed
+        .iter()
+        .map(|t| t.first - t.arrival)
+        .fold(0.0, f64::max);
     let share = 1.0 / shape.replicas;
     let mut rows = Vec::with_capacity(2 * timed.len());
     // TTFTs that waited for a running batch's step, kept apart: the wait's length is modelled only on average.
@@ -230,8 +234,11 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
             }
         }
         // A prefill that shared its time with another's waited in ways the rows do not model: leave it out.
+        // Only those whose first token is within the longest TTFT after mine can have arrived before it (twice
+        // that, against rounding): the scan stops there instead of running to the end of the trace.
         let contended = timed[from..]
             .iter()
+            .take_while(|o| o.first <= me.first + 2.0 * longest_ttft)
             .enumerate()
             .any(|(j, o)| from + j != i && o.arrival < me.first && o.first > me.arrival);
         let ttft = me.first - me.arrival;
