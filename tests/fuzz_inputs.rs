@@ -9,11 +9,12 @@
 //! runs 256 cases of each; `make fuzz` runs each for `GOODPUT_FUZZ_SECONDS` (60 s by default there), and the case
 //! counts of a run are in BENCHMARKS.md.
 
+use goodput::calibrate::check::requests_of;
 use goodput::calibrate::fit::{fit, Row};
 use goodput::calibrate::inputs::{parse, InputFile, Parsed};
 use goodput::calibrate::observations::{bench_rows, trace_rows, window_rows, Shape};
 use goodput::calibrate::{calibrate, handoff, scrapes, ServerFlags};
-use goodput::model::{check_requests, Scenario, TraceRequest};
+use goodput::model::{check_requests, Scenario};
 use goodput::teacher::model::{StreamEvent, StreamReader};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -79,14 +80,7 @@ fn reads_to_the_fit(name: &str, text: &str) -> Result<(), TestCaseError> {
         Ok(Parsed::Trace(lives)) => {
             fit_guarded(&trace_rows(0, &lives, &SHAPE))?;
             // The same lines as `run --trace` replays them, checked against a fleet.
-            let requests: Vec<TraceRequest> = lives
-                .iter()
-                .map(|l| TraceRequest {
-                    arrival_s: l.arrival.unwrap_or(0.0),
-                    prompt_tokens: l.prompt,
-                    output_tokens: l.output,
-                })
-                .collect();
+            let requests = requests_of(&lives);
             if let Err(e) = check_requests(&Scenario::distserve_preset(), &requests) {
                 one_line(name, &e.to_string())?;
             }

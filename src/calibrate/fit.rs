@@ -195,12 +195,9 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
             return None;
         }
         // Bounded: a matrix that does not converge (never one of checked rows) ends the fit instead of looping.
-        let Some(svd) = scaled
+        let svd = scaled
             .clone()
-            .try_svd(true, true, f64::EPSILON, SVD_ITERATIONS)
-        else {
-            return None;
-        };
+            .try_svd(true, true, f64::EPSILON, SVD_ITERATIONS)?;
         let singular = &svd.singular_values;
         let (smallest, largest) = (singular.min(), singular.max());
         if columns.len() > rows.len() || smallest < INDISTINCT * largest {

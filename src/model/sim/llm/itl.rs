@@ -129,8 +129,10 @@ mod tests {
     #[test]
     fn folded_percentiles_stay_within_a_bucket_of_the_exact_ones() {
         let mut exact = Itl::default();
-        let mut folded = Itl::default();
-        folded.folded = Some(BTreeMap::new());
+        let mut folded = Itl {
+            folded: Some(BTreeMap::new()),
+            ..Itl::default()
+        };
         for k in 0..10_000u64 {
             let length = 0.02 + 1e-6 * (k * 7919 % 10_000) as f64;
             exact.record(length, 1 + k % 3);
