@@ -34,12 +34,13 @@ test-native:
 test-browser:
 	npm test
 
-## fuzz: every parser of outside input (lesson compiler, metrics reader) under generated and mutated input,
-## FUZZ_SECONDS per target (default 60); a failure prints the shrunk input (keep it as a test in tests/fuzz_parsers.rs)
+## fuzz: every parser of outside input (lesson compiler, metrics reader, URL state; result JSON, traces, scrape pairs,
+## the stored server, the model's stream) under generated and mutated input, FUZZ_SECONDS per target (default 60);
+## a failure prints the shrunk input (keep it as a test in tests/fuzz_parsers.rs or tests/fuzz_inputs.rs)
 FUZZ_SECONDS ?= 60
 fuzz:
 	tools/ensure-tools.sh
-	GOODPUT_FUZZ_SECONDS=$(FUZZ_SECONDS) cargo test --quiet --test fuzz_parsers -- --test-threads=2 --nocapture
+	GOODPUT_FUZZ_SECONDS=$(FUZZ_SECONDS) cargo test --quiet --test fuzz_parsers --test fuzz_inputs -- --test-threads=2 --nocapture
 
 ## bench: builds the release site and measures it (model speed, page weight, load, Lighthouse, interaction) into
 ## BENCHMARKS.md; a benchmark, not a test: it never fails on a number

@@ -172,7 +172,7 @@ fn replicas_is_the_flag_and_servers_its_older_name() {
     assert_eq!(run("--replicas"), run("--servers"));
     let out = sim(&["run", "--preset", "textbook", "--replicas", "0"]);
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("(flag: --replicas)"), "{err}");
+    assert!(err.contains("--replicas must be between 1 and"), "{err}");
     let help = String::from_utf8(sim(&["run", "--help"]).stdout).unwrap();
     assert!(
         help.contains("--replicas") && !help.contains("--servers <"),

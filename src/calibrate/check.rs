@@ -82,6 +82,18 @@ pub fn simulate_bench(
     replay(scenario, &requests, rate).map_err(|e| e.to_string())
 }
 
+/// A trace's requests as the model replays them (a life without a send time is sent at 0).
+pub fn requests_of(lives: &[Life]) -> Vec<TraceRequest> {
+    lives
+        .iter()
+        .map(|l| TraceRequest {
+            arrival_s: l.arrival.unwrap_or(0.0),
+            prompt_tokens: l.prompt,
+            output_tokens: l.output,
+        })
+        .collect()
+}
+
 /// Checks one input against the scenario; `None` for an input with no experiment to repeat (scrapes, an untimed
 /// trace).
 pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
@@ -101,15 +113,7 @@ pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
         }
         Parsed::Trace(lives) => {
             let measured = BenchFigures::of_trace(lives)?;
-            let requests: Vec<TraceRequest> = lives
-                .iter()
-                .map(|l| TraceRequest {
-                    arrival_s: l.arrival.unwrap_or(0.0),
-                    prompt_tokens: l.prompt,
-                    output_tokens: l.output,
-                })
-                .collect();
-            let summary = replay(scenario, &requests, None).ok()?;
+            let summary = replay(scenario, &requests_of(lives), None).ok()?;
             Some(Check {
                 measured,
                 model: BenchFigures::of(&summary),

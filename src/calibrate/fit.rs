@@ -83,6 +83,38 @@ impl Row {
     }
 }
 
+/// Longest latency a row may hold, seconds: a day. A TTFT or TPOT beyond it is a broken file, not a slow server.
+pub const MAX_LATENCY_SECONDS: f64 = 86_400.0;
+/// Largest load term a row may hold (tokens or sequences of a batch: 65 536 sequences of 10 M tokens are 6.6e11).
+pub const MAX_LOAD_TERM: f64 = 1e12;
+
+impl Row {
+    /// Why the row cannot enter the fit, if it cannot: a latency that is not a finite time of at most
+    /// [`MAX_LATENCY_SECONDS`], or a load term (from the file's throughput, lengths or times) that is not finite or
+    /// is beyond any server ([`MAX_LOAD_TERM`]). The SVD must never see such a row: a NaN panics inside it, an
+    /// infinity can keep it from converging.
+    pub fn problem(&self) -> Option<String> {
+        let name = self.figure.name();
+        if !(self.y.is_finite() && self.y > 0.0 && self.y <= MAX_LATENCY_SECONDS) {
+            return Some(format!(
+                "a {name} of {:e} s, outside 0 to {MAX_LATENCY_SECONDS} s",
+                self.y
+            ));
+        }
+        let terms = self.base.iter().chain(&self.memory).chain(&self.compute);
+        if terms
+            .clone()
+            .any(|x| !(x.is_finite() && x.abs() <= MAX_LOAD_TERM))
+        {
+            return Some(format!(
+                "a {name} whose load (its throughput, lengths or the times around it) comes to more than any \
+                 server carries"
+            ));
+        }
+        None
+    }
+}
+
 /// A coefficient and how well the data determine it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fitted {
@@ -118,9 +150,12 @@ const INDISTINCT: f64 = 1e-3;
 /// context cost, then the compute cost; the fixed step cost last.
 const GIVE_WAY: [usize; 4] = [FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN, FIXED];
 
-/// Fits the rows; `None` when no coefficient can be determined (no rows).
+/// Most iterations of the SVD's QR sweeps (nalgebra's default, 0, is unbounded).
+const SVD_ITERATIONS: usize = 10_000;
+
+/// Fits the rows; `None` when no coefficient can be determined (no rows, or a row [`Row::problem`] refuses).
 pub fn fit(rows: &[Row]) -> Option<Fit> {
-    if rows.is_empty() {
+    if rows.is_empty() || rows.iter().any(|r| r.problem().is_some()) {
         return None;
     }
     let weight = weights(rows);
@@ -147,7 +182,14 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
             continue;
         }
         let scaled = DMatrix::from_fn(a.nrows(), a.ncols(), |i, c| a[(i, c)] / norms[c]);
-        let svd = scaled.clone().svd(true, true);
+        // A NaN would panic inside the SVD's sort ("Singular value was NaN"): never hand it one.
+        if scaled.iter().chain(b.iter()).any(|x| !x.is_finite()) {
+            return None;
+        }
+        // Bounded: a matrix that does not converge (never one of checked rows) ends the fit instead of looping.
+        let svd = scaled
+            .clone()
+            .try_svd(true, true, f64::EPSILON, SVD_ITERATIONS)?;
         let singular = &svd.singular_values;
         let (smallest, largest) = (singular.min(), singular.max());
         if columns.len() > rows.len() || smallest < INDISTINCT * largest {

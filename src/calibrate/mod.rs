@@ -63,6 +63,69 @@ pub struct ServerFlags {
     pub shared_prefix_tokens: Option<u32>,
 }
 
+/// Shortest window between two scrapes accepted, seconds (Prometheus scrapes every few seconds at the fastest).
+pub const MIN_WINDOW_SECONDS: f64 = 0.1;
+/// Longest window between two scrapes accepted, seconds: a year.
+pub const MAX_WINDOW_SECONDS: f64 = 365.0 * 86_400.0;
+
+impl ServerFlags {
+    /// Each flag given checked against what a server can have, in the command line's words (the page's fields
+    /// carry the same names); an error is one line.
+    pub fn check(&self) -> Result<(), String> {
+        use crate::model::scenario::{MAX_KV_TOKENS, MAX_SERVERS, MAX_TOKENS};
+        let within = |flag: &str, value: Option<u64>, lo: u64, hi: u64| match value {
+            Some(v) if !(lo..=hi).contains(&v) => {
+                Err(format!("{flag} must be between {lo} and {hi} (got {v})"))
+            }
+            _ => Ok(()),
+        };
+        within(
+            "--replicas",
+            self.replicas.map(u64::from),
+            1,
+            MAX_SERVERS.into(),
+        )?;
+        within(
+            "--max-num-seqs",
+            self.max_num_seqs.map(u64::from),
+            1,
+            65_536,
+        )?;
+        let seqs = self.max_num_seqs.unwrap_or(1);
+        within(
+            "--max-num-batched-tokens",
+            self.max_num_batched_tokens.map(u64::from),
+            seqs.into(),
+            MAX_TOKENS.into(),
+        )?;
+        within(
+            "--kv-cache-tokens",
+            self.kv_cache_tokens,
+            crate::model::scenario::KV_BLOCK_TOKENS,
+            MAX_KV_TOKENS,
+        )?;
+        match self.window_seconds {
+            Some(s) if !(s.is_finite() && (MIN_WINDOW_SECONDS..=MAX_WINDOW_SECONDS).contains(&s)) => {
+                Err(format!(
+                    "--seconds must be the seconds between the scrapes, from {MIN_WINDOW_SECONDS} to \
+                     {MAX_WINDOW_SECONDS} (got {})",
+                    readable(s)
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A number as a person types it: plain in the usual range, in exponent form at the extremes (1e-300).
+pub fn readable(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e15).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// `--max-num-seqs` when not given: vLLM's usual default (some versions pick more on large GPUs).
 pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
 /// `--max-num-batched-tokens` when not given: vLLM V1's API server's budget on a data-centre GPU.
@@ -113,6 +176,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                 .to_owned(),
         );
     }
+    flags.check()?;
     let mut assumptions = Vec::new();
     let mut flag = |value: Option<u32>, default: u32, what: &str, option: &str| match value {
         Some(v) => {
@@ -293,6 +357,13 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             .join(", ");
         return Err(format!(
             "{name}: no latencies to fit (a trace needs first_token_s and last_token_s, or add a result file)"
+        ));
+    }
+    // Checked at the door of the fit, naming the file: a non-finite or absurd row never reaches the SVD.
+    if let Some((row, problem)) = rows.iter().find_map(|r| Some((r, r.problem()?))) {
+        return Err(format!(
+            "{}: shows {problem}; check the file",
+            summaries[row.source].name
         ));
     }
     let fit = fit::fit(&rows).ok_or_else(|| "the inputs determine no step time".to_owned())?;

@@ -39,7 +39,8 @@ pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva}
 pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
 pub use scenario::{
     Arrivals, ComputeTime, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario,
-    ScenarioError, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV, POISSON_CV,
+    ScenarioError, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV,
+    MAX_OFFERED_LOAD, POISSON_CV,
 };
 pub use settings::{LoopKind, Preset, ScenarioSettings};
 pub use sim::llm::batch::{
@@ -47,12 +48,12 @@ pub use sim::llm::batch::{
     PhaseKind, TraceSpec, Work, MAX_CELLS, MAX_ITERATIONS,
 };
 pub use sim::llm::replay::{
-    bench_requests, check_requests, measured_saturation_throughput, replay, replay_traced,
-    BenchFigures, BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
+    bench_requests, check_requests, measured_saturation_throughput, replay, replay_owned,
+    replay_traced, BenchFigures, BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
 };
 pub use sim::{
     run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RejectedByReason, RejectionReason,
     Rejections, RequestTrace, RunSummary, ServiceMode, Stability, SteadyState,
 };
 pub use stats::{Bin, ConfidenceInterval, LatencyStats, OccupancySample};
-pub use sweep::{default_load_points, load_points, sweep, SweepPoint};
+pub use sweep::{default_load_points, load_points, sweep, SweepPoint, MAX_SWEEP_POINTS};

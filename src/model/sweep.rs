@@ -19,6 +19,9 @@ pub struct SweepPoint {
     pub exact: Option<ExactReference>,
 }
 
+/// Most points a sweep runs: [`load_points`] stops there.
+pub const MAX_SWEEP_POINTS: usize = 10_001;
+
 /// Load points `from, from + step, …` up to and including `to` (within rounding), computed from an integer count so
 /// no floating-point drift creeps in. Empty when the range or step is invalid.
 pub fn load_points(from: f64, to: f64, step: f64) -> Vec<f64> {
@@ -26,7 +29,7 @@ pub fn load_points(from: f64, to: f64, step: f64) -> Vec<f64> {
         return Vec::new();
     }
     let n = ((to - from) / step + 1e-9).floor() as usize;
-    (0..=n.min(10_000))
+    (0..=n.min(MAX_SWEEP_POINTS - 1))
         .map(|i| from + step * i as f64)
         .collect()
 }

@@ -1,5 +1,8 @@
 //! Throughput of the simulator, for BENCHMARKS.md: a markdown table for people, JSON for `tools/bench.mjs`.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod traces;
+
 use goodput::cluster::{exposition::synthetic_page, metrics::parse, vllm::find_signals};
 use goodput::model::{
     default_load_points, run, sweep, Arrivals, Scenario, ServiceKind, TextbookService,
@@ -168,6 +171,8 @@ pub fn measure(size: Size) -> Vec<Line> {
     }
     lines.push(time_metrics_page());
     lines.push(time_timeline());
+    #[cfg(not(target_arch = "wasm32"))]
+    lines.extend(traces::time_trace_readers(1_000_000 / scale as usize));
     lines
 }
 

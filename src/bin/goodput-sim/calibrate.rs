@@ -2,6 +2,7 @@
 //! on standard error.
 
 use super::input::{display_name, read_text};
+use super::scenario_args::whole;
 use clap::{Args, ValueEnum};
 use goodput::calibrate::{calibrate, inputs::InputFile, report, ServerFlags};
 
@@ -24,24 +25,24 @@ pub struct CalibrateArgs {
     #[arg(required = true)]
     files: Vec<String>,
     /// The server's --max-num-seqs (default: vLLM's, 256).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     max_num_seqs: Option<u32>,
     /// The server's --max-num-batched-tokens (default: vLLM's, 8192).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     max_num_batched_tokens: Option<u32>,
     /// Whether the server cuts prompts into chunks (default: on, as vLLM V1).
     #[arg(long, value_enum)]
     chunked_prefill: Option<Switch>,
     /// KV-cache tokens per replica, from the server's start-up log ("GPU KV cache size: N tokens"); default: no
     /// limit.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
     kv_cache_tokens: Option<u64>,
     /// Replicas behind the endpoint the measurements came from (default 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     replicas: Option<u32>,
-    /// Seconds between two /metrics scrapes (default: from the samples' timestamps, else the running gauge stands
-    /// in for the concurrency).
-    #[arg(long)]
+    /// Seconds between two /metrics scrapes, 0.1 to a year (default: from the samples' timestamps, else the running
+    /// gauge stands in for the concurrency).
+    #[arg(long, allow_negative_numbers = true)]
     seconds: Option<f64>,
 }
 

@@ -4,10 +4,13 @@ use super::bench;
 use super::calibrate::{self, CalibrateArgs};
 use super::finite::{self, FiniteArgs};
 use super::output::{print_run, print_sweep, OutputArgs};
-use super::scenario_args::ScenarioArgs;
+use super::scenario_args::{whole, ScenarioArgs};
 use clap::{Args, Parser, Subcommand};
+use goodput::calibrate::readable;
 use goodput::cluster::report::{self, Options};
-use goodput::model::{load_points, measured_saturation_throughput, run, sweep};
+use goodput::model::{
+    load_points, measured_saturation_throughput, run, sweep, MAX_OFFERED_LOAD, MAX_SWEEP_POINTS,
+};
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
@@ -39,13 +42,13 @@ enum Command {
         #[command(flatten)]
         scenario: ScenarioArgs,
         /// First offered load of the sweep.
-        #[arg(long, default_value_t = 0.85)]
+        #[arg(long, default_value_t = 0.85, allow_negative_numbers = true)]
         from: f64,
         /// Last offered load of the sweep (included).
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
         to: f64,
-        /// Step between offered loads.
-        #[arg(long, default_value_t = 0.01)]
+        /// Step between offered loads (a sweep has at most 10 001 points: larger ranges are refused).
+        #[arg(long, default_value_t = 0.01, allow_negative_numbers = true)]
         step: f64,
         #[command(flatten)]
         seed: SeedArgs,
@@ -129,7 +132,7 @@ enum Command {
 #[derive(Args)]
 struct SeedArgs {
     /// Random seed; the same seed gives identical results.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
 }
 
@@ -157,6 +160,41 @@ pub fn main() -> i32 {
     }
 }
 
+/// The loads of a sweep, or why the range is refused: every load an offered load the model takes, and no more
+/// points than a sweep runs (refused up front rather than cut short).
+fn sweep_loads(from: f64, to: f64, step: f64) -> Result<Vec<f64>, String> {
+    if !(from.is_finite() && from > 0.0) {
+        return Err(format!(
+            "--from must be an offered load above 0 (got {})",
+            readable(from)
+        ));
+    }
+    if !(to.is_finite() && to >= from && to <= MAX_OFFERED_LOAD) {
+        return Err(format!(
+            "--to must be an offered load from --from ({}) to {MAX_OFFERED_LOAD} (got {})",
+            readable(from),
+            readable(to)
+        ));
+    }
+    if !(step.is_finite() && step > 0.0) {
+        return Err(format!(
+            "--step must be a number above 0 (got {})",
+            readable(step)
+        ));
+    }
+    let points = ((to - from) / step).floor() + 1.0;
+    if points > MAX_SWEEP_POINTS as f64 {
+        return Err(format!(
+            "--from {} --to {} --step {} makes {points:.0} points; a sweep runs at most \
+             {MAX_SWEEP_POINTS} (take a larger --step)",
+            readable(from),
+            readable(to),
+            readable(step)
+        ));
+    }
+    Ok(load_points(from, to, step))
+}
+
 /// Runs one subcommand; an error is the one line to print.
 fn execute(command: Command) -> Result<(), String> {
     match command {
@@ -169,8 +207,9 @@ fn execute(command: Command) -> Result<(), String> {
             if finite.wanted() {
                 return finite::run(&finite, &scenario, seed.seed, &output);
             }
-            let scenario = scenario.scenario()?;
-            let summary = run(&scenario, seed.seed).map_err(|e| e.to_string())?;
+            let args = scenario;
+            let scenario = args.scenario()?;
+            let summary = run(&scenario, seed.seed).map_err(|e| args.explain(&e))?;
             // The capacity the simulated fleet really has (its KV cache included), to check "stable" against.
             let measured = (summary.is_llm() && scenario.is_open())
                 .then(|| measured_saturation_throughput(&scenario, seed.seed).ok())
@@ -185,14 +224,10 @@ fn execute(command: Command) -> Result<(), String> {
             seed,
             output,
         } => {
-            let scenario = scenario.scenario()?;
-            let loads = load_points(from, to, step);
-            if loads.is_empty() {
-                return Err(
-                    "invalid load range: need finite --from <= --to and --step > 0".to_owned(),
-                );
-            }
-            let points = sweep(&scenario, &loads, seed.seed).map_err(|e| e.to_string())?;
+            let args = scenario;
+            let scenario = args.scenario()?;
+            let loads = sweep_loads(from, to, step)?;
+            let points = sweep(&scenario, &loads, seed.seed).map_err(|e| args.explain(&e))?;
             print_sweep(&points, &output);
         }
         Command::Scenario { scenario } => {

@@ -26,8 +26,17 @@ pub fn read_trace(source: &str, scenario: &Scenario) -> Result<Vec<TraceRequest>
         MAX_TRACE_BYTES,
         "a trace is one short line per request",
     )?;
-    let name = display_name(source);
-    let (lines, numbers) = parse(&text).map_err(|(line, e)| format!("{name} line {line}: {e}"))?;
+    parse_trace(&text, display_name(source), scenario)
+}
+
+/// The requests of a trace's text, named `name` in errors; linear in its length (`make bench` times a million
+/// lines).
+pub fn parse_trace(
+    text: &str,
+    name: &str,
+    scenario: &Scenario,
+) -> Result<Vec<TraceRequest>, String> {
+    let (lines, numbers) = parse(text).map_err(|(line, e)| format!("{name} line {line}: {e}"))?;
     let Some(first) = lines.first() else {
         return Err(format!("{name}: no requests in the trace"));
     };
@@ -100,21 +109,10 @@ fn parse(text: &str) -> Result<(Vec<Line>, Vec<usize>), (usize, String)> {
             ));
         }
     }
-    // The line a byte offset is on (the reader's own line count skips blank lines).
-    let line_at = |p: Option<&csv::Position>| {
-        p.map_or(0, |p| {
-            // A record's position is where the reader started, before any blank lines it skipped.
-            let bytes = text.as_bytes();
-            let mut end = (p.byte() as usize).min(bytes.len());
-            while end < bytes.len() && matches!(bytes[end], b'\n' | b'\r') {
-                end += 1;
-            }
-            bytes[..end].iter().filter(|&&b| b == b'\n').count() + 1
-        })
-    };
+    let mut lines_at = LineCounter::new(text);
     for record in reader.records() {
-        let record = record.map_err(|e| (line_at(e.position()), e.to_string()))?;
-        let line = line_at(record.position());
+        let record = record.map_err(|e| (lines_at.line(e.position()), e.to_string()))?;
+        let line = lines_at.line(record.position());
         let parsed: Line = record
             .deserialize(Some(&headers))
             .map_err(|e| (line, e.to_string()))?;
@@ -123,6 +121,46 @@ fn parse(text: &str) -> Result<(Vec<Line>, Vec<usize>), (usize, String)> {
         numbers.push(line);
     }
     Ok((lines, numbers))
+}
+
+/// The line a CSV record is on (the reader's own line count skips blank lines), counted onwards from the previous
+/// record's, so reading a trace stays linear in its length.
+struct LineCounter<'a> {
+    bytes: &'a [u8],
+    /// Bytes counted so far, and the line the byte at that offset is on.
+    counted: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            bytes: text.as_bytes(),
+            counted: 0,
+            line: 1,
+        }
+    }
+
+    /// The line of the record at `p` (records come in order; a position before the last one counted is rare and
+    /// counted again from the top).
+    fn line(&mut self, p: Option<&csv::Position>) -> usize {
+        let Some(p) = p else { return 0 };
+        let bytes = self.bytes;
+        // A record's position is where the reader started, before any blank lines it skipped.
+        let mut end = (p.byte() as usize).min(bytes.len());
+        while end < bytes.len() && matches!(bytes[end], b'\n' | b'\r') {
+            end += 1;
+        }
+        if end < self.counted {
+            (self.counted, self.line) = (0, 1);
+        }
+        self.line += bytes[self.counted..end]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.counted = end;
+        self.line
+    }
 }
 
 fn finite(line: &Line) -> Result<(), String> {

@@ -2,8 +2,8 @@
 //! sequence, and errors that name the field and what is wrong with it.
 
 use super::{
-    Arrivals, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS,
-    MAX_EMPIRICAL_LENGTHS,
+    Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
+    KV_BLOCK_TOKENS, MAX_EMPIRICAL_LENGTHS,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -37,6 +37,17 @@ pub const MAX_TOKENS: u32 = 10_000_000;
 pub const MAX_OFFERED_LOAD: f64 = 10.0;
 /// Largest accepted coefficient of variation of open-loop gaps (burstiness 0.01).
 pub const MAX_ARRIVAL_CV: f64 = 10.0;
+/// Longest accepted fixed time (a step's fixed cost, the front end's overhead), seconds: an hour, far beyond any
+/// real server, and short enough that the simulation's clock stays fine-grained.
+pub const MAX_STEP_SECONDS: f64 = 3600.0;
+/// Largest accepted cost per token or sequence of a step, seconds.
+pub const MAX_COST_PER_TOKEN: f64 = 1.0;
+/// Longest accepted mean think time (closed loop) or textbook mean service time: about 11.6 days.
+pub const MAX_MEAN_TIME: f64 = 1e6;
+/// The finest the simulation's clock must resolve, as a share of the shortest time it simulates (a step's fixed
+/// cost, a mean service): a run longer than `2⁵² ×` this share × that time would add steps too short for the clock
+/// to see, and report latencies of 0.
+const CLOCK_RESOLUTION: f64 = 1e-4;
 
 fn err(field: &str, problem: &str) -> ScenarioError {
     ScenarioError {
@@ -58,6 +69,17 @@ fn non_negative(field: &str, x: f64) -> Result<(), ScenarioError> {
         Ok(())
     } else {
         Err(err(field, "must be a finite number, 0 or more"))
+    }
+}
+
+/// A finite number in `[lo, hi]` (`lo` itself excluded when `open`).
+fn time_in(field: &str, x: f64, hi: f64, open: bool) -> Result<(), ScenarioError> {
+    let above = if open { x > 0.0 } else { x >= 0.0 };
+    if x.is_finite() && above && x <= hi {
+        Ok(())
+    } else {
+        let lo = if open { "above 0" } else { "0 or more" };
+        Err(err(field, &format!("must be a number {lo}, at most {hi}")))
     }
 }
 
@@ -128,7 +150,12 @@ impl Scenario {
         match &self.service {
             ServiceKind::Textbook(t) => {
                 in_range("service.textbook.servers", t.servers, 1, MAX_SERVERS)?;
-                positive("service.textbook.mean_service", t.mean_service)?;
+                time_in(
+                    "service.textbook.mean_service",
+                    t.mean_service,
+                    MAX_MEAN_TIME,
+                    true,
+                )?;
             }
             ServiceKind::Llm(f) => {
                 in_range("service.llm.replicas", f.replicas, 1, MAX_SERVERS)?;
@@ -139,24 +166,13 @@ impl Scenario {
                     f.max_num_seqs,
                     MAX_TOKENS,
                 )?;
-                positive("service.llm.iteration.fixed", f.iteration.fixed)?;
-                non_negative(
-                    "service.llm.iteration.per_prefill_token",
-                    f.iteration.per_prefill_token,
+                f.iteration.validate()?;
+                time_in(
+                    "service.llm.frontend_overhead",
+                    f.frontend_overhead,
+                    MAX_STEP_SECONDS,
+                    false,
                 )?;
-                non_negative(
-                    "service.llm.iteration.per_decode_seq",
-                    f.iteration.per_decode_seq,
-                )?;
-                non_negative(
-                    "service.llm.iteration.per_context_token",
-                    f.iteration.per_context_token,
-                )?;
-                if let Some(c) = &f.iteration.compute {
-                    non_negative("service.llm.iteration.compute.fixed", c.fixed)?;
-                    non_negative("service.llm.iteration.compute.per_token", c.per_token)?;
-                }
-                non_negative("service.llm.frontend_overhead", f.frontend_overhead)?;
                 f.prompt_tokens.validate("service.llm.prompt_tokens")?;
                 f.output_tokens.validate("service.llm.output_tokens")?;
                 f.validate_kv_cache()?;
@@ -182,13 +198,84 @@ impl Scenario {
             }
             Arrivals::Closed { users, think_time } => {
                 in_range("arrivals.closed.users", users, 1, MAX_USERS)?;
-                non_negative("arrivals.closed.think_time", think_time)?;
+                time_in(
+                    "arrivals.closed.think_time",
+                    think_time,
+                    MAX_MEAN_TIME,
+                    false,
+                )?;
             }
         }
         positive("slo.ttft", self.slo.ttft)?;
         positive("slo.tpot", self.slo.tpot)?;
         in_range("requests", self.customers, 1, MAX_CUSTOMERS)?;
         in_range("warm_up", self.warm_up, 0, MAX_CUSTOMERS - self.customers)?;
+        self.validate_clock()
+    }
+
+    /// The shortest time the simulation must resolve: a step's fixed cost, or the textbook mean service.
+    pub fn shortest_time(&self) -> f64 {
+        match &self.service {
+            ServiceKind::Textbook(t) => t.mean_service,
+            ServiceKind::Llm(f) => f.iteration.fixed,
+        }
+    }
+
+    /// The longest simulated span, seconds (time units), whose clock still resolves [`shortest_time`]
+    /// (Self::shortest_time) finely enough.
+    pub fn longest_span(&self) -> f64 {
+        self.shortest_time() * CLOCK_RESOLUTION / f64::EPSILON
+    }
+
+    /// Refuses a run whose simulated span (its requests at its arrival rate) the clock could not resolve: its
+    /// latencies would come out as 0 (or, past the largest `f64`, it would never end).
+    fn validate_clock(&self) -> Result<(), ScenarioError> {
+        let rate = match self.arrivals {
+            Arrivals::Open { offered_load, .. } => offered_load * self.saturation_throughput(),
+            Arrivals::Closed { users, think_time } => (f64::from(users)
+                / (think_time + self.unloaded_response_time()))
+            .min(self.saturation_throughput()),
+        };
+        let span = (self.customers + self.warm_up) as f64 / rate;
+        let longest = self.longest_span();
+        if span.is_finite() && span <= longest {
+            return Ok(());
+        }
+        let cure = match self.arrivals {
+            Arrivals::Open { .. } => "fewer requests or a higher load",
+            Arrivals::Closed { .. } => "fewer requests, more users or a shorter think time",
+        };
+        Err(err(
+            "run",
+            &format!(
+                "would last about {span:.3e} s of simulated time, longer than the {longest:.3e} s in which the \
+                 clock resolves a {:.3e} s step (its latencies would read 0); take {cure}",
+                self.shortest_time()
+            ),
+        ))
+    }
+}
+
+impl IterationModel {
+    fn validate(&self) -> Result<(), ScenarioError> {
+        let field = |name: &str| format!("service.llm.iteration.{name}");
+        time_in(&field("fixed"), self.fixed, MAX_STEP_SECONDS, true)?;
+        for (name, x) in [
+            ("per_prefill_token", self.per_prefill_token),
+            ("per_decode_seq", self.per_decode_seq),
+            ("per_context_token", self.per_context_token),
+        ] {
+            time_in(&field(name), x, MAX_COST_PER_TOKEN, false)?;
+        }
+        if let Some(c) = &self.compute {
+            time_in(&field("compute.fixed"), c.fixed, MAX_STEP_SECONDS, false)?;
+            time_in(
+                &field("compute.per_token"),
+                c.per_token,
+                MAX_COST_PER_TOKEN,
+                false,
+            )?;
+        }
         Ok(())
     }
 }

@@ -46,6 +46,7 @@ use kv::{blocks_for, cached_prefix, preempt_newest, KvBlocks};
 use request::{LengthSampler, Request};
 mod admission;
 pub mod batch;
+mod itl;
 mod kv;
 pub mod replay;
 mod request;
@@ -205,18 +206,18 @@ impl LlmSim {
     }
 
     /// A finite run of `requests` (checked by [`replay::check_requests`]) on an empty fleet: arrivals and lengths
-    /// come from the list, and the recorder keeps every request's trace.
-    fn replaying(scenario: &Scenario, requests: Vec<replay::TraceRequest>) -> Self {
+    /// come from the list; the recorder keeps every request's trace when `traced`.
+    fn replaying(scenario: &Scenario, requests: Vec<replay::TraceRequest>, traced: bool) -> Self {
         let mut sim = Self::new(scenario, 0);
         sim.next_arrival = requests
             .first()
             .map_or(f64::INFINITY, |r| r.arrival_s + sim.overhead);
         sim.unstable = false;
-        sim.rec.trace_limit = requests.len();
-        sim.replay = Some(Box::new(replay::ReplayState {
-            requests,
-            ..Default::default()
-        }));
+        sim.rec.trace_limit = if traced { requests.len() } else { 0 };
+        // Past capacity every request may wait at once: room for all, committed only as it fills.
+        sim.requests.reserve_exact(requests.len());
+        sim.queue.reserve_exact(requests.len());
+        sim.replay = Some(Box::new(replay::ReplayState::new(requests)));
         sim
     }
 
@@ -379,7 +380,7 @@ impl LlmSim {
         if let Some(replay) = self.replay.as_deref_mut() {
             if plan.decoding > 0 {
                 // Each decoding sequence's previous token came at this iteration's start.
-                replay.itl.push((duration, plan.decoding));
+                replay.itl.record(duration, plan.decoding);
             }
         }
         self.rec.peak_batch = self.rec.peak_batch.max(rep.admitted() as u32);
@@ -560,7 +561,7 @@ impl LlmSim {
                 self.admission.first_token(req.prompt);
             } else if let Some(replay) = self.replay.as_deref_mut() {
                 // A recompute yields the token after the preempted ones: one gap, the whole stall.
-                replay.itl.push((t - req.last_token, 1));
+                replay.itl.record(t - req.last_token, 1);
             }
             req.decode_from = k;
             if req.generated + 1 >= req.output {
@@ -604,6 +605,9 @@ impl LlmSim {
             total: t - sent,
             trace,
         };
+        if let Some(replay) = self.replay.as_deref_mut() {
+            replay.finished(&trace, &self.scenario.slo);
+        }
         self.rec.sample(req.index, sample);
         if let Arrivals::Closed { .. } = self.scenario.arrivals {
             self.think_again(t);

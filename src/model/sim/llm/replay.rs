@@ -10,6 +10,7 @@
 //! duration from the first arrival to the last completion, and throughput = requests ÷ duration, the drain included.
 //! Percentiles interpolate linearly between order statistics, as numpy's do.
 
+use super::itl::Itl;
 use super::{LlmSim, RequestTrace};
 use crate::model::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo, MAX_TOKENS};
 use crate::model::sim::{stream, Gaps};
@@ -117,15 +118,62 @@ pub struct BenchSummary {
     pub recomputed_tokens: u64,
 }
 
-/// What the simulator records for a finite run besides the recorder's traces.
+/// What the simulator records for a finite run: per request only the three latencies its percentiles need (24
+/// bytes; the recorder keeps whole traces only when asked), the inter-token gaps in bounded memory.
 #[derive(Debug, Default)]
 pub(crate) struct ReplayState {
     /// The requests, in arrival order.
     pub requests: Vec<TraceRequest>,
-    /// Inter-token gaps as (length, how many tokens had it): a decode step of `d` sequences gives `d` gaps.
-    pub itl: Vec<(f64, u64)>,
+    /// Inter-token gaps: a decode step of `d` sequences gives `d` gaps of its length.
+    pub itl: Itl,
     pub peak_running: u32,
     pub peak_waiting: u32,
+    /// TTFT, end-to-end latency and (with two or more output tokens) TPOT of every completed request.
+    ttft: Vec<f64>,
+    e2e: Vec<f64>,
+    tpot: Vec<f64>,
+    /// Completed requests that met every SLO.
+    good: u64,
+    /// Prompt and output tokens of the completed requests.
+    input: u64,
+    output: u64,
+    /// The last completion.
+    end: f64,
+}
+
+impl ReplayState {
+    /// The state of a run of `requests`, nothing recorded yet.
+    pub fn new(requests: Vec<TraceRequest>) -> Self {
+        // Reserved whole (pages are only committed as they fill), so the largest run never holds a list twice
+        // while it doubles.
+        let n = requests.len();
+        Self {
+            requests,
+            ttft: Vec::with_capacity(n),
+            e2e: Vec::with_capacity(n),
+            tpot: Vec::with_capacity(n),
+            ..Self::default()
+        }
+    }
+
+    /// A request completed, as its trace tells: its latencies as `vllm bench serve` takes them.
+    pub fn finished(&mut self, t: &RequestTrace, slo: &Slo) {
+        let first = t.first_token - t.arrival;
+        let total = t.finish - t.arrival;
+        self.ttft.push(first);
+        self.e2e.push(total);
+        let per_token =
+            (t.output_tokens > 1).then(|| (total - first) / f64::from(t.output_tokens - 1));
+        if let Some(x) = per_token {
+            self.tpot.push(x);
+        }
+        if first <= slo.ttft && per_token.is_none_or(|x| x <= slo.tpot) {
+            self.good += 1;
+        }
+        self.input += u64::from(t.prompt_tokens);
+        self.output += u64::from(t.output_tokens);
+        self.end = self.end.max(t.finish);
+    }
 }
 
 /// Largest finite run accepted, requests.
@@ -155,6 +203,10 @@ pub fn bench_requests(
             "requests",
             &format!("must be between 1 and {MAX_BENCH_REQUESTS}"),
         ));
+    }
+    let span = n as f64 / rate;
+    if span > scenario.longest_span() {
+        return Err(problem("rate", &too_long(scenario, span)));
     }
     let cv = match scenario.arrivals {
         Arrivals::Open { cv, .. } => cv,
@@ -187,6 +239,16 @@ pub fn bench_requests(
             }
         })
         .collect())
+}
+
+/// Why a run spanning `span` seconds is refused: the clock could not resolve its steps.
+fn too_long(scenario: &Scenario, span: f64) -> String {
+    format!(
+        "spreads the requests over about {span:.3e} s, longer than the {:.3e} s in which the simulation's clock \
+         resolves a {:.3e} s step",
+        scenario.longest_span(),
+        scenario.shortest_time()
+    )
 }
 
 fn problem(field: &str, problem: &str) -> ScenarioError {
@@ -251,6 +313,10 @@ pub fn check_requests(scenario: &Scenario, requests: &[TraceRequest]) -> Result<
             ));
         }
     }
+    let span = requests[requests.len() - 1].arrival_s;
+    if span > scenario.longest_span() {
+        return Err(problem("requests", &too_long(scenario, span)));
+    }
     Ok(())
 }
 
@@ -262,7 +328,18 @@ pub fn replay(
     requests: &[TraceRequest],
     request_rate: Option<f64>,
 ) -> Result<BenchSummary, ScenarioError> {
-    replay_traced(scenario, requests, request_rate).map(|(summary, _)| summary)
+    replay_owned(scenario, requests.to_vec(), request_rate)
+}
+
+/// [`replay`] taking the list, so the largest run does not hold it twice. Memory: the list (16 bytes a request),
+/// 24 bytes a request for the percentiles, what is in flight (about 100 bytes a request waiting or running), and
+/// the inter-token gaps' bounded record ([`itl`](super::itl)).
+pub fn replay_owned(
+    scenario: &Scenario,
+    requests: Vec<TraceRequest>,
+    request_rate: Option<f64>,
+) -> Result<BenchSummary, ScenarioError> {
+    run_replay(scenario, requests, request_rate, false).map(|(summary, _)| summary)
 }
 
 /// Like [`replay`], and also returns every request's life (in completion order; `arrival` is when the client sent
@@ -272,7 +349,16 @@ pub fn replay_traced(
     requests: &[TraceRequest],
     request_rate: Option<f64>,
 ) -> Result<(BenchSummary, Vec<RequestTrace>), ScenarioError> {
-    check_requests(scenario, requests)?;
+    run_replay(scenario, requests.to_vec(), request_rate, true)
+}
+
+fn run_replay(
+    scenario: &Scenario,
+    requests: Vec<TraceRequest>,
+    request_rate: Option<f64>,
+    traced: bool,
+) -> Result<(BenchSummary, Vec<RequestTrace>), ScenarioError> {
+    check_requests(scenario, &requests)?;
     let n = requests.len() as u64;
     let mut s = scenario.clone();
     s.customers = n;
@@ -289,52 +375,30 @@ pub fn replay_traced(
         offered_load: (rate / sat).clamp(1e-6, crate::model::scenario::MAX_OFFERED_LOAD),
         cv,
     };
-    let mut sim = LlmSim::replaying(&s, requests.to_vec());
+    let mut sim = LlmSim::replaying(&s, requests, traced);
     sim.advance_to(n);
     let traces = std::mem::take(&mut sim.rec.traces);
-    let state = sim
+    let mut state = sim
         .replay
         .take()
         .expect("a replaying simulation keeps its state");
-    let summary = summarise(&s, &traces, &state, request_rate, &sim);
+    let summary = summarise(&s, &mut state, request_rate, &sim);
     Ok((summary, traces))
 }
 
 fn summarise(
     scenario: &Scenario,
-    traces: &[RequestTrace],
-    state: &ReplayState,
+    state: &mut ReplayState,
     request_rate: Option<f64>,
     sim: &LlmSim,
 ) -> BenchSummary {
-    let n = traces.len() as u64;
+    let n = state.ttft.len() as u64;
     let failed = sim.rec.rejected_total();
     let sent = n + failed;
     let start = state.requests.first().map_or(0.0, |r| r.arrival_s);
-    let end = traces.iter().map(|t| t.finish).fold(start, f64::max);
+    let end = state.end.max(start);
     let duration = end - start;
     let per_second = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
-    let slo = scenario.slo.clone();
-    let mut ttft = Vec::with_capacity(traces.len());
-    let mut e2e = Vec::with_capacity(traces.len());
-    let mut tpot = Vec::with_capacity(traces.len());
-    let (mut good, mut input, mut output) = (0u64, 0u64, 0u64);
-    for t in traces {
-        let first = t.first_token - t.arrival;
-        let total = t.finish - t.arrival;
-        ttft.push(first);
-        e2e.push(total);
-        let per_token =
-            (t.output_tokens > 1).then(|| (total - first) / f64::from(t.output_tokens - 1));
-        if let Some(x) = per_token {
-            tpot.push(x);
-        }
-        if first <= slo.ttft && per_token.is_none_or(|x| x <= slo.tpot) {
-            good += 1;
-        }
-        input += u64::from(t.prompt_tokens);
-        output += u64::from(t.output_tokens);
-    }
     BenchSummary {
         requests: sent,
         failed,
@@ -342,24 +406,24 @@ fn summarise(
         saturation_throughput: scenario.saturation_throughput(),
         duration,
         throughput: per_second(n as f64),
-        output_throughput: per_second(output as f64),
-        total_input_tokens: input,
-        total_output_tokens: output,
-        goodput: per_second(good as f64),
+        output_throughput: per_second(state.output as f64),
+        total_input_tokens: state.input,
+        total_output_tokens: state.output,
+        goodput: per_second(state.good as f64),
         slo_attainment: if sent > 0 {
-            100.0 * good as f64 / sent as f64
+            100.0 * state.good as f64 / sent as f64
         } else {
             0.0
         },
-        slo,
-        ttft: stats(&mut ttft),
-        tpot: stats(&mut tpot),
-        itl: weighted_stats(&state.itl),
-        e2e: stats(&mut e2e),
+        slo: scenario.slo.clone(),
+        ttft: stats(&mut state.ttft),
+        tpot: stats(&mut state.tpot),
+        itl: state.itl.stats(),
+        e2e: stats(&mut state.e2e),
         peak_running: state.peak_running,
         peak_waiting: state.peak_waiting,
         preemptions: sim.rec.occupancy.preemptions(),
-        recomputed_tokens: sim.prefill_computed.saturating_sub(input),
+        recomputed_tokens: sim.prefill_computed.saturating_sub(state.input),
     }
 }
 
@@ -431,42 +495,6 @@ fn stats(values: &mut [f64]) -> BenchStats {
     }
 }
 
-/// [`stats`] over values given with multiplicities, without expanding them.
-fn weighted_stats(pairs: &[(f64, u64)]) -> BenchStats {
-    let mut sorted: Vec<(f64, u64)> = pairs.iter().copied().filter(|p| p.1 > 0).collect();
-    let n: u64 = sorted.iter().map(|p| p.1).sum();
-    if n == 0 {
-        return BenchStats::default();
-    }
-    sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    // The value of order statistic `i` (0-based).
-    let at = |i: u64| {
-        let mut below = 0;
-        for &(v, c) in &sorted {
-            below += c;
-            if i < below {
-                return v;
-            }
-        }
-        sorted[sorted.len() - 1].0
-    };
-    let percentile = |q: f64| {
-        let h = (n - 1) as f64 * q;
-        let lo = h.floor() as u64;
-        let (a, b) = (at(lo), at((lo + 1).min(n - 1)));
-        a + (h - lo as f64) * (b - a)
-    };
-    let sum: f64 = sorted.iter().map(|&(v, c)| v * c as f64).sum();
-    BenchStats {
-        mean: sum / n as f64,
-        p50: percentile(0.5),
-        p90: percentile(0.9),
-        p99: percentile(0.99),
-        max: sorted[sorted.len() - 1].0,
-        count: n,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,8 +506,11 @@ mod tests {
         assert_eq!(s.p50, 2.5);
         assert!((s.p90 - 3.7).abs() < 1e-12);
         assert_eq!(s.mean, 2.5);
-        let w = weighted_stats(&[(3.0, 1), (1.0, 2), (2.0, 0), (4.0, 1)]);
+        let mut w = Itl::default();
+        for (v, c) in [(3.0, 1), (1.0, 2), (2.0, 0), (4.0, 1)] {
+            w.record(v, c);
+        }
         let mut expanded = vec![1.0, 1.0, 3.0, 4.0];
-        assert_eq!(w, stats(&mut expanded));
+        assert_eq!(w.stats(), stats(&mut expanded));
     }
 }

@@ -1,0 +1,220 @@
+//! `calibrate` against a careless or hostile user's files and flags (issue 30): every one refused in one line naming
+//! the flag or the file, none reaching the SVD with a row it cannot take, none pushing unbounded work.
+
+use goodput::calibrate::fit::{fit, Figure, Row};
+use goodput::calibrate::inputs::InputFile;
+use goodput::calibrate::{calibrate, ServerFlags};
+use serde_json::Value;
+
+#[path = "support/synthetic_server.rs"]
+mod synthetic_server;
+use synthetic_server::synthetic_result;
+
+fn file(name: &str, text: String) -> InputFile {
+    InputFile {
+        name: name.to_owned(),
+        text,
+    }
+}
+
+/// The one line `calibrate` gives for `files` with `flags`.
+fn refused(files: &[InputFile], flags: &ServerFlags) -> String {
+    let e = calibrate(files, flags).expect_err("refused");
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+    e
+}
+
+/// A light detailed result of the synthetic server, with `change` made to its JSON.
+fn result_with(change: impl FnOnce(&mut Value)) -> InputFile {
+    let mut value: Value = serde_json::from_str(&synthetic_result(0.3, 60, 1, true)).unwrap();
+    change(&mut value);
+    file("result.json", value.to_string())
+}
+
+#[test]
+fn flags_outside_a_server_are_refused_by_the_flag_the_user_typed() {
+    let files = [result_with(|_| {})];
+    for (flags, flag) in [
+        (
+            ServerFlags {
+                replicas: Some(0),
+                ..ServerFlags::default()
+            },
+            "--replicas",
+        ),
+        (
+            ServerFlags {
+                max_num_batched_tokens: Some(0),
+                ..ServerFlags::default()
+            },
+            "--max-num-batched-tokens",
+        ),
+        (
+            ServerFlags {
+                max_num_seqs: Some(0),
+                ..ServerFlags::default()
+            },
+            "--max-num-seqs",
+        ),
+        (
+            ServerFlags {
+                kv_cache_tokens: Some(1),
+                ..ServerFlags::default()
+            },
+            "--kv-cache-tokens",
+        ),
+        (
+            ServerFlags {
+                window_seconds: Some(1e-300),
+                ..ServerFlags::default()
+            },
+            "--seconds",
+        ),
+    ] {
+        let e = refused(&files, &flags);
+        assert!(e.starts_with(flag), "{flag}: {e}");
+    }
+}
+
+#[test]
+fn huge_finite_numbers_in_a_result_are_refused_before_the_fit() {
+    // The issue's inputs: a throughput of 1e300, token times of 1e307 (as ITLs that sum past the largest f64).
+    for (what, change) in [
+        (
+            "throughput",
+            Box::new(|v: &mut Value| v["request_throughput"] = 1e300.into())
+                as Box<dyn Fn(&mut Value)>,
+        ),
+        (
+            "itls",
+            Box::new(|v: &mut Value| {
+                let n = v["itls"].as_array().unwrap().len();
+                v["itls"] = Value::from(vec![vec![1e307; 40]; n]);
+            }),
+        ),
+        (
+            "ttfts",
+            Box::new(|v: &mut Value| {
+                let n = v["ttfts"].as_array().unwrap().len();
+                v["ttfts"] = Value::from(vec![1e307; n]);
+            }),
+        ),
+    ] {
+        let e = refused(&[result_with(change)], &ServerFlags::default());
+        assert!(e.starts_with("result.json: "), "{what}: {e}");
+    }
+}
+
+#[test]
+fn the_fit_takes_no_row_that_is_not_finite_and_in_range() {
+    let row = |y: f64, x: f64| Row {
+        source: 0,
+        figure: Figure::Tpot,
+        y,
+        base: [1.0, x, 0.0, 0.0],
+        memory: [0.0; 4],
+        compute: [0.0; 4],
+    };
+    let good: Vec<Row> = (1..30)
+        .map(|i| row(0.02 + 1e-4 * f64::from(i), 1e3 * f64::from(i)))
+        .collect();
+    assert!(fit(&good).is_some());
+    for bad in [
+        row(f64::NAN, 1.0),
+        row(f64::INFINITY, 1.0),
+        row(0.02, f64::NAN),
+        row(0.02, 1e300),
+        row(1e7, 1.0),
+    ] {
+        assert!(bad.problem().is_some(), "{bad:?}");
+        let mut rows = good.clone();
+        rows.push(bad);
+        assert!(fit(&rows).is_none(), "a bad row reached the fit");
+    }
+}
+
+/// A minimal vLLM page: `requests` requests with TTFT 0.1 s and TPOT 20 ms each, prompt lengths in buckets
+/// `bounds` (all in the first), 100 output tokens each.
+fn page(requests: f64, bounds: &[&str]) -> String {
+    let labels = "model_name=\"m\"";
+    let mut out = String::new();
+    for (name, mean) in [
+        ("vllm:time_to_first_token_seconds", 0.1),
+        ("vllm:request_time_per_output_token_seconds", 0.02),
+        ("vllm:request_generation_tokens", 100.0),
+    ] {
+        out.push_str(&format!(
+            "# TYPE {name} histogram\n{name}_bucket{{{labels},le=\"+Inf\"}} {requests}\n\
+             {name}_count{{{labels}}} {requests}\n{name}_sum{{{labels}}} {}\n",
+            requests * mean
+        ));
+    }
+    let name = "vllm:request_prompt_tokens";
+    out.push_str(&format!("# TYPE {name} histogram\n"));
+    for le in bounds.iter().chain(&["+Inf"]) {
+        out.push_str(&format!(
+            "{name}_bucket{{{labels},le=\"{le}\"}} {requests}\n"
+        ));
+    }
+    out.push_str(&format!(
+        "{name}_count{{{labels}}} {requests}\n{name}_sum{{{labels}}} {}\n",
+        requests * 500.0
+    ));
+    out.push_str(&format!(
+        "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{{{labels}}} 1\n\
+         # TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{{{labels}}} 0\n"
+    ));
+    out
+}
+
+fn scrapes(earlier: String, later: String) -> [InputFile; 2] {
+    [file("a.prom", earlier), file("b.prom", later)]
+}
+
+fn with_seconds() -> ServerFlags {
+    ServerFlags {
+        window_seconds: Some(60.0),
+        ..ServerFlags::default()
+    }
+}
+
+#[test]
+fn two_scrapes_of_one_server_make_a_window_with_about_a_thousand_lengths() {
+    let bounds = ["128", "1024"];
+    let parse = |text: String| goodput::cluster::metrics::parse(&text).unwrap();
+    let w = goodput::calibrate::scrapes::window(
+        "a → b",
+        &parse(page(100.0, &bounds)),
+        &parse(page(160.0, &bounds)),
+        Some(60.0),
+    )
+    .unwrap();
+    assert_eq!(w.means.requests, 60.0);
+    let prompts = w.prompt_lengths.unwrap();
+    assert_eq!(prompts.len(), 1000);
+    assert!(prompts.iter().all(|&p| (1..=128).contains(&p)));
+}
+
+#[test]
+fn scrapes_whose_prompt_buckets_differ_are_refused_in_bounded_memory() {
+    // The issue's pair: the later page's buckets have other bounds, so no bucket's count is a difference of two.
+    let earlier = page(1e12, &["128", "1024"]);
+    let later = page(1e12 + 50.0, &["100", "1000", "10000"]);
+    let e = refused(&scrapes(earlier, later), &with_seconds());
+    assert!(e.contains("other bucket bounds"), "{e}");
+    assert!(e.starts_with("a.prom → b.prom: "), "{e}");
+}
+
+#[test]
+fn scrapes_across_a_restart_say_the_server_restarted() {
+    let bounds = ["128", "1024"];
+    let e = refused(
+        &scrapes(page(1200.0, &bounds), page(35.0, &bounds)),
+        &with_seconds(),
+    );
+    assert!(
+        e.contains("the server restarted between the scrapes"),
+        "{e}"
+    );
+    assert!(!e.contains("no request got its first token"), "{e}");
+}
