@@ -7,9 +7,9 @@ use goodput::charts::{
     distribution_summary, distribution_table, latency_distribution, latency_summary, latency_table,
     latency_vs_load, queue_over_time, queue_summary, queue_table, throughput_summary,
     throughput_table, throughput_vs_goodput, ChartBackend, ChartSpec, ChartStyle, ChartTheme,
-    DataTable, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyVsLoad, Measured,
-    MeasuredLatency, Percentile, PlotRect, PredictionChart, PredictionMetric, QueueOverTime,
-    QueueSample, Slo, ThroughputVsGoodput,
+    DataTable, LatencyDistribution, LatencyMetric, LatencyPoint, LatencyScale, LatencyVsLoad,
+    Measured, MeasuredLatency, Percentile, PlotRect, PredictionChart, PredictionMetric,
+    QueueOverTime, QueueSample, Slo, ThroughputVsGoodput,
 };
 use plotters::prelude::IntoDrawingArea;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -102,6 +102,83 @@ fn the_knee_chart_draws_every_percentile_the_band_the_exact_curve_and_the_slo() 
     assert!(has_text(&svg, "1.0 s"), "latency ticks carry units");
 }
 
+/// The y pixel of every vertex of the polylines stroked in `colour`.
+fn polyline_ys(svg: &str, colour: &str) -> Vec<f64> {
+    svg.lines()
+        .filter(|line| line.contains("<polyline") && line.contains(&format!("stroke=\"{colour}\"")))
+        .filter_map(|line| line.split("points=\"").nth(1)?.split('"').next())
+        .flat_map(|points| points.split_whitespace())
+        .filter_map(|pair| pair.split_once(',')?.1.parse().ok())
+        .collect()
+}
+
+#[test]
+fn on_the_linear_axis_the_tail_leaves_through_the_top_tagged_with_its_value() {
+    let data = LatencyVsLoad {
+        scale: LatencyScale::Linear,
+        ..knee_sweep()
+    };
+    let mut plot = None;
+    let svg = render(1200, 600, |area| {
+        let drawn = latency_vs_load(area, &data, &style());
+        plot = drawn.as_ref().ok().copied().flatten();
+        drawn
+    });
+    let plot = plot.expect("a plot");
+    assert!(has_text(&svg, "TTFT"), "the axis names the latency alone");
+    assert!(!has_text(&svg, "TTFT (log scale)"));
+    // Twice the median p99 (4.6 × 10 ms / (1 − 0.92) + 120 ms ≈ 695 ms) is the top: the p99 line at 99% (4.7 s)
+    // leaves through it, ends on it, and its tag says where it went.
+    let top = polyline_ys(&svg, P99)
+        .into_iter()
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        top >= plot.top - 1.0,
+        "the p99 line stays inside the plot: {top} above {}",
+        plot.top
+    );
+    assert!(top <= plot.top + 1.0, "and reaches its top edge: {top}");
+    assert!(
+        has_text(&svg, "p99 ↑ 4.7 s"),
+        "a line cut at the top is tagged with its last value: {:?}",
+        texts(&svg)
+    );
+    assert!(
+        has_text(&svg, "p50"),
+        "p50 ends inside the plot, tagged by name"
+    );
+    assert!(has_text(&svg, "SLO 500 ms"), "the SLO stays in view");
+    assert!(
+        has_text(&svg, "0 s") || has_text(&svg, "0 ms"),
+        "the axis starts at zero"
+    );
+}
+
+#[test]
+fn each_curve_marks_its_value_at_the_current_load() {
+    for scale in [LatencyScale::Linear, LatencyScale::Log] {
+        let data = LatencyVsLoad {
+            scale,
+            ..knee_sweep()
+        };
+        let svg = render(1200, 600, |area| latency_vs_load(area, &data, &style()));
+        // At 97%: p50 220 ms, mean 453 ms, p95 1.1 s, p99 1.7 s (above the linear axis's top: an arrow says so).
+        let p99 = if scale == LatencyScale::Linear {
+            "p99 1.7 s ↑"
+        } else {
+            "p99 1.7 s"
+        };
+        for label in ["p50 220 ms", "mean 453 ms", p99] {
+            assert!(
+                has_text(&svg, label),
+                "{scale:?}: {label} is marked at the current load: {:?}",
+                texts(&svg)
+            );
+        }
+        assert!(svg.contains("<circle"), "{scale:?}: a dot on each curve");
+    }
+}
+
 #[test]
 fn a_short_log_axis_labels_only_the_powers_of_ten() {
     let data = knee_sweep();
@@ -192,7 +269,8 @@ fn p99_separates_from_p50_near_saturation_in_the_summary() {
     );
     assert_eq!(
         latency_summary(&data),
-        "At 97% load p99 TTFT is 1.7 s, 7.5× p50 (220 ms) and above the 500 ms SLO; the mean is 453 ms."
+        "At 97% load p99 TTFT is 1.7 s, 7.5× p50 (220 ms) and above the 500 ms SLO; the mean is 453 ms. Latency \
+         axis: logarithmic."
     );
 }
 
@@ -202,10 +280,13 @@ fn the_summary_says_when_the_open_loop_queue_has_no_steady_state() {
     data.current_load = 1.0;
     assert_eq!(
         latency_summary(&data),
-        "At 100% load p99 TTFT has no steady value: the queue grows without bound."
+        "At 100% load p99 TTFT has no steady value: the queue grows without bound. Latency axis: logarithmic."
     );
     data.points.clear();
-    assert_eq!(latency_summary(&data), "No TTFT results to show yet.");
+    assert_eq!(
+        latency_summary(&data),
+        "No TTFT results to show yet. Latency axis: logarithmic."
+    );
 }
 
 #[test]
@@ -226,11 +307,13 @@ fn a_tpot_slo_on_p95_is_judged_on_p95() {
             threshold_s: 0.040,
         }),
         current_load: 0.9,
+        scale: LatencyScale::Linear,
         measured: Default::default(),
     };
     assert_eq!(
         latency_summary(&data),
-        "At 90% load p99 TPOT is 55 ms, 2.8× p50 (20 ms); p95 is 38 ms, within the 40 ms SLO."
+        "At 90% load p99 TPOT is 55 ms, 2.8× p50 (20 ms); p95 is 38 ms, within the 40 ms SLO. Latency axis: \
+         linear."
     );
 }
 

@@ -1,8 +1,8 @@
 //! The knee lab without the page: settings from the lesson and the URL, the sliced sweep, and the figures.
 
-use goodput::charts::LatencyMetric;
+use goodput::charts::{LatencyMetric, LatencyScale};
 use goodput::lab::settings::{lab_keys, query_pairs, LOAD_PERCENT_RANGE};
-use goodput::lab::{sweep_for, Figures, LabSettings, LoopKind, Preset};
+use goodput::lab::{sweep_for, Figures, LabSettings, LoopKind, Preset, ReadoutKey};
 use goodput::lesson::SettingValue;
 use goodput::model::SlicedSweep;
 use goodput::model::{default_load_points, sweep};
@@ -341,9 +341,41 @@ fn at_full_load_the_open_loop_has_no_steady_state_but_a_growing_queue() {
         load_percent: 100,
         ..LabSettings::default()
     };
-    let r = &figures_at(&full, &[1.0])[0].readouts;
-    assert!(r.p99_s.is_none() && r.goodput.is_none());
+    let figures = &figures_at(&full, &[0.99, 1.0])[1];
+    let r = &figures.readouts;
     assert!(r.queue_growth_rate.unwrap() > 0.0);
+    // The chart leaves a gap: no steady value to draw.
+    assert!(figures.latency.points[1].p99_s.is_none());
+    // The figures show what the finite run measured, as floors that keep growing.
+    assert!(r.growing);
+    let (p50, p99) = (r.p50_s.unwrap(), r.p99_s.unwrap());
+    assert!(p99 > p50 && p99 > 0.5, "p50 {p50} s, p99 {p99} s");
+    assert!(
+        p99 > figures.latency.points[0].p99_s.unwrap(),
+        "past 99%'s steady p99"
+    );
+    let line = |key: ReadoutKey| {
+        let lines = r.lines();
+        let line = lines.iter().find(|line| line.key == key);
+        line.map(|line| line.value.clone()).unwrap_or_default()
+    };
+    for key in [ReadoutKey::P50, ReadoutKey::P99] {
+        assert!(
+            line(key).starts_with("≥ ") && line(key).ends_with(" and growing"),
+            "{}",
+            line(key)
+        );
+    }
+    assert!(line(ReadoutKey::Ratio).ends_with("× so far"));
+    assert!(line(ReadoutKey::Slo).starts_with("missed (≥ "));
+    assert!(line(ReadoutKey::Goodput).ends_with(" req/s and falling"));
+    assert!(line(ReadoutKey::Growth).ends_with("req/s, without bound"));
+    assert!(
+        [ReadoutKey::P99, ReadoutKey::Growth]
+            .iter()
+            .all(|key| key.beside_the_slider()),
+        "the measured tail sits beside the queue's growth"
+    );
 }
 
 #[test]
@@ -534,6 +566,7 @@ fn every_lab_setting_round_trips_through_the_url() {
         slo_ttft_ms: 250.0,
         slo_tpot_ms: 37.5,
         metric: LatencyMetric::EndToEnd,
+        scale: LatencyScale::Log,
         seed: 99,
     };
     let query = changed.merge_into_query("", &defaults);
@@ -541,7 +574,7 @@ fn every_lab_setting_round_trips_through_the_url() {
         query,
         "load=1.12&arrival_cv=2.5&preset=distserve&replicas=3&max_num_seqs=128&chunked_prefill=off\
          &max_num_batched_tokens=2048&gpu_memory_utilization=0.85&queue_cap=1.5&slo_ttft_ms=250&slo_tpot_ms=37.5\
-         &metric=e2e&seed=99"
+         &metric=e2e&scale=log&seed=99"
     );
     let (back, notes) = defaults.with_query(&query);
     assert!(notes.is_empty(), "{notes:?}");
@@ -562,6 +595,12 @@ fn every_lab_setting_round_trips_through_the_url() {
     assert_eq!(
         notes[0].message,
         "load=10 is below 85% (read as 10%: a fraction is at most 1.2); using 85%"
+    );
+    let (lab, notes) = defaults.with_query("scale=cubic");
+    assert_eq!(lab.scale, LatencyScale::Linear);
+    assert_eq!(
+        notes[0].message,
+        "scale=\"cubic\" is not one of linear, log; using linear"
     );
     let (lab, notes) = defaults.with_query("load=11&arrival_cv=9&gpu_memory_utilization=0.2");
     assert_eq!(lab.load_percent, 85);

@@ -1,16 +1,22 @@
 //! Chart 1: latency percentiles against offered load, the picture of the knee.
 
 use plotters::coord::combinators::IntoLogRange;
+use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 
 use super::format::{format_latency, format_percent, format_ratio};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_measured, draw_note,
-    draw_right_tags, draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes,
-    LegendEntry, Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
+    draw_right_tags, draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes, Axis,
+    Chart, LegendEntry, Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
+
+mod linear;
+
+pub use linear::LatencyScale;
+use linear::{clip_at, draw_value_marks, linear_ceiling, ValueMark};
 
 /// Which latency a chart shows.
 #[derive(
@@ -107,8 +113,10 @@ pub struct LatencyVsLoad {
     pub exact: Option<ExactCurve>,
     /// The SLO on this metric, drawn as a labelled horizontal line.
     pub slo: Option<Slo>,
-    /// The load the slider is at, marked with a vertical line.
+    /// The load the slider is at, marked with a vertical line and a dot on each curve.
     pub current_load: f64,
+    /// How the latency axis maps seconds.
+    pub scale: LatencyScale,
     /// The learner's own server's runs, when the lab runs it: measured p50 and p99 beside the model's.
     pub measured: MeasuredLatency,
 }
@@ -123,67 +131,30 @@ pub struct MeasuredLatency {
 }
 
 /// Draws latency percentiles against offered load: p50, p95, p99 (thickest, with its confidence band) and mean, the
-/// exact curve dashed if given, the SLO as a dashed line tagged in the right margin, and the current load.
+/// exact curve dashed if given, the SLO as a dashed line tagged in the right margin, the current load, and each
+/// curve's value there (a dot and its number).
 ///
-/// The y axis is logarithmic. Near 100% load the tail grows like 1/(1 − ρ), so on a linear axis p99 at 99.5% would
-/// squash p50, the mean and the SLO into the bottom few pixels — exactly the curves the reader must compare. On a
-/// log axis every curve keeps its shape, and the gap between two lines *is* their ratio (p99/p50 = 4× looks the same
-/// wherever it happens), which is the quantity the lesson talks about. Clipping was the alternative, but it hides the
-/// runaway the chart exists to show.
+/// The y axis is linear by default: near 100% load the tail grows like 1/(1 − ρ), and only a linear axis shows that
+/// as the hockey stick that gives the knee its name. The axis stops at twice the sweep's median p99 (see
+/// [`linear_ceiling`]), so p50, the mean and the SLO keep their height; a curve that runs past it leaves through the
+/// top and is tagged there with its last value. On the log axis ([`LatencyScale::Log`]) every curve keeps its shape
+/// and the gap between two lines is their ratio (p99/p50 = 4× looks the same wherever it happens).
 pub fn latency_vs_load(
     area: &ChartArea<'_>,
     data: &LatencyVsLoad,
     style: &ChartStyle,
 ) -> ChartResult<Option<PlotRect>> {
-    let palette = &style.palette;
-    let metric = data.metric.label();
-    let p50 = Series::new("p50", Pen::solid(palette.p50, Weight::Main));
-    let p95 = Series::new("p95", Pen::solid(palette.p95, Weight::Main));
-    let p99 = Series::new("p99", Pen::solid(palette.p99, Weight::Emphasis));
-    let band = Shade::new("p99 confidence band", palette.p99);
-    let mean = Series::new("mean", Pen::solid(palette.mean, Weight::Main));
-    let exact = data.exact.as_ref().map(|exact| {
-        let series = Series::new(
-            exact.label.clone(),
-            Pen::dashed(palette.exact, Weight::Main),
-        );
-        (series, exact)
-    });
-    let slo = data.slo.map(|slo| {
-        let series = Series::new(
-            slo_text(&slo, data.metric),
-            Pen::dashed(palette.slo, Weight::Guide),
-        );
-        (series, slo)
-    });
-    // p50, p95, p99 and the mean are named where their lines end (see `end_tags`), so the legend keeps only what
-    // has no end to name: the band, the exact curve, and on a phone the SLO.
+    let lines = Lines::new(data, style);
     let narrow = is_narrow(area, style);
-    let mut legend: Vec<LegendEntry> = vec![(&band).into()];
-    legend.extend(exact.as_ref().map(|(series, _)| LegendEntry::from(series)));
-    legend.extend(
-        slo.as_ref()
-            .filter(|_| narrow)
-            .map(|(series, _)| LegendEntry::from(series)),
-    );
-    let measured = Series::new(
-        "○ your server, measured",
-        Pen::solid(palette.marker, Weight::Main),
-    );
-    if !data.measured.p50.is_empty() {
-        legend.push((&measured).into());
-    }
-    let Some(body) = frame(area, style, &format!("{metric} vs offered load"), &legend)? else {
+    let Some(body) = frame(
+        area,
+        style,
+        &format!("{} vs offered load", data.metric.label()),
+        &lines.legend(data, narrow),
+    )?
+    else {
         return Ok(None);
     };
-    // Bottom to top: the tail last among the simulated series so it is never hidden.
-    let series: [(Statistic, &Series); 4] = [
-        (|p| p.mean_s, &mean),
-        (|p| p.p50_s, &p50),
-        (|p| p.p95_s, &p95),
-        (|p| p.p99_s, &p99),
-    ];
-
     let measured_points = data.measured.p50.iter().chain(&data.measured.p99);
     let x_range = load_range(
         data.points
@@ -191,73 +162,244 @@ pub fn latency_vs_load(
             .map(|p| p.offered_load)
             .chain(measured_points.clone().map(|m| m.offered_load)),
     );
-    let y_range = decade_range(
-        latency_values(data)
-            .into_iter()
-            .chain(measured_points.map(|m| m.measured)),
-    );
-    let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
-    // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone: its tag would be the widest.
-    let mut right_tags = end_tags(&data.points, &series);
-    right_tags.extend(slo.iter().filter(|_| !narrow).map(|(line, slo)| Tag {
-        at: slo.threshold_s,
-        text: format!("SLO {}", format_latency(slo.threshold_s)),
-        color: line.pen.colour,
-    }));
-    // Top to bottom, so a tag nudged clear of the one above keeps its place in the order.
-    right_tags.sort_unstable_by(|a, b| b.at.total_cmp(&a.at));
-    let (marker, marker_tag) = current_load_marker(style, data.current_load);
-    let top_tags = [marker_tag];
-    let margins = Margins {
-        top_tags: &top_tags,
-        right_tags: &right_tags,
+    let plot = Plot {
+        area,
+        body: &body,
+        data,
+        style,
+        lines: &lines,
+        narrow,
     };
-    let axes = Axes {
-        x_desc: "offered load (% of capacity)",
-        y_desc: &format!("{metric} (log scale)"),
-        x_format: &|x| format_percent(*x),
-        y_format: &|y| format_latency(*y),
-        x_scale: Scale::Linear,
-        y_scale: Scale::Log,
-        y_samples: &y_samples,
-        x_labels: 8,
-        y_labels: 30,
-    };
-    let mut chart = build_chart(&body, style, x_range, y_range.log_scale(), &axes, margins)?;
+    match data.scale {
+        LatencyScale::Log => {
+            let y_range = decade_range(
+                latency_values(data)
+                    .into_iter()
+                    .chain(measured_points.map(|m| m.measured)),
+            );
+            let samples = [y_range.start, y_range.end, y_range.end / 2.0];
+            plot.draw(x_range, y_range.log_scale(), (Scale::Log, &samples), None)
+        }
+        LatencyScale::Linear => {
+            let ceiling = linear_ceiling(data);
+            let samples = [0.0, ceiling, ceiling / 2.0];
+            plot.draw(
+                x_range,
+                0.0..ceiling,
+                (Scale::Linear, &samples),
+                Some(ceiling),
+            )
+        }
+    }
+}
 
+/// The series of the latency chart, each with its pen and legend name.
+struct Lines {
+    p50: Series,
+    p95: Series,
+    p99: Series,
+    band: Shade,
+    mean: Series,
+    exact: Option<Series>,
+    slo: Option<Series>,
+    measured: Series,
+}
+
+impl Lines {
+    fn new(data: &LatencyVsLoad, style: &ChartStyle) -> Lines {
+        let palette = &style.palette;
+        Lines {
+            p50: Series::new("p50", Pen::solid(palette.p50, Weight::Main)),
+            p95: Series::new("p95", Pen::solid(palette.p95, Weight::Main)),
+            p99: Series::new("p99", Pen::solid(palette.p99, Weight::Emphasis)),
+            band: Shade::new("p99 confidence band", palette.p99),
+            mean: Series::new("mean", Pen::solid(palette.mean, Weight::Main)),
+            exact: data.exact.as_ref().map(|exact| {
+                Series::new(
+                    exact.label.clone(),
+                    Pen::dashed(palette.exact, Weight::Main),
+                )
+            }),
+            slo: data.slo.map(|slo| {
+                Series::new(
+                    slo_text(&slo, data.metric),
+                    Pen::dashed(palette.slo, Weight::Guide),
+                )
+            }),
+            measured: Series::new(
+                "○ your server, measured",
+                Pen::solid(palette.marker, Weight::Main),
+            ),
+        }
+    }
+
+    /// p50, p95, p99 and the mean are named where their lines end (see `end_tags`), so the legend keeps only what
+    /// has no end to name: the band, the exact curve, and on a phone the SLO.
+    fn legend(&self, data: &LatencyVsLoad, narrow: bool) -> Vec<LegendEntry<'_>> {
+        let mut legend: Vec<LegendEntry> = vec![(&self.band).into()];
+        legend.extend(self.exact.as_ref().map(LegendEntry::from));
+        legend.extend(self.slo.as_ref().filter(|_| narrow).map(LegendEntry::from));
+        if !data.measured.p50.is_empty() {
+            legend.push((&self.measured).into());
+        }
+        legend
+    }
+
+    /// The simulated curves, bottom to top: the tail last so it is never hidden.
+    fn curves(&self) -> [(Statistic, &Series); 4] {
+        [
+            (|p| p.mean_s, &self.mean),
+            (|p| p.p50_s, &self.p50),
+            (|p| p.p95_s, &self.p95),
+            (|p| p.p99_s, &self.p99),
+        ]
+    }
+}
+
+/// One drawing of the latency chart, on either axis.
+struct Plot<'p, 's> {
+    area: &'p ChartArea<'s>,
+    body: &'p ChartArea<'s>,
+    data: &'p LatencyVsLoad,
+    style: &'p ChartStyle,
+    lines: &'p Lines,
+    narrow: bool,
+}
+
+impl Plot<'_, '_> {
+    /// Lays the chart out on `y_spec` (cut at `ceiling` on a linear axis) and draws it.
+    fn draw<YS>(
+        &self,
+        x_range: std::ops::Range<f64>,
+        y_spec: YS,
+        (y_scale, y_samples): (Scale, &[f64]),
+        ceiling: Option<f64>,
+    ) -> ChartResult<Option<PlotRect>>
+    where
+        YS: AsRangedCoord<Value = f64> + Clone,
+        YS::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    {
+        let (data, style, lines) = (self.data, self.style, self.lines);
+        let metric = data.metric.label();
+        // On a phone the legend's "SLO: p99 TTFT ≤ 500 ms" names the line alone: its tag would be the widest.
+        let mut right_tags = end_tags(&data.points, &lines.curves(), ceiling);
+        right_tags.extend(
+            data.slo
+                .iter()
+                .zip(&lines.slo)
+                .filter(|_| !self.narrow)
+                .map(|(slo, line)| Tag {
+                    at: slo.threshold_s,
+                    text: format!("SLO {}", format_latency(slo.threshold_s)),
+                    color: line.pen.colour,
+                }),
+        );
+        // Top to bottom, so a tag nudged clear of the one above keeps its place in the order.
+        right_tags.sort_unstable_by(|a, b| b.at.total_cmp(&a.at));
+        let (marker, marker_tag) = current_load_marker(style, data.current_load);
+        let top_tags = [marker_tag];
+        let margins = Margins {
+            top_tags: &top_tags,
+            right_tags: &right_tags,
+        };
+        let y_desc = match data.scale {
+            LatencyScale::Linear => metric.to_owned(),
+            LatencyScale::Log => format!("{metric} (log scale)"),
+        };
+        let axes = Axes {
+            x_desc: "offered load (% of capacity)",
+            y_desc: &y_desc,
+            x_format: &|x| format_percent(*x),
+            y_format: &|y| format_latency(*y),
+            x_scale: Scale::Linear,
+            y_scale,
+            y_samples,
+            x_labels: 8,
+            y_labels: if y_scale == Scale::Log { 30 } else { 6 },
+        };
+        let mut chart = build_chart(self.body, style, x_range, y_spec, &axes, margins)?;
+        draw_curves(&mut chart, style, data, lines, ceiling)?;
+        if let (Some(line), Some(slo)) = (&lines.slo, &data.slo) {
+            draw_rule(&mut chart, style, Rule::AtY(slo.threshold_s), line.pen)?;
+        }
+        draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
+        let marks = value_marks(data, lines);
+        let at = (data.current_load, marks.as_slice());
+        draw_value_marks(self.body, &chart, style, at, ceiling, format_latency)?;
+        draw_top_tags(self.body, &chart, style, &top_tags)?;
+        draw_right_tags(self.body, &chart, style, &right_tags)?;
+        if data.points.is_empty() {
+            draw_note(&chart, style, "no results yet")?;
+        }
+        Ok(Some(plot_rect(self.area, &chart)))
+    }
+}
+
+/// Each simulated curve's value at the sweep's point at the current load (none there, or a gap: no marks).
+fn value_marks(data: &LatencyVsLoad, lines: &Lines) -> Vec<ValueMark> {
+    let point = nearest(&data.points, |p| p.offered_load, data.current_load)
+        .filter(|p| (p.offered_load - data.current_load).abs() < 0.005);
+    let Some(point) = point else {
+        return Vec::new();
+    };
+    lines
+        .curves()
+        .iter()
+        .filter_map(|(value, line)| {
+            Some(ValueMark {
+                value: value(point).filter(|v| v.is_finite() && *v > 0.0)?,
+                name: line.label.clone(),
+                colour: line.pen.colour,
+            })
+        })
+        .collect()
+}
+
+/// Everything drawn against the data: the p99 band, the simulated curves, the exact curve and the learner's measured
+/// runs, each cut at `ceiling` on a linear axis. Another series (an uncertainty band from a calibrated server, say)
+/// belongs here, in the order it should sit among these.
+fn draw_curves<X: Axis, Y: Axis>(
+    chart: &mut Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    data: &LatencyVsLoad,
+    lines: &Lines,
+    ceiling: Option<f64>,
+) -> ChartResult {
     // On a log axis a zero or negative latency has no place; treat it as missing like any other gap.
-    let positive = |v: Option<f64>| v.filter(|v| *v > 0.0);
+    let shown = |v: Option<f64>| match ceiling {
+        Some(_) => v.filter(|v| v.is_finite()),
+        None => v.filter(|v| *v > 0.0),
+    };
+    let cut = |points: Vec<(f64, Option<f64>)>| match ceiling {
+        Some(ceiling) => clip_at(points, ceiling),
+        None => points,
+    };
     let band_points = data.points.iter().map(|p| {
-        let ci = p.p99_ci_s.filter(|(lo, hi)| *lo > 0.0 && *hi > 0.0);
+        let ci = p
+            .p99_ci_s
+            .filter(|(lo, hi)| shown(Some(*lo)).is_some() && shown(Some(*hi)).is_some())
+            .map(|(lo, hi)| match ceiling {
+                Some(top) => (lo.min(top), hi.min(top)),
+                None => (lo, hi),
+            });
         (p.offered_load, ci)
     });
-    draw_gapped_band(&mut chart, style, band_points, &band)?;
-    // The exact curve is drawn after the simulated series, dashed, on top of them: where simulation and theory agree
-    // the dashes ride on the p99 line.
-    for (value, line) in series {
+    draw_gapped_band(chart, style, band_points, &lines.band)?;
+    for (value, line) in lines.curves() {
         let points = data
             .points
             .iter()
-            .map(|p| (p.offered_load, positive(value(p))));
-        draw_gapped_line(&mut chart, style, points, line.pen)?;
+            .map(|p| (p.offered_load, shown(value(p))));
+        draw_gapped_line(chart, style, cut(points.collect()), line.pen)?;
     }
-    if let Some((line, exact)) = &exact {
-        let points = exact.points.iter().map(|&(x, y)| (x, positive(Some(y))));
-        draw_gapped_line(&mut chart, style, points, line.pen)?;
+    // The exact curve is drawn after the simulated series, dashed, on top of them: where simulation and theory agree
+    // the dashes ride on the p99 line.
+    if let (Some(line), Some(exact)) = (&lines.exact, &data.exact) {
+        let points = exact.points.iter().map(|&(x, y)| (x, shown(Some(y))));
+        draw_gapped_line(chart, style, cut(points.collect()), line.pen)?;
     }
-
-    if let Some((line, slo)) = &slo {
-        draw_rule(&mut chart, style, Rule::AtY(slo.threshold_s), line.pen)?;
-    }
-    draw_measured(&mut chart, style, &data.measured.p50, palette.p50)?;
-    draw_measured(&mut chart, style, &data.measured.p99, palette.p99)?;
-    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
-    draw_top_tags(&body, &chart, style, &top_tags)?;
-    draw_right_tags(&body, &chart, style, &right_tags)?;
-    if data.points.is_empty() {
-        draw_note(&chart, style, "no results yet")?;
-    }
-    Ok(Some(plot_rect(area, &chart)))
+    draw_measured(chart, style, &data.measured.p50, style.palette.p50)?;
+    draw_measured(chart, style, &data.measured.p99, style.palette.p99)
 }
 
 /// The current-load marker of the charts against load: a hairline at the slider's load, and its tag above the plot.
@@ -275,12 +417,25 @@ pub(crate) fn current_load_marker(style: &ChartStyle, load: f64) -> (Pen, Tag) {
 type Statistic = fn(&LatencyPoint) -> Option<f64>;
 
 /// A tag in the right margin for each line, at the height of its last value (its heaviest load with a steady state).
-fn end_tags(points: &[LatencyPoint], series: &[(Statistic, &Series)]) -> Vec<Tag> {
+/// On a linear axis a line that ends above `ceiling` is tagged at the top edge with that value: "p99 ↑ 14 s".
+fn end_tags(
+    points: &[LatencyPoint],
+    series: &[(Statistic, &Series)],
+    ceiling: Option<f64>,
+) -> Vec<Tag> {
     // On a log axis a zero latency has no place: it counts as a gap.
     series
         .iter()
         .filter_map(|(value, line)| {
-            end_tag(line, points.iter().map(|p| value(p).filter(|v| *v > 0.0)))
+            let tag = end_tag(line, points.iter().map(|p| value(p).filter(|v| *v > 0.0)))?;
+            Some(match ceiling {
+                Some(top) if tag.at > top => Tag {
+                    text: format!("{} ↑ {}", tag.text, format_latency(tag.at)),
+                    at: top,
+                    ..tag
+                },
+                _ => tag,
+            })
         })
         .collect()
 }
@@ -330,8 +485,17 @@ pub(crate) fn nearest<T>(items: &[T], load_of: impl Fn(&T) -> f64, load: f64) ->
 }
 
 /// The chart's `aria-label`: p99 against p50 and the SLO at the current load, e.g.
-/// "At 97% load p99 TTFT is 1.9 s, 4.1× p50 (460 ms) and above the 500 ms SLO; the mean is 610 ms."
+/// "At 97% load p99 TTFT is 1.9 s, 4.1× p50 (460 ms) and above the 500 ms SLO; the mean is 610 ms. Latency axis:
+/// linear." (the scale last, after the numbers).
 pub fn latency_summary(data: &LatencyVsLoad) -> String {
+    format!(
+        "{} Latency axis: {}.",
+        latency_findings(data),
+        data.scale.adjective()
+    )
+}
+
+fn latency_findings(data: &LatencyVsLoad) -> String {
     let metric = data.metric.label();
     let Some(point) = nearest(&data.points, |p| p.offered_load, data.current_load) else {
         return format!("No {metric} results to show yet.");

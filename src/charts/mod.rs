@@ -25,7 +25,7 @@ pub use distribution::{
 pub use frame::{Measured, PlotRect};
 pub use latency::{
     latency_summary, latency_table, latency_vs_load, ExactCurve, LatencyMetric, LatencyPoint,
-    LatencyVsLoad, MeasuredLatency, Percentile, Slo,
+    LatencyScale, LatencyVsLoad, MeasuredLatency, Percentile, Slo,
 };
 pub use prediction::{
     prediction_chart, prediction_summary, prediction_table, PredictionChart, PredictionMetric,

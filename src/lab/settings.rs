@@ -6,7 +6,7 @@
 //! page to show.
 
 pub use crate::address::query_pairs;
-use crate::charts::LatencyMetric;
+use crate::charts::{LatencyMetric, LatencyScale};
 use crate::lesson::SettingValue;
 pub use crate::model::{LoopKind, Preset};
 use serde::{Deserialize, Serialize};
@@ -110,6 +110,22 @@ impl Choice for LatencyMetric {
     }
 }
 
+impl Choice for LatencyScale {
+    const ALL: &'static [Self] = &[LatencyScale::Linear, LatencyScale::Log];
+    fn key(self) -> &'static str {
+        match self {
+            LatencyScale::Linear => "linear",
+            LatencyScale::Log => "log",
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            LatencyScale::Linear => "Linear",
+            LatencyScale::Log => "Log",
+        }
+    }
+}
+
 /// The value of `T` whose key (or an alias) is `key`.
 pub fn choice_from_key<T: Choice>(key: &str) -> Option<T> {
     T::ALL
@@ -159,6 +175,9 @@ pub struct LabSettings {
     pub slo_tpot_ms: f64,
     /// Which latency the charts show.
     pub metric: LatencyMetric,
+    /// How the latency chart's axis maps seconds (linear shows the knee's hockey stick).
+    #[serde(default)]
+    pub scale: LatencyScale,
     /// Random seed: "new sample" picks another.
     pub seed: u64,
 }
@@ -181,6 +200,7 @@ impl Default for LabSettings {
             slo_ttft_ms: 500.0,
             slo_tpot_ms: 40.0,
             metric: LatencyMetric::Ttft,
+            scale: LatencyScale::Linear,
             seed: 11,
         }
     }

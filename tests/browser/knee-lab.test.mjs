@@ -70,9 +70,10 @@ test('dragging the load from 85% to 100% tears p99 away from p50 and goodput awa
   for (const [low, high] of [[85, 90], [90, 95], [95, 99]]) {
     assert.ok(at(high).share < at(low).share, `goodput/throughput should fall from ${low}% to ${high}%`);
   }
-  // At 100% open loop there is no steady state, and the page says so instead of printing a number.
+  // At 100% open loop there is no steady state: the page says so, and prints what the finite run measured as a
+  // floor that keeps growing (tests/browser/knee-glance.test.mjs reads those figures).
   assert.match(await readout(lab, 'waiting-at-end'), /^\d+ requests$/);
-  assert.equal(await lab.locator('[data-readout="p99"]').count(), 0);
+  assert.match(await readout(lab, 'p99'), /^≥ [\d.]+ (ms|s) and growing$/);
   const label = await lab.locator('canvas').first().getAttribute('aria-label');
   assert.match(label, /At 100% load p99 TTFT has no steady value/);
   await screenshot(page, 'knee-lab-100-open');

@@ -5,8 +5,8 @@
 
 use goodput::charts::{
     ChartArea, ChartBackend, ChartResult, ExactCurve, LatencyDistribution, LatencyMetric,
-    LatencyPoint, LatencyVsLoad, Percentile, PlotRect, QueueOverTime, QueueSample, Slo, SvgSurface,
-    ThroughputPoint, ThroughputVsGoodput,
+    LatencyPoint, LatencyScale, LatencyVsLoad, Percentile, PlotRect, QueueOverTime, QueueSample,
+    Slo, SvgSurface, ThroughputPoint, ThroughputVsGoodput,
 };
 use plotters::prelude::IntoDrawingArea;
 
@@ -68,6 +68,8 @@ pub fn knee_sweep() -> LatencyVsLoad {
             threshold_s: 0.5,
         }),
         current_load: 0.97,
+        // The log axis, where every curve keeps its shape; the tests of the linear one say so.
+        scale: LatencyScale::Log,
         measured: Default::default(),
     }
 }

@@ -2,8 +2,8 @@
 //! [`SettingNote`] when it is not used as given), and how it is written back into a URL.
 
 use super::{
-    choice_from_key, choice_keys, Choice, LabSettings, LatencyMetric, LoopKind, Preset,
-    SettingNote, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, MAX_LOAD_FRACTION,
+    choice_from_key, choice_keys, Choice, LabSettings, LatencyMetric, LatencyScale, LoopKind,
+    Preset, SettingNote, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, MAX_LOAD_FRACTION,
     MAX_NUM_BATCHED_TOKENS_RANGE, MAX_NUM_SEQS_RANGE, OFF_VALUE, PRESET_VALUE, QUEUE_CAP_RANGE,
     REPLICAS_RANGE, SHEDDING_MAX_LOAD_PERCENT, SLO_TPOT_MS_RANGE, SLO_TTFT_MS_RANGE,
 };
@@ -119,7 +119,7 @@ impl Field {
 }
 
 /// Every lab setting, in the order the URL writes them.
-pub static FIELDS: [Field; 14] = [
+pub static FIELDS: [Field; 15] = [
     Field {
         key: "load",
         aliases: &[],
@@ -210,6 +210,12 @@ pub static FIELDS: [Field; 14] = [
         &[],
         |s| s.metric.key(),
         |s, key| choice_from_key(key).map(|v| s.metric = v).is_some(),
+    ),
+    Field::choice::<LatencyScale>(
+        "scale",
+        &[],
+        |s| s.scale.key(),
+        |s, key| choice_from_key(key).map(|v| s.scale = v).is_some(),
     ),
     Field {
         key: "seed",

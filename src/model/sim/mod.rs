@@ -242,6 +242,11 @@ pub struct RunSummary {
     /// Steady-state figures, present only when stable.
     #[serde(flatten)]
     pub steady: Option<SteadyState>,
+    /// With no steady state (open loop at or past saturation): the same figures over what the finite run measured,
+    /// the measured requests that finished before the last of them arrived. The ones still waiting would have waited
+    /// longer, and a longer run waits longer still, so its latencies are floors and its goodput a ceiling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finite_run: Option<SteadyState>,
 }
 
 impl RunSummary {

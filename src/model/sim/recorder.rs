@@ -223,8 +223,9 @@ impl Recorder {
         } else {
             Stability::Stable
         };
-        let steady =
-            (!unstable && self.measured > 0 && duration > 0.0).then(|| self.steady_state(duration));
+        let measured = self.measured > 0 && duration > 0.0;
+        let steady = (!unstable && measured).then(|| self.steady_state(duration));
+        let finite_run = (unstable && measured).then(|| self.steady_state(duration));
         let users = match scenario.arrivals {
             Arrivals::Closed { users, .. } => Some(users),
             Arrivals::Open { .. } => None,
@@ -264,6 +265,7 @@ impl Recorder {
             kv_cache,
             admission: self.capped.then(|| self.rejections(duration)),
             steady,
+            finite_run,
         }
     }
 

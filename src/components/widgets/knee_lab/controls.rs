@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::LabVariant;
-use crate::charts::LatencyMetric;
+use crate::charts::{LatencyMetric, LatencyScale};
 use crate::components::perf;
 use crate::lab::settings::{
     Choice, ARRIVAL_CV_RANGE, GPU_MEMORY_UTILIZATION_RANGE, MAX_NUM_BATCHED_TOKENS_RANGE,
@@ -57,6 +57,7 @@ pub fn ArrivalControls(
                 {LoopKind::ALL.iter().map(|&kind| view! { <LoopRadio settings kind name=field("loop")/> }).collect_view()}
             </fieldset>
             {(variant == LabVariant::Full).then(|| view! { <MetricSelect settings id=field("metric")/> })}
+            {(variant == LabVariant::Full).then(|| view! { <ScaleSwitch settings name=field("scale")/> })}
             {(variant == LabVariant::Full).then(|| view! { <super::queue_cap::QueueCapSelect settings id=field("queue-cap")/> })}
         </div>
     }
@@ -192,6 +193,31 @@ fn LoopRadio(settings: RwSignal<LabSettings>, kind: LoopKind, name: String) -> i
             />
             " " {kind.label()}
         </label>
+    }
+}
+
+/// The latency chart's axis, linear or log: two radio buttons, so arrow keys switch it as in any radio group.
+#[component]
+fn ScaleSwitch(settings: RwSignal<LabSettings>, name: String) -> impl IntoView {
+    let radio = move |scale: LatencyScale| {
+        view! {
+            <label class="lab-radio">
+                <input
+                    type="radio"
+                    name=name.clone()
+                    value=scale.key()
+                    prop:checked=move || settings.with(|s| s.scale == scale)
+                    on:change=move |_| settings.update(|s| s.scale = scale)
+                />
+                " " {scale.label()}
+            </label>
+        }
+    };
+    view! {
+        <fieldset class="lab-scale">
+            <legend>"Latency axis"</legend>
+            {LatencyScale::ALL.iter().map(|&scale| radio(scale)).collect_view()}
+        </fieldset>
     }
 }
 

@@ -58,12 +58,13 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     if variant == LabVariant::Full {
         url_state::keep_in_url(settings, defaults.clone());
     }
-    // The sweep depends on everything but the load and the metric.
+    // The sweep depends on everything but the load, the metric and the latency axis.
     // Reconciled here too: a field's clashing value is in the signal for a moment before `keep_reconciled` mends it,
     // and the sweep should never start on it.
     let sweep_settings = Memo::new(move |_| LabSettings {
         load_percent: 100,
         metric: Default::default(),
+        scale: Default::default(),
         ..settings.get().reconciled().0
     });
     // Only the full lab reports to the benchmark and to the other widgets: one lab per page is "the" lab.
