@@ -44,6 +44,7 @@ const SHAPE: Shape = Shape {
     replicas: 1.0,
     max_num_batched_tokens: 8192,
     chunked_prefill: true,
+    cached_prefix: 0.0,
 };
 
 /// A one-line error, or a test failure saying what it was.

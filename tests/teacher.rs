@@ -599,11 +599,23 @@ fn each_kind_of_question_is_read_from_its_wording() {
         ("What does TPOT stand for?", QuestionKind::Definition),
         ("Explain goodput like I am five", QuestionKind::Simple),
         ("Explain the knee in plain words", QuestionKind::Simple),
-        ("What happens if I turn off chunked prefill?", QuestionKind::WhatIf),
-        ("Does chunked prefill help TTFT or TPOT?", QuestionKind::WhatIf),
-        ("Which metric tells me to scale out?", QuestionKind::WhichSignal),
+        (
+            "What happens if I turn off chunked prefill?",
+            QuestionKind::WhatIf,
+        ),
+        (
+            "Does chunked prefill help TTFT or TPOT?",
+            QuestionKind::WhatIf,
+        ),
+        (
+            "Which metric tells me to scale out?",
+            QuestionKind::WhichSignal,
+        ),
         ("Which flag caps concurrency?", QuestionKind::WhichSignal),
-        ("Why does latency blow up near full load?", QuestionKind::Why),
+        (
+            "Why does latency blow up near full load?",
+            QuestionKind::Why,
+        ),
         ("How should I drive a capacity test?", QuestionKind::Other),
         // "What does … say about …" asks more than what a word means.
         (
@@ -615,14 +627,34 @@ fn each_kind_of_question_is_read_from_its_wording() {
         assert_eq!(read(question).kind, kind, "{question}");
     }
     for (question, a, b) in [
-        ("What is the difference between TTFT and TPOT?", "ttft", "tpot"),
-        ("Open loop vs. closed loop: which one hides the tail?", "open loop", "closed loop"),
-        ("How is goodput different from throughput?", "goodput", "throughput"),
-        ("Is inter-token latency the same thing as TPOT?", "inter-token latency", "tpot"),
+        (
+            "What is the difference between TTFT and TPOT?",
+            "ttft",
+            "tpot",
+        ),
+        (
+            "Open loop vs. closed loop: which one hides the tail?",
+            "open loop",
+            "closed loop",
+        ),
+        (
+            "How is goodput different from throughput?",
+            "goodput",
+            "throughput",
+        ),
+        (
+            "Is inter-token latency the same thing as TPOT?",
+            "inter-token latency",
+            "tpot",
+        ),
     ] {
         let reading = read(question);
         assert_eq!(reading.kind, QuestionKind::Difference, "{question}");
-        assert_eq!(reading.compared, Some((a.to_owned(), b.to_owned())), "{question}");
+        assert_eq!(
+            reading.compared,
+            Some((a.to_owned(), b.to_owned())),
+            "{question}"
+        );
     }
 }
 
@@ -637,14 +669,21 @@ fn each_kind_leads_with_the_block_that_suits_it() {
         lead("What happens if I turn off chunked prefill on the course box?"),
         PassageKind::Explanation
     );
-    let signal = teacher.answer("Which metric shows the queue depth?").shown()[0];
-    assert!(signal.text.starts_with("num_requests_waiting:"), "{signal:?}");
+    let signal = teacher
+        .answer("Which metric shows the queue depth?")
+        .shown()[0];
+    assert!(
+        signal.text.starts_with("num_requests_waiting:"),
+        "{signal:?}"
+    );
     // A difference shows both terms, each with the passage that defines it.
     match teacher.answer("What is the difference between TTFT and TPOT?") {
         Answer::Compared(sides) => {
             assert_eq!(sides.len(), 2);
             assert!(sides[0].0.contains("TTFT") && sides[0].1.text.contains("first token"));
-            assert!(sides[1].0.contains("TPOT") && sides[1].1.text.contains("between streamed tokens"));
+            assert!(
+                sides[1].0.contains("TPOT") && sides[1].1.text.contains("between streamed tokens")
+            );
         }
         other => panic!("expected the two terms side by side, got {other:?}"),
     }

@@ -31,8 +31,8 @@ pub mod page;
 pub mod prefix;
 pub mod report;
 pub mod scrapes;
-pub mod vllm_result;
 pub mod uncertainty;
+pub mod vllm_result;
 
 use crate::model::scenario::{
     Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,

@@ -80,6 +80,7 @@ pub fn time_trace_readers(rows: usize) -> Vec<Line> {
         replicas: 1.0,
         max_num_batched_tokens: 8192,
         chunked_prefill: true,
+        cached_prefix: 0.0,
     };
     let secs = best(&|| match parse(&file) {
         Ok(Parsed::Trace(lives)) => fit(&trace_rows(0, &lives, &shape)).map_or(0, |f| f.rows),
