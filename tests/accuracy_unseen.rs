@@ -1,4 +1,4 @@
-//! Accuracy on servers the fit never saw: each vendored real trace (`tests/fixtures/inference-sim/`) is cut into the
+//! Accuracy on servers the fit never saw: each vendored real trace (`tests/fixtures/vllm-otel/` and `tests/fixtures/PUBLIC-DATA.md`) is cut into the
 //! stages of its guidellm sweep; `calibrate` sees only the light ones — the synchronous stage and the lightest
 //! constant rate, as trace files with token times, exactly as `goodput-sim calibrate` reads them — and every other
 //! stage is replayed (its own arrivals and lengths) in the calibrated model and compared with what the server did.

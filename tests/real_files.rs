@@ -1,4 +1,5 @@
-//! Every real file vendored under `tests/fixtures/` is read, and calibrates where it should: `vllm bench serve`
+//! Every real file is read (those not vendored are public files that belong in `../shared/data/`, see
+//! `tests/fixtures/PUBLIC-DATA.md`; their tests are ignored until they are there), and calibrates where it should: `vllm bench serve`
 //! results of vLLM 0.8.5 with the default metrics (no E2E) and the `"request_goodput:"` key, a GuideLLM report,
 //! vLLM's OpenTelemetry spans and the CodeLlama-34B trace (sources and licences in each folder's README). The
 //! refusals are made from the real files with one value changed, and each is one line naming the file and the key.
@@ -6,8 +7,16 @@
 use goodput::calibrate::inputs::{parse, parse_all, BenchResult, InputFile, Parsed};
 use goodput::calibrate::{calibrate, report, ServerFlags};
 
+/// A real file: vendored under `tests/fixtures/`, or else one of the public files that belong in the steering
+/// repository's `shared/data/` beside this clone (`tests/fixtures/PUBLIC-DATA.md` lists them and their sources).
 fn fixture(path: &str) -> InputFile {
-    let full = format!("{}/tests/fixtures/{path}", env!("CARGO_MANIFEST_DIR"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let vendored = format!("{root}/tests/fixtures/{path}");
+    let full = if std::path::Path::new(&vendored).exists() {
+        vendored
+    } else {
+        format!("{root}/../shared/data/{path}")
+    };
     InputFile {
         name: path.rsplit('/').next().unwrap().to_owned(),
         text: std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}")),
@@ -54,6 +63,7 @@ fn edited(file: &InputFile, from: &str, to: &str) -> InputFile {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn every_vllm_0_8_5_result_is_read_though_none_has_an_e2e() {
     for gpu in GPUS {
         for rate in RATES {
@@ -75,6 +85,7 @@ fn every_vllm_0_8_5_result_is_read_though_none_has_an_e2e() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn each_gpus_light_pair_calibrates_and_the_h100_steps_faster() {
     let mut fixed = Vec::new();
     for gpu in GPUS {
@@ -93,6 +104,7 @@ fn each_gpus_light_pair_calibrates_and_the_h100_steps_faster() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn an_append_result_file_reads_as_its_runs() {
     let (one, four) = (vllm_085(1, GPUS[0]), vllm_085(4, GPUS[0]));
     let appended = InputFile {
@@ -112,6 +124,7 @@ fn an_append_result_file_reads_as_its_runs() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn python_infinity_and_an_inf_rate_are_read() {
     let file = vllm_085(4, GPUS[0]);
     let file = edited(&file, "\"burstiness\": 1.0", "\"burstiness\": Infinity");
@@ -122,6 +135,7 @@ fn python_infinity_and_an_inf_rate_are_read() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn a_max_concurrency_run_is_a_closed_loop_and_is_checked_as_one() {
     let file = vllm_085(4, GPUS[0]);
     let file = edited(&file, "\"request_rate\": 4.0", "\"request_rate\": \"inf\"");
@@ -141,6 +155,7 @@ fn a_max_concurrency_run_is_a_closed_loop_and_is_checked_as_one() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn vllm_0_33s_latencies_give_the_e2e_without_save_detailed() {
     let file = vllm_085(1, GPUS[0]);
     let b = bench(&edited(
@@ -162,6 +177,7 @@ fn vllm_0_33s_latencies_give_the_e2e_without_save_detailed() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn send_times_and_per_request_lists_make_a_result_a_trace() {
     // vLLM 0.15's `start_times` (perf_counter readings) with `--save-detailed`'s lists: two requests, one failed.
     let file = vllm_085(1, GPUS[0]);
@@ -178,6 +194,7 @@ fn send_times_and_per_request_lists_make_a_result_a_trace() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn the_guidellm_sweep_reads_as_its_five_benchmarks() {
     let file = fixture("guidellm/codellama-34b-sweep-benchmarks.json");
     let inputs = parse_all(&file).unwrap();
@@ -240,6 +257,7 @@ fn flags_4096() -> ServerFlags {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn vllms_opentelemetry_spans_read_as_a_timed_trace() {
     let file = fixture("vllm-otel/codellama-34b-prefill-spans.jsonl");
     let Ok(Parsed::Trace(lives)) = parse(&file) else {
@@ -268,6 +286,7 @@ fn the_codellama_trace_is_read_with_its_token_times() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn bad_values_are_refused_in_one_line_naming_the_file_and_the_key() {
     let file = vllm_085(1, GPUS[0]);
     let p99 = "\"p99_ttft_ms\": 27.426799918757748";
@@ -311,6 +330,7 @@ fn bad_values_are_refused_in_one_line_naming_the_file_and_the_key() {
 }
 
 #[test]
+#[ignore = "needs the public files of tests/fixtures/PUBLIC-DATA.md in ../shared/data/"]
 fn an_unknown_or_broken_file_is_refused_in_one_line_saying_what_is_missing() {
     let file = vllm_085(1, GPUS[0]);
     let cut = InputFile {
@@ -344,11 +364,20 @@ mod mutated {
 
     /// Small real files of every format (the spans cut to their first two documents).
     fn seeds() -> Vec<InputFile> {
-        let mut spans = fixture("vllm-otel/codellama-34b-prefill-spans.jsonl");
-        spans.text = spans.text.lines().take(2).collect::<Vec<_>>().join("\n");
         let mut trace = fixture("vllm-otel/codellama-34b-sweep.csv");
         trace.text = trace.text.lines().take(30).collect::<Vec<_>>().join("\n");
-        vec![vllm_085(1, GPUS[0]), vllm_085(32, GPUS[1]), spans, trace]
+        let mut seeds = vec![
+            trace,
+            fixture("your-server/light-0.3rps.json"),
+            fixture("your-server/light-0.8rps.json"),
+        ];
+        // The public files, when they are beside this clone (see `fixture`).
+        let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/vllm-bench-0.8.5");
+        if public.exists() {
+            seeds.push(vllm_085(1, GPUS[0]));
+            seeds.push(vllm_085(32, GPUS[1]));
+        }
+        seeds
     }
 
     /// Pieces a hand edit or a broken tool leaves behind.
@@ -374,12 +403,13 @@ mod mutated {
         /// (or, for a file read well that fits no step time, the inputs).
         #[test]
         fn an_edited_real_file_is_fitted_or_refused_in_one_line(
-            which in 0usize..4,
+            which in 0usize..8,
             at in 0.0f64..1.0,
             cut in 0usize..40,
             piece in 0usize..PIECES.len(),
         ) {
-            let mut file = seeds().swap_remove(which);
+            let mut seeds = seeds();
+            let mut file = seeds.swap_remove(which % seeds.len());
             let mut i = (at * file.text.len() as f64) as usize;
             while !file.text.is_char_boundary(i) {
                 i -= 1;

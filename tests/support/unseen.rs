@@ -1,5 +1,6 @@
-//! The accuracy harness's data: the four vendored per-request traces of real vLLM servers
-//! (`tests/fixtures/inference-sim/`, source and licence in its README), cut into the stages of their guidellm sweeps,
+//! The accuracy harness's data: the per-request traces of four real vLLM servers
+//! (`tests/fixtures/vllm-otel/` and `tests/fixtures/PUBLIC-DATA.md`, sources and licences there), cut into the stages
+//! of their guidellm sweeps,
 //! and the figures a stage shows — measured, or replayed in a model.
 
 use goodput::calibrate::inputs::InputFile;
@@ -36,12 +37,15 @@ fn flags(max_num_seqs: u32, max_num_batched_tokens: u32, kv_cache_tokens: u64) -
     }
 }
 
-/// The four servers, as their logs describe them (vLLM 0.11.0, one 80 GB GPU, chunked prefill and prefix caching).
+/// The four servers, as their logs describe them (vLLM 0.11.0, one 80 GB GPU, chunked prefill and prefix caching),
+/// those whose trace is here: the first is vendored (`tests/fixtures/vllm-otel/`); the other three are public files that belong in the steering
+/// repository's `shared/data/inference-sim/` beside this clone (`tests/fixtures/PUBLIC-DATA.md`), and a server whose
+/// trace is missing is named on stderr and left out.
 pub fn servers() -> Vec<Server> {
-    vec![
+    let all = vec![
         Server {
             name: "CodeLlama-34B, 4 096-token budget, long outputs",
-            file: "jan20-codellama-train-1.csv",
+            file: "codellama-34b-sweep.csv",
             flags: flags(256, 4096, 40_592),
         },
         Server {
@@ -59,15 +63,32 @@ pub fn servers() -> Vec<Server> {
             file: "jan21-llama7b-train-1.csv",
             flags: flags(256, 4096, 119_008),
         },
+    ];
+    all.into_iter()
+        .filter(|server| {
+            let here = trace_path(server.file).is_some();
+            if !here {
+                eprintln!("left out, its trace is not here: {} ({})", server.name, server.file);
+            }
+            here
+        })
+        .collect()
+}
+
+/// Where a server's trace is: vendored, or among the public data beside this clone.
+fn trace_path(file: &str) -> Option<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    [
+        format!("{root}/tests/fixtures/vllm-otel/{file}"),
+        format!("{root}/../shared/data/inference-sim/{file}"),
     ]
+    .into_iter()
+    .find(|path| std::path::Path::new(path).exists())
 }
 
 /// The trace's requests, sorted by arrival, arrivals from 0.
 pub fn read(file: &str) -> Vec<Measured> {
-    let path = format!(
-        "{}/tests/fixtures/inference-sim/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = trace_path(file).unwrap_or_else(|| panic!("{file}: no such trace here"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut rows: Vec<Measured> = text
         .lines()
