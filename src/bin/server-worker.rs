@@ -44,13 +44,6 @@ mod worker {
     /// The healthy sample's server scraped again after its load rose past saturation.
     const HEALTHY_LATER: &str = include_str!("../../tests/fixtures/metrics/healthy-later.prom");
 
-    /// Panics on purpose. The browser tests call it in this worker to check that the page reports a worker that
-    /// failed; nothing in the page calls it.
-    #[wasm_bindgen]
-    pub fn panic_for_test() {
-        panic!("a deliberate panic in the server worker, raised by the browser test");
-    }
-
     /// Fields of a calibration message before the files.
     const FILES_FROM: u32 = 6;
 

@@ -306,12 +306,13 @@ test('a worker that panics or traps is reported with what to do, and the next ca
   await calibratePasted(yours, good, /Calibrated in/);
   await waitForFinal(lab);
 
-  // A panic in the fit: the worker's panic hook says so before the wasm aborts.
+  // A panic in the fit: the worker's panic hook says so before the wasm aborts. (`panic_for_test` is the library's
+  // deliberate panic, src/page_errors.rs, which every build of it exports.)
   await hostileWorker(page, '() => wasm_bindgen.panic_for_test()');
   await calibratePasted(yours, good, /failed inside the browser/);
   const said = await yours.status.textContent();
   assert.match(said, /Try again without the file that did it, or run goodput-sim calibrate/);
-  assert.match(said, /Details for a bug report: panicked at .*a deliberate panic in the server worker/);
+  assert.match(said, /Details for a bug report: panicked at .*a deliberate panic, raised by the browser test/);
   assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours', 'the lab keeps the server it had');
 
   // A trap with no panic (the allocator giving up, say): the worker's error event says it.
