@@ -7,7 +7,7 @@ mod chart_samples;
 use chart_samples::{goodput_sweep, growing_queue, knee_sweep, render, tail_heavy_samples};
 use goodput::charts::{
     latency_distribution, latency_vs_load, queue_over_time, throughput_vs_goodput, ChartStyle,
-    ChartTheme,
+    ChartTheme, LatencyScale, LatencyVsLoad,
 };
 
 fn main() -> std::io::Result<()> {
@@ -19,10 +19,18 @@ fn main() -> std::io::Result<()> {
         ("hc", ChartTheme::HighContrast),
     ] {
         let style = ChartStyle::new(theme, 1.0);
-        let charts: [(&str, String); 4] = [
+        let linear = LatencyVsLoad {
+            scale: LatencyScale::Linear,
+            ..knee_sweep()
+        };
+        let charts: [(&str, String); 5] = [
             (
                 "latency",
                 render(1200, 600, |a| latency_vs_load(a, &knee_sweep(), &style)),
+            ),
+            (
+                "latency-linear",
+                render(1200, 600, |a| latency_vs_load(a, &linear, &style)),
             ),
             (
                 "goodput",
