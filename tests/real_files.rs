@@ -372,7 +372,8 @@ mod mutated {
             fixture("your-server/light-0.8rps.json"),
         ];
         // The public files, when they are beside this clone (see `fixture`).
-        let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/vllm-bench-0.8.5");
+        let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/vllm-bench-0.8.5");
         if public.exists() {
             seeds.push(vllm_085(1, GPUS[0]));
             seeds.push(vllm_085(32, GPUS[1]));

@@ -68,7 +68,10 @@ pub fn servers() -> Vec<Server> {
         .filter(|server| {
             let here = trace_path(server.file).is_some();
             if !here {
-                eprintln!("left out, its trace is not here: {} ({})", server.name, server.file);
+                eprintln!(
+                    "left out, its trace is not here: {} ({})",
+                    server.name, server.file
+                );
             }
             here
         })
