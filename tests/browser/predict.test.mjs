@@ -170,6 +170,8 @@ test('a chart prediction draws the real curve over the marker and states the dis
   // The data: one row per simulated load, p99 rising through the 500 ms SLO.
   const table = step.locator('.chart-data');
   await table.locator('summary').click();
+  // The rows are rendered on the details' toggle event, which comes a task after the click.
+  await table.locator('tbody tr').first().waitFor();
   const rows = await table.locator('tbody tr').allInnerTexts();
   assert.equal(rows.length, 20, 'loads 80% to 99%');
   assert.match(rows[0], /^80%\s+\d+ ms$/);
