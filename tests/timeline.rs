@@ -6,7 +6,8 @@ use goodput::charts::{
     chart_svg, Activity, BatchTimeline, ChartSpec, ChartStyle, ChartTheme, MAX_ROWS,
 };
 use goodput::lab::timeline::{
-    slow_tail, timeline_figures, Compare, TimelineView, REQUESTS, WARM_UP,
+    formula, slow_tail, timeline, timeline_figures, worked_sentence, Compare, TimelineView,
+    REQUESTS, WARM_UP,
 };
 use goodput::lab::{scenario_for, LabSettings, Preset};
 use goodput::model::run_traced;
@@ -65,7 +66,7 @@ fn check_runs_against_steps(t: &BatchTimeline) {
             step.number
         );
         assert!(step.busy_slots <= t.max_num_seqs);
-        let model = t.step_model.duration(step);
+        let model = t.step_cost(step).total();
         assert!(
             (model - (step.end_s - step.start_s)).abs() < 1e-9,
             "the formula gives the length"
@@ -287,6 +288,10 @@ fn the_formula_beside_the_timeline_gives_each_iteration_s_length() {
         .map(|(_, c)| c.clone())
         .collect();
     assert_eq!(terms, ["5.5 ms", "12 µs", "30 µs", "30 ns"]);
+    assert_eq!(
+        figures.formula.compute, None,
+        "the course box is memory-bound only"
+    );
     let example = figures
         .formula
         .example
@@ -462,4 +467,111 @@ fn the_timeline_is_written_out_for_a_look() {
             println!("  {sentence}");
         }
     }
+}
+
+/// A server calibrated from the two `vllm bench serve` results the browser test loads: its fitted step time is the
+/// model's `max(memory, compute)` form, with every prompt token's cost in the compute term.
+fn calibrated_timeline(load: f64) -> BatchTimeline {
+    use goodput::calibrate::inputs::InputFile;
+    use goodput::calibrate::{calibrate, ServerFlags};
+    use goodput::model::{trace_batch, Arrivals, TraceSpec};
+    let files: Vec<InputFile> = ["light-0.3rps.json", "light-0.8rps.json"]
+        .into_iter()
+        .map(|name| {
+            let path = format!(
+                "{}/tests/fixtures/your-server/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            InputFile {
+                name: name.to_owned(),
+                text: std::fs::read_to_string(&path).expect("the fixture is readable"),
+            }
+        })
+        .collect();
+    let flags = ServerFlags {
+        max_num_seqs: Some(64),
+        max_num_batched_tokens: Some(4096),
+        chunked_prefill: Some(true),
+        ..ServerFlags::default()
+    };
+    let mut scenario = calibrate(&files, &flags)
+        .expect("the fixtures calibrate")
+        .scenario;
+    scenario.arrivals = Arrivals::Open {
+        offered_load: load,
+        cv: 1.0,
+    };
+    scenario.customers = REQUESTS;
+    scenario.warm_up = WARM_UP;
+    let settings = LabSettings {
+        preset: Preset::Yours,
+        ..LabSettings::default()
+    };
+    let (_, traces) = run_traced(&scenario, settings.seed, usize::MAX).unwrap();
+    let anchor = slow_tail(&traces).unwrap();
+    let spec = TraceSpec {
+        replica: anchor.replica,
+        from: anchor.arrival - 0.6,
+        until: anchor.finish + 0.25,
+        follow: Some(anchor.index),
+        end_after_follow: None,
+    };
+    let trace = trace_batch(&scenario, settings.seed, &spec).unwrap();
+    timeline(&trace, &settings, true)
+}
+
+#[test]
+fn with_a_calibrated_server_each_bar_s_prefill_share_and_the_worked_formula_add_up() {
+    let t = calibrated_timeline(0.9);
+    assert!(
+        t.iteration_model.compute.is_some(),
+        "the fit's compute term"
+    );
+    let with_prefill: Vec<_> = t.steps.iter().filter(|s| s.prefill_tokens > 0).collect();
+    assert!(
+        !with_prefill.is_empty(),
+        "prompts are prefilled in the window"
+    );
+    for step in &t.steps {
+        let cost = t.step_cost(step);
+        let length = step.end_s - step.start_s;
+        assert!(
+            (cost.total() - length).abs() < 1e-9,
+            "iteration {}: the parts {cost:?} add up to its length {length}",
+            step.number
+        );
+    }
+    // The fit puts a prompt token's cost in the compute term: a bar's prefill share is drawn from it.
+    assert!(
+        with_prefill.iter().all(|s| {
+            let cost = t.step_cost(s);
+            !cost.compute_bound || cost.prefill > 0.0
+        }),
+        "every compute-bound bar with prefill tokens has a prefill share"
+    );
+    assert!(with_prefill.iter().any(|s| t.step_cost(s).prefill > 0.0));
+    let formula = formula(Preset::Yours, &t.iteration_model, t.longest_step());
+    assert!(formula.compute.is_some());
+    assert!(
+        formula.text().starts_with("step time = the larger of "),
+        "{}",
+        formula.text()
+    );
+    let example = formula.example.as_ref().expect("a worked iteration");
+    let longest = t.longest_step().unwrap();
+    let sum =
+        |terms: &[String]| -> f64 { terms.iter().map(|term| term.parse::<f64>().unwrap()).sum() };
+    let compute = example
+        .compute_ms
+        .as_ref()
+        .expect("the compute time worked too");
+    let larger = sum(&example.terms_ms).max(sum(compute));
+    assert!(
+        (larger - (longest.end_s - longest.start_s) * 1000.0).abs() < 0.25,
+        "the larger of {:?} and {compute:?} is {}",
+        example.terms_ms,
+        example.total
+    );
+    let sentence = worked_sentence(example);
+    assert!(sentence.contains("(compute)"), "{sentence}");
 }

@@ -39,7 +39,7 @@ pub use throughput::{
 };
 pub use timeline::{
     batch_timeline, followed_sentence, followed_story, timeline_summary, timeline_table, Activity,
-    BarSegment, BatchTimeline, FollowedBar, SlotRun, StepModel, TimelineStep, WaitReason, MAX_ROWS,
+    BarSegment, BatchTimeline, FollowedBar, SlotRun, TimelineStep, WaitReason, MAX_ROWS,
 };
 
 /// The rows behind a chart, already formatted, for the `<table>` the page shows beside it: what a screen-reader user

@@ -22,8 +22,7 @@ mod data;
 mod text;
 
 pub use data::{
-    Activity, BarSegment, BatchTimeline, FollowedBar, SlotRun, StepModel, TimelineStep, WaitReason,
-    MAX_ROWS,
+    Activity, BarSegment, BatchTimeline, FollowedBar, SlotRun, TimelineStep, WaitReason, MAX_ROWS,
 };
 pub use text::{followed_sentence, followed_story, timeline_summary, timeline_table};
 
@@ -300,7 +299,7 @@ fn draw_steps(
     for step in &data.steps {
         let (x0, x1) = (layout.x(step.start_s), layout.x(step.end_s));
         let total = step.end_s - step.start_s;
-        let [_, prefill_s, ..] = data.step_model.terms(step);
+        let prefill_s = data.step_cost(step).prefill;
         let bar_top = bottom - (height * total / longest).round() as i32;
         let split = bottom - (height * prefill_s.min(total) / longest).round() as i32;
         rect(body, (x0, bar_top), (x1, split), rest)?;

@@ -11,11 +11,11 @@ use super::settings::{LabSettings, Preset};
 use super::sweep::scenario_for;
 use crate::charts::format::format_latency;
 use crate::charts::{
-    Activity, BarSegment, BatchTimeline, FollowedBar, SlotRun, StepModel, TimelineStep, WaitReason,
+    Activity, BarSegment, BatchTimeline, FollowedBar, SlotRun, TimelineStep, WaitReason,
 };
 use crate::model::{
-    run_traced, trace_batch, BatchTrace, EndAfterFollow, FollowedRequest, PhaseKind, RequestTrace,
-    Scenario, ScenarioError, TraceSpec, Work,
+    run_traced, trace_batch, BatchTrace, EndAfterFollow, FollowedRequest, IterationModel,
+    PhaseKind, RequestTrace, Scenario, ScenarioError, TraceSpec, Work,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -154,8 +154,12 @@ pub struct RequestChoice {
 /// The step-time model with the preset's coefficients, and one iteration worked through by hand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepFormula {
-    /// `(what, coefficient)`: fixed, per prefill token, per decoding sequence, per context token.
+    /// `(what, coefficient)` of the memory (linear) time: fixed, per prefill token, per decoding sequence, per
+    /// context token.
     pub terms: [(&'static str, String); 4],
+    /// The compute time's fixed cost and cost per token processed, when the model has one: the step then lasts the
+    /// larger of the two times.
+    pub compute: Option<[String; 2]>,
     /// Where the coefficients come from.
     pub source: &'static str,
     /// The window's longest iteration, term by term.
@@ -173,10 +177,30 @@ pub struct WorkedStep {
     pub decode_seqs: u64,
     /// Context tokens.
     pub context_tokens: u64,
-    /// The four terms, milliseconds as printed.
+    /// The memory time's four terms, milliseconds as printed.
     pub terms_ms: [String; 4],
-    /// Their sum, as printed.
+    /// The compute time's two terms (fixed, per token × tokens processed), milliseconds as printed, when the model
+    /// has one.
+    pub compute_ms: Option<[String; 2]>,
+    /// The length, as printed.
     pub total: String,
+}
+
+impl StepFormula {
+    /// The formula in one line of plain text, as the static page prints it beside the timeline's picture.
+    pub fn text(&self) -> String {
+        let [(_, fixed), (_, prefill), (_, decode), (_, context)] = &self.terms;
+        let memory = format!(
+            "{fixed} + {prefill} × prefill tokens + {decode} × decoding sequences + {context} × context tokens"
+        );
+        match &self.compute {
+            None => format!("step time = {memory}"),
+            Some([fixed, per_token]) => format!(
+                "step time = the larger of {memory} (memory) and {fixed} + {per_token} × (prefill tokens + \
+                 decoding sequences) (compute)"
+            ),
+        }
+    }
 }
 
 /// Everything the batch-timeline widget shows.
@@ -218,7 +242,7 @@ pub fn timeline_figures(settings: &LabSettings, view: &TimelineView) -> Timeline
             },
             compare: None,
             comparison: None,
-            formula: formula(settings.preset, &StepModel::default(), None),
+            formula: formula(settings.preset, &IterationModel::default(), None),
             requests: Vec::new(),
             tail_pick: None,
         },
@@ -279,7 +303,7 @@ fn figures(settings: &LabSettings, view: &TimelineView) -> Result<TimelineFigure
     let comparison = compare
         .as_ref()
         .map(|(name, other)| comparison_sentence(&main, name, other));
-    let formula = formula(settings.preset, &main.step_model, main.longest_step());
+    let formula = formula(settings.preset, &main.iteration_model, main.longest_step());
     let requests = main
         .requests()
         .into_iter()
@@ -356,13 +380,6 @@ fn choice_label(index: u64, trace: Option<&RequestTrace>, tail: bool) -> String 
 
 /// A trace as the chart draws it.
 pub fn timeline(trace: &BatchTrace, settings: &LabSettings, from_the_tail: bool) -> BatchTimeline {
-    let model = &trace.iteration_model;
-    let step_model = StepModel {
-        fixed_s: model.fixed,
-        per_prefill_token_s: model.per_prefill_token,
-        per_decode_seq_s: model.per_decode_seq,
-        per_context_token_s: model.per_context_token,
-    };
     let followed_index = trace.followed.as_ref().map(|f| f.index);
     let steps: Vec<TimelineStep> = trace
         .iterations
@@ -416,7 +433,7 @@ pub fn timeline(trace: &BatchTrace, settings: &LabSettings, from_the_tail: bool)
         steps,
         runs,
         followed,
-        step_model,
+        iteration_model: trace.iteration_model.clone(),
         kv_blocks: trace.kv_blocks,
         truncated: trace.truncated,
         note: None,
@@ -613,7 +630,11 @@ pub fn format_coefficient(seconds: f64) -> String {
 }
 
 /// The formula for `preset`'s coefficients, with `example` worked through.
-pub fn formula(preset: Preset, model: &StepModel, example: Option<&TimelineStep>) -> StepFormula {
+pub fn formula(
+    preset: Preset,
+    model: &IterationModel,
+    example: Option<&TimelineStep>,
+) -> StepFormula {
     let source = match preset {
         Preset::Course => {
             "The course box's own estimate from H100 figures (memory bandwidth to stream the weights and the KV \
@@ -629,35 +650,71 @@ pub fn formula(preset: Preset, model: &StepModel, example: Option<&TimelineStep>
              gives each coefficient's uncertainty)."
         }
     };
-    let ms = |s: f64| format!("{:.1}", s * 1000.0);
     StepFormula {
         terms: [
-            ("fixed", format_coefficient(model.fixed_s)),
+            ("fixed", format_coefficient(model.fixed)),
             (
                 "per prefill token",
-                format_coefficient(model.per_prefill_token_s),
+                format_coefficient(model.per_prefill_token),
             ),
             (
                 "per decoding sequence",
-                format_coefficient(model.per_decode_seq_s),
+                format_coefficient(model.per_decode_seq),
             ),
             (
                 "per context token",
-                format_coefficient(model.per_context_token_s),
+                format_coefficient(model.per_context_token),
             ),
         ],
+        compute: model
+            .compute
+            .as_ref()
+            .map(|c| [format_coefficient(c.fixed), format_coefficient(c.per_token)]),
         source,
-        example: example.map(|step| {
-            let terms = model.terms(step);
-            WorkedStep {
-                iteration: step.number,
-                prefill_tokens: step.prefill_tokens,
-                decode_seqs: step.decode_seqs,
-                context_tokens: step.context_tokens,
-                terms_ms: terms.map(ms),
-                total: format_latency(step.end_s - step.start_s),
-            }
-        }),
+        example: example.map(|step| worked_step(model, step)),
+    }
+}
+
+/// The worked iteration as the widget says it: "Check it on iteration 7103 (…): 2048 prefill tokens, … give 5.5 + 24.6
+/// + 1.9 + 0.6 ms = 32.6 ms, the length the simulation gave it", or with a compute term "… give the larger of … ms
+/// (memory) and … ms (compute), 107.8 ms, …".
+pub fn worked_sentence(e: &WorkedStep) -> String {
+    let [fixed, prefill, decode, context] = &e.terms_ms;
+    let memory = format!("{fixed} + {prefill} + {decode} + {context} ms");
+    let sum = match &e.compute_ms {
+        None => format!("{memory} = {}", e.total),
+        Some([fixed, tokens]) => format!(
+            "the larger of {memory} (memory) and {fixed} + {tokens} ms (compute), {}",
+            e.total
+        ),
+    };
+    format!(
+        "Check it on iteration {} (the longest here, a row of the data table): {} prefill tokens, {} decoding \
+         sequences, {} context tokens give {sum}, the length the simulation gave it.",
+        e.iteration, e.prefill_tokens, e.decode_seqs, e.context_tokens
+    )
+}
+
+/// `step`'s length term by term, in both regimes when the model has two.
+fn worked_step(model: &IterationModel, step: &TimelineStep) -> WorkedStep {
+    let ms = |s: f64| format!("{:.1}", s * 1000.0);
+    let memory = IterationModel {
+        compute: None,
+        ..model.clone()
+    }
+    .cost(step.prefill_tokens, step.decode_seqs, step.context_tokens);
+    let tokens = (step.prefill_tokens + step.decode_seqs) as f64;
+    WorkedStep {
+        iteration: step.number,
+        prefill_tokens: step.prefill_tokens,
+        decode_seqs: step.decode_seqs,
+        context_tokens: step.context_tokens,
+        terms_ms: [memory.fixed, memory.prefill, memory.decode, memory.context].map(ms),
+        compute_ms: model
+            .compute
+            .as_ref()
+            .map(|c| [ms(c.fixed), ms(c.per_token * tokens)]),
+        total: format_latency(step.end_s - step.start_s),
     }
 }
 

@@ -39,7 +39,7 @@ pub use analytic::{erlang_c, exact_reference, mva, ErlangC, ExactReference, Mva}
 pub use progressive::{Estimate, ProgressiveRun, SlicedSweep};
 pub use scenario::{
     Arrivals, ComputeTime, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario,
-    ScenarioError, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV,
+    ScenarioError, ServiceKind, Slo, StepCost, TextbookService, KV_BLOCK_TOKENS, MAX_ARRIVAL_CV,
     MAX_OFFERED_LOAD, POISSON_CV,
 };
 pub use settings::{LoopKind, Preset, ScenarioSettings};

@@ -228,8 +228,9 @@ impl KvCache {
 /// `fixed + per_prefill_token · prefill tokens + per_decode_seq · decoding sequences + per_context_token · context
 /// tokens of the decoding sequences`, or, with a [`compute`](Self::compute) term, the larger of that (read as the
 /// step's memory time: weights and KV cache read) and the compute time — a GPU step is memory-bound at small batches
-/// and compute-bound at large ones.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// and compute-bound at large ones. The default (every cost zero) is what an empty timeline carries; `validate`
+/// refuses it in a scenario.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IterationModel {
     /// Cost of any iteration (weight loading, kernel launches, scheduling), seconds.
@@ -285,6 +286,51 @@ impl IterationModel {
     /// is at least this long.
     pub fn prefill_time(&self, prompt_tokens: u32) -> f64 {
         self.duration(u64::from(prompt_tokens), 0, 0)
+    }
+
+    /// An iteration's [`duration`](Self::duration) split into what each part of its content costs, in the regime
+    /// that sets it (the larger of memory and compute): the parts add up to the duration.
+    pub fn cost(&self, prefill_tokens: u64, decode_seqs: u64, context_tokens: u64) -> StepCost {
+        let (p, d) = (prefill_tokens as f64, decode_seqs as f64);
+        let memory = StepCost {
+            compute_bound: false,
+            fixed: self.fixed,
+            prefill: self.per_prefill_token * p,
+            decode: self.per_decode_seq * d,
+            context: self.per_context_token * context_tokens as f64,
+        };
+        match &self.compute {
+            Some(c) if c.fixed + c.per_token * (p + d) > memory.total() => StepCost {
+                compute_bound: true,
+                fixed: c.fixed,
+                prefill: c.per_token * p,
+                decode: c.per_token * d,
+                context: 0.0,
+            },
+            _ => memory,
+        }
+    }
+}
+
+/// An iteration's length by part, seconds (from [`IterationModel::cost`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepCost {
+    /// The compute term set the length; otherwise the memory (linear) term did.
+    pub compute_bound: bool,
+    /// Any iteration's cost in that regime.
+    pub fixed: f64,
+    /// The prompt tokens prefilled.
+    pub prefill: f64,
+    /// The decoding sequences.
+    pub decode: f64,
+    /// The context they attend (memory-bound only).
+    pub context: f64,
+}
+
+impl StepCost {
+    /// The iteration's length.
+    pub fn total(&self) -> f64 {
+        self.fixed + self.prefill + self.decode + self.context
     }
 }
 

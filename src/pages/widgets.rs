@@ -112,9 +112,9 @@ fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback,
         .iter()
         .map(followed_sentence)
         .collect();
-    let [(_, fixed), (_, prefill), (_, decode), (_, context)] = &figures.formula.terms;
     lines.push(format!(
-        "step time = {fixed} + {prefill} × prefill tokens + {decode} × decoding sequences + {context} × context tokens. {}",
+        "{}. {}",
+        figures.formula.text(),
         figures.formula.source
     ));
     Ok(WidgetFallback::Timeline {

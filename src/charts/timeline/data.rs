@@ -1,6 +1,8 @@
 //! What the batch timeline shows: one replica's iterations, its slots' runs and the followed request, as plain data
 //! the lab fills from the simulation.
 
+use crate::model::{IterationModel, StepCost};
+
 /// Slot rows drawn at most; a larger batch draws its remaining slots as one summary row.
 pub const MAX_ROWS: u32 = 64;
 
@@ -77,36 +79,6 @@ pub struct TimelineStep {
     pub preempted: u32,
     /// What the followed request did in it (`None` before it arrived or after it finished), with its tokens.
     pub followed: Option<(Activity, u64)>,
-}
-
-/// The step-time model's coefficients, seconds: `fixed + per_prefill_token·P + per_decode_seq·D + per_context_token·C`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct StepModel {
-    /// Any iteration's cost.
-    pub fixed_s: f64,
-    /// Per prompt token prefilled.
-    pub per_prefill_token_s: f64,
-    /// Per sequence decoding.
-    pub per_decode_seq_s: f64,
-    /// Per context token of the decoding sequences.
-    pub per_context_token_s: f64,
-}
-
-impl StepModel {
-    /// The four terms of an iteration's length: fixed, prefill, decode, context.
-    pub fn terms(&self, step: &TimelineStep) -> [f64; 4] {
-        [
-            self.fixed_s,
-            self.per_prefill_token_s * step.prefill_tokens as f64,
-            self.per_decode_seq_s * step.decode_seqs as f64,
-            self.per_context_token_s * step.context_tokens as f64,
-        ]
-    }
-
-    /// An iteration's length by the model.
-    pub fn duration(&self, step: &TimelineStep) -> f64 {
-        self.terms(step).iter().sum()
-    }
 }
 
 /// One stretch of the followed request's bar.
@@ -206,8 +178,8 @@ pub struct BatchTimeline {
     pub runs: Vec<SlotRun>,
     /// The request followed.
     pub followed: Option<FollowedBar>,
-    /// Where every iteration's length comes from.
-    pub step_model: StepModel,
+    /// Where every iteration's length comes from: the model's own step time.
+    pub iteration_model: IterationModel,
     /// The replica's KV cache, blocks (with a KV budget).
     pub kv_blocks: Option<u64>,
     /// The window was cut short to keep the trace bounded.
@@ -246,6 +218,12 @@ impl BatchTimeline {
     /// The longest queue seen.
     pub fn max_waiting(&self) -> u32 {
         self.steps.iter().map(|s| s.waiting).max().unwrap_or(0)
+    }
+
+    /// An iteration's length by part, by the model that set it.
+    pub fn step_cost(&self, step: &TimelineStep) -> StepCost {
+        self.iteration_model
+            .cost(step.prefill_tokens, step.decode_seqs, step.context_tokens)
     }
 
     /// The longest iteration.

@@ -20,7 +20,7 @@ use crate::components::chart_canvas::ChartCanvas;
 use crate::components::perf;
 use crate::components::sync::synced_signal;
 use crate::components::theme::use_chart_theme;
-use crate::lab::timeline::{from_directive, StepFormula, CAPTION};
+use crate::lab::timeline::{from_directive, worked_sentence, StepFormula, CAPTION};
 use crate::lab::{timeline_figures, Compare, LabSettings, TimelineFigures, TimelineView};
 use crate::lesson::WidgetEmbed;
 use crate::presentation::sync::keys;
@@ -219,27 +219,23 @@ fn Formula(#[prop(into)] formula: Signal<StepFormula>) -> impl IntoView {
     let terms = move || {
         formula.with(|f| {
             let [(_, fixed), (_, prefill), (_, decode), (_, context)] = f.terms.clone();
-            view! {
-                "step time = " <strong>{fixed}</strong>
+            let memory = view! {
+                <strong>{fixed}</strong>
                 " + " <strong>{prefill}</strong> " × prefill tokens"
                 " + " <strong>{decode}</strong> " × decoding sequences"
                 " + " <strong>{context}</strong> " × context tokens"
-            }
+            };
+            let compute = f.compute.clone().map(|[fixed, per_token]| {
+                view! {
+                    " (memory) and " <strong>{fixed}</strong> " + " <strong>{per_token}</strong>
+                    " × (prefill tokens + decoding sequences) (compute)"
+                }
+            });
+            let larger = compute.is_some().then_some("the larger of ");
+            view! { "step time = " {larger} {memory} {compute} }
         })
     };
-    let example = move || {
-        formula.with(|f| {
-            f.example.as_ref().map(|e| {
-                let [fixed, prefill, decode, context] = e.terms_ms.clone();
-                format!(
-                    "Check it on iteration {} (the longest here, a row of the data table): {} prefill tokens, {} decoding \
-                     sequences, {} context tokens give {fixed} + {prefill} + {decode} + {context} ms = {}, the length \
-                     the simulation gave it.",
-                    e.iteration, e.prefill_tokens, e.decode_seqs, e.context_tokens, e.total
-                )
-            })
-        })
-    };
+    let example = move || formula.with(|f| f.example.as_ref().map(worked_sentence));
     view! {
         <div class="timeline-formula" role="group" aria-label="The step-time model">
             <p class="timeline-formula-terms">{terms}</p>
