@@ -754,3 +754,23 @@ fn with_the_cap_on_at_110_percent_the_lab_shows_what_it_turned_away_and_a_bounde
         .iter()
         .all(|l| l.key != goodput::lab::ReadoutKey::TurnedAway));
 }
+
+#[test]
+fn every_default_slo_is_the_course_s_one() {
+    use goodput::cluster::vllm::SloTargets;
+    use goodput::model::{Scenario, Slo};
+    let course = Slo::default();
+    assert_eq!(
+        (course.ttft, course.tpot),
+        (0.5, 0.04),
+        "p99 TTFT 500 ms, p95 TPOT 40 ms"
+    );
+    let lab = LabSettings::default();
+    assert_eq!(lab.slo_ttft_ms / 1000.0, course.ttft);
+    assert_eq!(lab.slo_tpot_ms / 1000.0, course.tpot);
+    assert_eq!(Scenario::course_preset().slo, course);
+    assert_eq!(
+        (SloTargets::COURSE.ttft_p99, SloTargets::COURSE.tpot_p95),
+        (course.ttft, course.tpot)
+    );
+}

@@ -119,8 +119,8 @@ mod worker {
     /// The reader's view of the two boxes.
     fn read(texts: &[String; 2], seconds: &str, ttft: &str, tpot: &str, shown: &str) -> ReaderHtml {
         let slo = SloTargets {
-            ttft_p99: ttft.parse().unwrap_or(0.5),
-            tpot_p95: tpot.parse().unwrap_or(0.04),
+            ttft_p99: ttft.parse().unwrap_or(SloTargets::COURSE.ttft_p99),
+            tpot_p95: tpot.parse().unwrap_or(SloTargets::COURSE.tpot_p95),
         };
         let seconds = typed_seconds(seconds).ok().flatten();
         BOXES.with_borrow_mut(|boxes| {

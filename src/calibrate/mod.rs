@@ -443,10 +443,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             offered_load: 0.8,
             cv: cv.unwrap_or(crate::model::scenario::POISSON_CV),
         },
-        slo: Slo {
-            ttft: 0.5,
-            tpot: 0.04,
-        },
+        slo: Slo::default(),
         customers: 20_000,
         warm_up: 2_000,
     };

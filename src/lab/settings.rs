@@ -8,6 +8,7 @@
 pub use crate::address::query_pairs;
 use crate::charts::{LatencyMetric, LatencyScale};
 use crate::lesson::SettingValue;
+use crate::model::Slo;
 pub use crate::model::{LoopKind, Preset};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -197,8 +198,8 @@ impl Default for LabSettings {
             max_num_batched_tokens: None,
             gpu_memory_utilization: 0.9,
             queue_cap: None,
-            slo_ttft_ms: 500.0,
-            slo_tpot_ms: 40.0,
+            slo_ttft_ms: Slo::default().ttft * 1000.0,
+            slo_tpot_ms: Slo::default().tpot * 1000.0,
             metric: LatencyMetric::Ttft,
             scale: LatencyScale::Linear,
             seed: 11,

@@ -74,10 +74,7 @@ impl Scenario {
                 mean: 64.0,
                 max: None,
             },
-            Slo {
-                ttft: 0.5,
-                tpot: 0.04,
-            },
+            Slo::default(),
         )
     }
 

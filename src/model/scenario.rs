@@ -495,6 +495,21 @@ pub struct Slo {
     pub tpot: f64,
 }
 
+impl Slo {
+    /// The course's SLOs, p99 TTFT ≤ 500 ms and p95 TPOT ≤ 40 ms: where the lesson, the lab, the metrics reader, a
+    /// calibrated server and the command line start (a `const` for the cluster's targets; [`Slo::default`] is it).
+    pub const COURSE: Slo = Slo {
+        ttft: 0.5,
+        tpot: 0.04,
+    };
+}
+
+impl Default for Slo {
+    fn default() -> Self {
+        Slo::COURSE
+    }
+}
+
 impl Scenario {
     /// The fleet's saturation throughput (requests per time unit): `c·μ` for M/M/c; for LLM replicas see
     /// [`LlmFleet::saturation_throughput`].

@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand};
 use goodput::calibrate::readable;
 use goodput::cluster::report::{self, Options};
 use goodput::model::{
-    load_points, measured_saturation_throughput, run, sweep, MAX_OFFERED_LOAD, MAX_SWEEP_POINTS,
+    load_points, measured_saturation_throughput, run, sweep, Slo, MAX_OFFERED_LOAD,
+    MAX_SWEEP_POINTS,
 };
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
@@ -113,10 +114,10 @@ enum Command {
         #[arg(long, allow_negative_numbers = true)]
         seconds: Option<f64>,
         /// SLO on p99 time to first token, in milliseconds.
-        #[arg(long, default_value_t = 500.0)]
+        #[arg(long, default_value_t = Slo::default().ttft * 1000.0)]
         slo_ttft_ms: f64,
         /// SLO on p95 time per output token, in milliseconds.
-        #[arg(long, default_value_t = 40.0)]
+        #[arg(long, default_value_t = Slo::default().tpot * 1000.0)]
         slo_tpot_ms: f64,
     },
     /// Fit the model to your server: print a scenario file (for run --scenario, sweep --scenario, or the page's

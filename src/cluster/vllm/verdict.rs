@@ -7,6 +7,7 @@ use super::{
 };
 use crate::charts::format::{format_latency, format_percent};
 use crate::cluster::admission::{self, REJECTIONS_METRIC};
+use crate::model::Slo;
 
 /// The two latency SLOs the lesson uses: p99 TTFT and p95 TPOT, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,8 +21,8 @@ pub struct SloTargets {
 impl SloTargets {
     /// The course's SLOs: p99 TTFT ≤ 500 ms, p95 TPOT ≤ 40 ms.
     pub const COURSE: SloTargets = SloTargets {
-        ttft_p99: 0.5,
-        tpot_p95: 0.04,
+        ttft_p99: Slo::COURSE.ttft,
+        tpot_p95: Slo::COURSE.tpot,
     };
 }
 

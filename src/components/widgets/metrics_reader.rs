@@ -90,8 +90,9 @@ fn slo_setting(widget: &WidgetEmbed, key: &str, default: f64) -> (f64, Option<St
 /// The reader.
 #[component]
 pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
-    let (ttft_ms, ttft_note) = slo_setting(widget, "slo_ttft_ms", 500.0);
-    let (tpot_ms, tpot_note) = slo_setting(widget, "slo_tpot_ms", 40.0);
+    let course = crate::model::Slo::default();
+    let (ttft_ms, ttft_note) = slo_setting(widget, "slo_ttft_ms", course.ttft * 1e3);
+    let (tpot_ms, tpot_note) = slo_setting(widget, "slo_tpot_ms", course.tpot * 1e3);
     // p99 TTFT and p95 TPOT, seconds.
     let slo = (ttft_ms / 1e3, tpot_ms / 1e3);
     let shown = RwSignal::new(REPORTS_PER_STEP);
