@@ -54,3 +54,195 @@ fn no_component_uses_the_page_boot() {
         "components import crate::islands: {reaching_back:?}"
     );
 }
+
+/// A source file's module path from `src/`: `charts/frame/axes.rs` → `["charts", "frame", "axes"]`, `cluster/mod.rs`
+/// → `["cluster"]`, `lib.rs` → `[]`.
+fn module_of(path: &Path) -> Vec<String> {
+    let relative = path.strip_prefix(src()).expect("under src/");
+    let mut parts: Vec<String> = relative
+        .with_extension("")
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The paths a `use` tree names, its braces expanded: `super::{a, b::{c, d}}` → `super::a`, `super::b::c`, …
+fn expand_use(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(open) = tree.find('{') else {
+        return vec![tree];
+    };
+    let (prefix, inner) = (&tree[..open], &tree[open + 1..tree.len() - 1]);
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    items
+        .into_iter()
+        .filter(|item| !item.is_empty())
+        .flat_map(|item| expand_use(&format!("{prefix}{item}")))
+        .collect()
+}
+
+/// Every module path a file's code (not its comments, not its `#[cfg(test)]` module) names: its `use` items and the
+/// `crate::…` / `super::…` paths written inline.
+fn named_paths(text: &str) -> Vec<String> {
+    let code: Vec<&str> = text
+        .lines()
+        .take_while(|line| line.trim() != "#[cfg(test)]")
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect();
+    let code = code.join("\n");
+    let mut paths = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("use ") {
+        let starts_word = at == 0 || !rest.as_bytes()[at - 1].is_ascii_alphanumeric();
+        let after = &rest[at + 4..];
+        let end = after.find(';').unwrap_or(after.len());
+        let tree = after[..end].trim();
+        if starts_word && (tree.starts_with("crate::") || tree.starts_with("super::")) {
+            paths.extend(expand_use(tree));
+        }
+        rest = &after[end.min(after.len())..];
+    }
+    for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')) {
+        if word.starts_with("crate::") || word.starts_with("super::") {
+            paths.push(word.to_owned());
+        }
+    }
+    paths
+}
+
+/// The module a path names, resolved from `module` (`crate`, `super`, `self`), cut to the longest prefix that is a
+/// file of its own.
+fn resolve(path: &str, module: &[String], files: &[Vec<String>]) -> Option<Vec<String>> {
+    let mut at: Vec<String> = module.to_vec();
+    let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
+    match segments.peek().copied() {
+        Some("crate") => at.clear(),
+        Some("super") => {}
+        _ => return None,
+    }
+    for segment in segments {
+        match segment {
+            "crate" | "self" => {}
+            "super" => {
+                at.pop()?;
+            }
+            name => at.push(name.to_owned()),
+        }
+    }
+    (0..=at.len())
+        .rev()
+        .map(|n| at[..n].to_vec())
+        .find(|prefix| files.contains(prefix))
+}
+
+/// Which files each file depends on. A module may use what its parent (or any ancestor) holds: that is where it is
+/// declared, not a dependency.
+fn import_graph() -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let files: Vec<PathBuf> = rust_files(&src())
+        .into_iter()
+        .filter(|p| !p.starts_with(src().join("bin")))
+        .collect();
+    let modules: Vec<Vec<String>> = files.iter().map(|p| module_of(p)).collect();
+    files
+        .iter()
+        .zip(&modules)
+        .map(|(path, module)| {
+            let text = fs::read_to_string(path).expect("a readable source file");
+            let mut uses: Vec<Vec<String>> = named_paths(&text)
+                .iter()
+                .filter_map(|p| resolve(p, module, &modules))
+                .filter(|target| !module.starts_with(target))
+                .collect();
+            uses.sort();
+            uses.dedup();
+            (module.clone(), uses)
+        })
+        .collect()
+}
+
+/// The circles of `graph`: its strongly connected components of more than one file.
+fn circles(graph: &[(Vec<String>, Vec<Vec<String>>)]) -> Vec<Vec<String>> {
+    let index = |m: &Vec<String>| graph.iter().position(|(n, _)| n == m);
+    let edges: Vec<Vec<usize>> = graph
+        .iter()
+        .map(|(_, uses)| uses.iter().filter_map(index).collect())
+        .collect();
+    let reaches = |from: usize| {
+        let mut seen = vec![false; graph.len()];
+        let mut stack = vec![from];
+        while let Some(n) = stack.pop() {
+            for &next in &edges[n] {
+                if !seen[next] {
+                    seen[next] = true;
+                    stack.push(next);
+                }
+            }
+        }
+        seen
+    };
+    let reach: Vec<Vec<bool>> = (0..graph.len()).map(reaches).collect();
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for a in 0..graph.len() {
+        let mut circle: Vec<String> = (0..graph.len())
+            .filter(|&b| b != a && reach[a][b] && reach[b][a])
+            .chain([a])
+            .map(|b| graph[b].0.join("/"))
+            .collect();
+        circle.sort();
+        if circle.len() > 1 && !found.contains(&circle) {
+            found.push(circle);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_import_graph_finds_a_circle_and_the_source_has_none() {
+    let module = |s: &str| s.split('/').map(str::to_owned).collect::<Vec<_>>();
+    // The scanner reads grouped `use` trees and inline paths, and a circle of two files is found.
+    assert_eq!(
+        expand_use("super::{a, b::{c, d}}"),
+        ["super::a", "super::b::c", "super::b::d"]
+    );
+    let files = [module("x"), module("x/y"), module("x/z")];
+    assert_eq!(
+        resolve("super::z::Thing", &files[1], &files),
+        Some(module("x/z"))
+    );
+    let toy = vec![
+        (module("x/y"), vec![module("x/z")]),
+        (module("x/z"), vec![module("x/y")]),
+        (module("w"), vec![module("x/y")]),
+    ];
+    assert_eq!(circles(&toy), [["x/y", "x/z"]]);
+    let graph = import_graph();
+    assert!(
+        graph
+            .iter()
+            .any(|(m, uses)| m == &module("charts/frame/marks")
+                && uses.contains(&module("charts/style"))),
+        "the graph holds real edges"
+    );
+    let found = circles(&graph);
+    assert!(
+        found.is_empty(),
+        "cut these circles along a seam: {found:?}"
+    );
+}

@@ -1,10 +1,11 @@
 //! The calibrated model run against each input's own experiment: a result file's rate and request count (or
 //! everything at once for `"inf"`), a trace's arrivals and lengths, and the figures `vllm bench serve` reports
-//! compared with the measured ones.
+//! compared with the measured ones. A closed-loop run is run again as the model's closed loop.
 
 use super::inputs::{BenchResult, Life, Parsed};
+use crate::model::scenario::MAX_USERS;
 pub use crate::model::BenchFigures;
-use crate::model::{bench_requests, replay, BenchSummary, Scenario, TraceRequest};
+use crate::model::{bench_requests, replay, run, Arrivals, BenchSummary, Scenario, TraceRequest};
 
 /// Largest run simulated for a check: a result of more requests is checked on its first this many draws.
 pub const MAX_CHECK_REQUESTS: u64 = 2_000;
@@ -102,7 +103,7 @@ pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
             if let Some(users) = bench.closed_loop_users() {
                 return Some(Check {
                     measured: BenchFigures::of_result(bench),
-                    model: super::closed_loop::figures(scenario, users, bench.completed, 1)?,
+                    model: closed_loop_figures(scenario, users, bench.completed, 1)?,
                 });
             }
             let summary = simulate_bench(scenario, bench.request_rate, bench.completed, 1).ok()?;
@@ -121,4 +122,27 @@ pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
         }
         Parsed::Metrics(_) => None,
     }
+}
+
+/// The model's figures for `users` clients sending `n` requests back to back, from `seed`; `None` when the model
+/// cannot run it. A closed-loop benchmark (`vllm bench serve --max-concurrency C` with no rate, or GuideLLM's
+/// synchronous, concurrent and throughput benchmarks) keeps C requests in flight, each client sending its next the
+/// moment the last one ends: replayed as an open-loop burst it would queue every request at once, so it is run as
+/// the model's closed loop of C users with no think time, the same experiment.
+fn closed_loop_figures(scenario: &Scenario, users: u32, n: u64, seed: u64) -> Option<BenchFigures> {
+    let mut s = scenario.clone();
+    s.customers = n.clamp(1, MAX_CHECK_REQUESTS);
+    s.warm_up = 0;
+    s.arrivals = Arrivals::Closed {
+        users: users.clamp(1, MAX_USERS).min(s.customers as u32),
+        think_time: 0.0,
+    };
+    let steady = run(&s, seed).ok()?.steady?;
+    let (ttft, tpot) = (steady.ttft?, steady.tpot?);
+    Some(BenchFigures {
+        ttft_p50: ttft.p50,
+        ttft_p99: Some(ttft.p99),
+        tpot_p50: tpot.p50,
+        throughput: steady.throughput,
+    })
 }

@@ -4,7 +4,7 @@
 //! become per-request lives, with send times when it kept every successful one; the TPOT mean and median are then
 //! taken per request, as vLLM takes them (GuideLLM's summary weighs each request by its tokens).
 
-use super::inputs::{BenchResult, Life};
+use super::bench_result::{BenchResult, Life};
 use super::vllm_result::PerRequest;
 use serde_json::{Map, Value};
 

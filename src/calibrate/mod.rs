@@ -2,7 +2,7 @@
 //! a per-request trace, or two `/metrics` scrapes — into a scenario the model runs as it runs the presets. Pure
 //! Rust, no web types; `goodput-sim calibrate` and the page share it.
 //!
-//! - [`inputs`]: recognising and reading the files;
+//! - [`inputs`]: recognising and reading the files, into [`bench_result`]'s runs and request lives;
 //! - [`scrapes`]: two scrapes as the means of the window between them;
 //! - [`observations`]: what each file shows, as rows linear in the step-time coefficients;
 //! - [`check`]: each input's experiment run again in the calibrated model;
@@ -19,8 +19,8 @@
 //! `per_prefill_token` stay 0: at the light loads a calibration wants, the per-sequence cost cannot be told apart
 //! from the context cost, and the prefill's cost is the compute term.
 
+pub mod bench_result;
 pub mod check;
-pub mod closed_loop;
 pub mod fit;
 pub mod guidellm;
 pub mod handoff;

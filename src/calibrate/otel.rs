@@ -4,7 +4,7 @@
 //! `gen_ai.usage.completion_tokens`, `gen_ai.latency.time_to_first_token` and `gen_ai.latency.e2e` (seconds). They
 //! become a trace with token times, in arrival order, arrivals from 0.
 
-use super::inputs::Life;
+use super::bench_result::Life;
 use serde_json::Value;
 
 /// Whether a parsed line is an OTLP traces document.

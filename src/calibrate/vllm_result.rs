@@ -5,7 +5,7 @@
 //! `Infinity` tokens, which `json.dump` writes. Every value a figure rests on is checked, and a refusal names the
 //! file and the key.
 
-use super::inputs::{BenchResult, Life};
+use super::bench_result::{BenchResult, Life};
 use serde_json::{Map, Value};
 
 /// The metrics `--percentile-metrics` selects from, whose `mean_`, `median_`, `std_` and `pNN_` keys are times in

@@ -72,6 +72,15 @@ pub fn format_number(rate: f64) -> String {
     }
 }
 
+/// A count as text: whole numbers without decimals (`20000`), others as [`format_number`] writes them.
+pub fn format_count(count: f64) -> String {
+    if count.is_finite() && count.fract() == 0.0 && count.abs() < 1e15 {
+        format!("{count:.0}")
+    } else {
+        format_number(count)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,24 +2,33 @@
 //! chart builder and mesh ([`axes`]), threshold lines and markers with their tags in the margins, and series that may
 //! have gaps ([`marks`]). Keeping them here is what makes the four charts look like one family.
 
+use plotters::chart::ChartContext;
+use plotters::coord::cartesian::Cartesian2d;
+use plotters::coord::ranged1d::Ranged;
 use plotters::element::{PathElement, Rectangle};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{RGBColor, ShapeStyle, TextStyle};
 
 use super::style::{ChartStyle, Pen, Stroke};
-use super::surface::{ChartArea, ChartResult};
+use super::surface::{ChartArea, ChartBackend, ChartResult};
 
 mod axes;
 mod marks;
 
-pub(crate) use axes::{
-    build_chart, decade_range, linear_range, plot_rect, Axes, Axis, Chart, Margins, Scale,
-};
+pub(crate) use axes::{build_chart, decade_range, linear_range, plot_rect, Axes, Margins, Scale};
 pub use marks::Measured;
 pub(crate) use marks::{
     draw_gapped_band, draw_gapped_line, draw_measured, draw_note, draw_right_tags, draw_rule,
     draw_top_tags, end_tag, Rule, Tag,
 };
+
+/// A coordinate over `f64` data, linear or logarithmic: what the axes are built on and the marks drawn on. Here, in
+/// the frame both use, so the marks need not reach into the axes nor the axes into the marks.
+pub(crate) trait Axis: Ranged<ValueType = f64> {}
+impl<T: Ranged<ValueType = f64>> Axis for T {}
+
+/// A Cartesian chart over `f64` data on both axes, in whatever coordinate (linear or log) each axis uses.
+pub(crate) type Chart<'a, 's, X, Y> = ChartContext<'a, ChartBackend<'s>, Cartesian2d<X, Y>>;
 
 /// Below this size (CSS px) there is no room for axes and data; the chart paints its background and stops rather than
 /// letting plotters lay out negative sizes.

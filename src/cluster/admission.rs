@@ -15,7 +15,7 @@
 //! `vllm:prefix_cache_hits_total ÷ vllm:prefix_cache_queries_total`.
 
 use super::metrics::Sample;
-use super::vllm::ServerSignals;
+use crate::charts::format::format_count;
 use std::collections::BTreeMap;
 
 /// Requests refused by vLLM's queue caps (PR #55812), labelled `reason`.
@@ -79,8 +79,8 @@ impl Refusals {
         let fell = |metric: &str, old: f64, new: f64| {
             format!(
                 "{metric} fell from {} to {}",
-                super::vllm::format_count(old),
-                super::vllm::format_count(new)
+                format_count(old),
+                format_count(new)
             )
         };
         let mut window = self.clone();
@@ -169,7 +169,7 @@ fn scope_of(labels: &[(String, String)], split: &[&str]) -> Labels {
 pub fn reason_counts(counts: &[(String, f64)]) -> String {
     counts
         .iter()
-        .map(|(reason, count)| format!("{} {reason}", super::vllm::format_count(*count)))
+        .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -221,54 +221,74 @@ impl ScopedSamples {
         true
     }
 
-    /// Attaches each counter to the label sets it covers (the most specific scope when several do). A rejection
-    /// counter that covers none of them is a label set of its own: the page's only sign of that server.
-    pub fn attach(self, servers: &mut Vec<ServerSignals>) {
-        let searched = self.rejections.len() <= MAX_SCOPES_SEARCHED;
-        for scope in self.rejections.keys().filter(|_| searched) {
-            if !servers.iter().any(|s| covers(scope, &s.labels)) {
-                servers.push(ServerSignals {
-                    labels: scope.clone(),
-                    ..ServerSignals::default()
-                });
-            }
+    /// The rejection counters' scopes that cover none of `label_sets`: each is a label set of its own, the page's only
+    /// sign of that server.
+    pub fn uncovered<'a>(
+        &self,
+        label_sets: impl Iterator<Item = &'a Labels> + Clone,
+    ) -> Vec<Labels> {
+        if self.rejections.len() > MAX_SCOPES_SEARCHED {
+            return Vec::new();
         }
-        for server in servers.iter_mut() {
-            let labels = &server.labels;
-            let rejections = most_specific(&self.rejections, labels);
-            let http = most_specific(&self.http_5xx, labels);
-            server.refusals = match (rejections, http) {
-                (Some((scope, reasons)), http) => Some(Refusals {
-                    metric: REJECTIONS_METRIC,
-                    refused: reasons.values().sum(),
-                    by_reason: reasons.iter().map(|(r, c)| (r.clone(), *c)).collect(),
-                    http_5xx: http.map(|(_, count)| *count),
-                    scope: scope.clone(),
-                    label_sets: 1,
-                    admitted: None,
-                }),
-                (None, Some((scope, count))) => Some(Refusals {
-                    metric: HTTP_REQUESTS_METRIC,
-                    refused: *count,
-                    by_reason: Vec::new(),
-                    http_5xx: Some(*count),
-                    scope: scope.clone(),
-                    label_sets: 1,
-                    admitted: None,
-                }),
-                (None, None) => None,
-            };
-            server.waiting_by_reason = most_specific(&self.waiting_by_reason, labels)
+        self.rejections
+            .keys()
+            .filter(|scope| !label_sets.clone().any(|labels| covers(scope, labels)))
+            .cloned()
+            .collect()
+    }
+
+    /// What the counters say about the label set `labels`: each from the most specific scope that covers it.
+    pub fn for_labels(&self, labels: &Labels) -> Admission {
+        let rejections = most_specific(&self.rejections, labels);
+        let http = most_specific(&self.http_5xx, labels);
+        let refusals = match (rejections, http) {
+            (Some((scope, reasons)), http) => Some(Refusals {
+                metric: REJECTIONS_METRIC,
+                refused: reasons.values().sum(),
+                by_reason: reasons.iter().map(|(r, c)| (r.clone(), *c)).collect(),
+                http_5xx: http.map(|(_, count)| *count),
+                scope: scope.clone(),
+                label_sets: 1,
+                admitted: None,
+            }),
+            (None, Some((scope, count))) => Some(Refusals {
+                metric: HTTP_REQUESTS_METRIC,
+                refused: *count,
+                by_reason: Vec::new(),
+                http_5xx: Some(*count),
+                scope: scope.clone(),
+                label_sets: 1,
+                admitted: None,
+            }),
+            (None, None) => None,
+        };
+        let hits = most_specific(&self.prefix_hits, labels);
+        let queries = most_specific(&self.prefix_queries, labels);
+        Admission {
+            refusals,
+            waiting_by_reason: most_specific(&self.waiting_by_reason, labels)
                 .map(|(_, reasons)| reasons.iter().map(|(r, c)| (r.clone(), *c)).collect())
-                .unwrap_or_default();
-            let hits = most_specific(&self.prefix_hits, labels);
-            let queries = most_specific(&self.prefix_queries, labels);
-            server.prefix_cache = hits
+                .unwrap_or_default(),
+            prefix_cache: hits
                 .zip(queries)
-                .map(|((_, &hits), (_, &queries))| PrefixCache { hits, queries });
+                .map(|((_, &hits), (_, &queries))| PrefixCache { hits, queries }),
         }
     }
 }
+
+/// What a page's scoped counters say about one label set.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Admission {
+    /// What it turned away, when a counter covers it.
+    pub refusals: Option<Refusals>,
+    /// `vllm:num_requests_waiting_by_reason` by reason.
+    pub waiting_by_reason: Vec<(String, f64)>,
+    /// The prefix cache's counters.
+    pub prefix_cache: Option<PrefixCache>,
+}
+
+/// One label set as [`settle`] sees it: its labels, the requests it admitted over the span, and its refusals.
+pub(super) type Settling<'a> = (&'a Labels, Option<f64>, &'a mut Option<Refusals>);
 
 /// Whether a counter with labels `scope` covers the label set `labels`.
 fn covers(scope: &[(String, String)], labels: &[(String, String)]) -> bool {
@@ -295,33 +315,32 @@ fn most_specific<'a, T>(
 
 /// Counts, for each label set's refusals, the label sets its counter covers and the requests they admitted: the
 /// share of arrivals refused is taken against all of them. Run on a page's label sets, and again on a window's.
-pub(super) fn settle(servers: &mut [ServerSignals]) {
+pub(super) fn settle(mut sets: Vec<Settling<'_>>) {
     // One pass over the label sets per distinct scope: a page may list thousands of label sets, all covered by the
     // API server's one counter.
-    let mut by_scope: BTreeMap<Labels, (usize, Option<f64>)> = servers
+    let mut by_scope: BTreeMap<Labels, (usize, Option<f64>)> = sets
         .iter()
-        .filter_map(|s| s.refusals.as_ref().map(|r| (r.scope.clone(), (0, None))))
+        .filter_map(|(_, _, refusals)| refusals.as_ref().map(|r| (r.scope.clone(), (0, None))))
         .collect();
     if by_scope.len() > MAX_SCOPES_SEARCHED {
         // Counters of their own label sets (see MAX_SCOPES_SEARCHED): each covers its own.
-        for server in servers.iter_mut() {
-            let requests = server.requests();
-            if let Some(refusals) = &mut server.refusals {
-                (refusals.label_sets, refusals.admitted) = (1, requests);
+        for (_, requests, refusals) in &mut sets {
+            if let Some(refusals) = refusals.as_mut() {
+                (refusals.label_sets, refusals.admitted) = (1, *requests);
             }
         }
         return;
     }
-    for (scope, (sets, admitted)) in &mut by_scope {
-        for server in servers.iter().filter(|s| covers(scope, &s.labels)) {
-            *sets += 1;
-            if let Some(requests) = server.requests() {
+    for (scope, (count, admitted)) in &mut by_scope {
+        for (_, requests, _) in sets.iter().filter(|(labels, ..)| covers(scope, labels)) {
+            *count += 1;
+            if let Some(requests) = requests {
                 *admitted = Some(admitted.unwrap_or(0.0) + requests);
             }
         }
     }
-    for server in servers.iter_mut() {
-        if let Some(refusals) = &mut server.refusals {
+    for (_, _, refusals) in &mut sets {
+        if let Some(refusals) = refusals.as_mut() {
             (refusals.label_sets, refusals.admitted) = by_scope[&refusals.scope];
         }
     }

@@ -16,6 +16,7 @@
 
 use super::admission::{self, PrefixCache, Refusals, ScopedSamples};
 use super::metrics::{Exposition, MetricKind};
+pub use crate::charts::format::format_count;
 use crate::charts::format::{format_latency, format_number};
 use std::collections::HashMap;
 
@@ -404,9 +405,39 @@ pub fn find_signals(page: &Exposition) -> Vec<ServerSignals> {
         }
     }
     servers.retain(ServerSignals::has_any);
-    scoped.attach(&mut servers);
-    admission::settle(&mut servers);
+    attach(&scoped, &mut servers);
+    settle(&mut servers);
     servers
+}
+
+/// Attaches the page's scoped counters to the label sets they cover; a rejection counter that covers none of them is
+/// a label set of its own.
+fn attach(scoped: &ScopedSamples, servers: &mut Vec<ServerSignals>) {
+    let own = scoped.uncovered(servers.iter().map(|s| &s.labels));
+    servers.extend(own.into_iter().map(|labels| ServerSignals {
+        labels,
+        ..ServerSignals::default()
+    }));
+    for server in servers.iter_mut() {
+        let admission = scoped.for_labels(&server.labels);
+        server.refusals = admission.refusals;
+        server.waiting_by_reason = admission.waiting_by_reason;
+        server.prefix_cache = admission.prefix_cache;
+    }
+}
+
+/// Counts, for each label set's refusals, the label sets its counter covers and the requests they admitted (see
+/// [`admission::settle`]). Run on a page's label sets, and again on a window's.
+pub(super) fn settle(servers: &mut [ServerSignals]) {
+    admission::settle(
+        servers
+            .iter_mut()
+            .map(|s| {
+                let requests = s.requests();
+                (&s.labels, requests, &mut s.refusals)
+            })
+            .collect(),
+    );
 }
 
 /// The series of one histogram family, keyed by their labels without `le`, in page order.
@@ -459,15 +490,6 @@ fn sorted_labels(labels: &[(String, String)], without: Option<&str>) -> Vec<(Str
         .collect();
     kept.sort_unstable();
     kept
-}
-
-/// A count as text: whole numbers without decimals (`20000`), others as [`format_number`] writes them.
-pub fn format_count(count: f64) -> String {
-    if count.is_finite() && count.fract() == 0.0 && count.abs() < 1e15 {
-        format!("{count:.0}")
-    } else {
-        format_number(count)
-    }
 }
 
 /// `1 request`, `3 requests`, `2.5 requests`.

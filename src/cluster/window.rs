@@ -61,7 +61,7 @@ pub fn between(earlier: &Exposition, later: &Exposition, seconds: Option<f64>) -
             }
         })
         .collect();
-    super::admission::settle(&mut servers);
+    super::vllm::settle(&mut servers);
     let later_labels: std::collections::HashSet<&[(String, String)]> =
         after.iter().map(|s| s.labels.as_slice()).collect();
     let gone = before

@@ -1,16 +1,15 @@
 //! The chart's axes: building a Cartesian chart with the house margins, mesh and fonts, thinning tick labels until
 //! none touch, and the axis ranges the charts ask for.
 
-use plotters::chart::{ChartBuilder, ChartContext};
-use plotters::coord::cartesian::Cartesian2d;
+use plotters::chart::ChartBuilder;
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{ShapeStyle, TextStyle, TRANSPARENT};
 
 use super::marks::{place_top_tags, Tag};
-use super::{is_narrow, PlotRect, TICK_CSS};
+use super::{is_narrow, Axis, Chart, PlotRect, TICK_CSS};
 use crate::charts::style::ChartStyle;
-use crate::charts::surface::{ChartArea, ChartBackend, ChartResult};
+use crate::charts::surface::{ChartArea, ChartResult};
 
 /// Margins a chart asks for beyond the axes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -21,10 +20,6 @@ pub(crate) struct Margins<'t> {
     /// chart, see [`is_narrow`]).
     pub right_tags: &'t [Tag],
 }
-
-/// A coordinate over `f64` data, linear or logarithmic: what every helper here draws on.
-pub(crate) trait Axis: Ranged<ValueType = f64> {}
-impl<T: Ranged<ValueType = f64>> Axis for T {}
 
 /// How an axis maps values: a log axis labels only the ticks it has room for (see [`LogLabels`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +42,6 @@ pub(crate) struct Axes<'f> {
     pub x_labels: usize,
     pub y_labels: usize,
 }
-
-/// A Cartesian chart over `f64` data on both axes, in whatever coordinate (linear or log) each axis uses.
-pub(crate) type Chart<'a, 's, X, Y> = ChartContext<'a, ChartBackend<'s>, Cartesian2d<X, Y>>;
 
 /// Builds the chart in `body` with the house margins, axes, grid and fonts. Tick labels are measured and thinned
 /// until no two of an axis touch (see [`fit_labels`]).

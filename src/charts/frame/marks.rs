@@ -7,8 +7,7 @@ use plotters::series::DashedLineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{RGBColor, TextStyle};
 
-use super::axes::{Axis, Chart};
-use super::{Series, Shade, TICK_CSS};
+use super::{Axis, Chart, Series, Shade, TICK_CSS};
 use crate::charts::style::{ChartStyle, Pen, Stroke};
 use crate::charts::surface::{ChartArea, ChartResult};
 

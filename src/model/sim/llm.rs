@@ -46,6 +46,7 @@ use kv::{blocks_for, cached_prefix, preempt_newest, KvBlocks};
 use request::{LengthSampler, Request};
 mod admission;
 pub mod batch;
+mod bench_stats;
 mod itl;
 mod kv;
 pub mod replay;

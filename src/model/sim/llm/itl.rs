@@ -4,7 +4,7 @@
 //! takes them); past that they are folded into a log histogram of 1024 buckets per octave (each 0.07% wide), whose
 //! percentiles are within that of the exact ones, so the largest run allowed stays within a few hundred MB.
 
-use super::replay::BenchStats;
+use super::bench_stats::BenchStats;
 use std::collections::BTreeMap;
 
 /// Most steps kept exactly: 64 MB of pairs.

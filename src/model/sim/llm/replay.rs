@@ -10,6 +10,8 @@
 //! duration from the first arrival to the last completion, and throughput = requests ÷ duration, the drain included.
 //! Percentiles interpolate linearly between order statistics, as numpy's do.
 
+use super::bench_stats::stats;
+pub use super::bench_stats::BenchStats;
 use super::itl::Itl;
 use super::{LlmSim, RequestTrace};
 use crate::model::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo, MAX_TOKENS};
@@ -25,23 +27,6 @@ pub struct TraceRequest {
     pub prompt_tokens: u32,
     /// Output tokens (at least 1).
     pub output_tokens: u32,
-}
-
-/// Mean and percentiles of one latency over a finite run, seconds (numpy's linear interpolation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BenchStats {
-    /// Arithmetic mean.
-    pub mean: f64,
-    /// Median.
-    pub p50: f64,
-    /// 90th percentile.
-    pub p90: f64,
-    /// 99th percentile.
-    pub p99: f64,
-    /// Largest value.
-    pub max: f64,
-    /// How many values (requests, or token gaps for ITL).
-    pub count: u64,
 }
 
 /// The figures a benchmark's result and the model's repeat of it are compared on, seconds (throughput in requests
@@ -467,34 +452,6 @@ pub fn measured_saturation_throughput(
 }
 
 /// numpy's default percentile: linear interpolation between the order statistics around `(n − 1)·q`.
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => 0.0,
-        n => {
-            let h = (n - 1) as f64 * q;
-            let lo = h.floor() as usize;
-            let hi = (lo + 1).min(n - 1);
-            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
-        }
-    }
-}
-
-fn stats(values: &mut [f64]) -> BenchStats {
-    if values.is_empty() {
-        return BenchStats::default();
-    }
-    values.sort_unstable_by(f64::total_cmp);
-    let n = values.len();
-    BenchStats {
-        mean: values.iter().sum::<f64>() / n as f64,
-        p50: percentile(values, 0.5),
-        p90: percentile(values, 0.9),
-        p99: percentile(values, 0.99),
-        max: values[n - 1],
-        count: n as u64,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
