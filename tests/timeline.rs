@@ -419,56 +419,6 @@ fn a_batch_larger_than_the_rows_is_summarised_and_the_textbook_queue_has_none() 
         .contains("service.llm.max_num_batched_tokens"));
 }
 
-#[test]
-fn the_timeline_is_written_out_for_a_look() {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/artifacts/charts");
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, settings, compare) in [
-        ("timeline-85", at(85), Compare::Nothing),
-        ("timeline-99", at(99), Compare::Nothing),
-        (
-            "timeline-budget-2048",
-            small_budget(90, true),
-            Compare::Chunking,
-        ),
-        (
-            "timeline-distserve",
-            LabSettings {
-                preset: Preset::DistServe,
-                gpu_memory_utilization: 0.8,
-                ..at(99)
-            },
-            Compare::Nothing,
-        ),
-    ] {
-        let figures = timeline_figures(&settings, &view(compare));
-        for (theme, suffix) in [(ChartTheme::Light, "light"), (ChartTheme::Dark, "dark")] {
-            let style = ChartStyle::new(theme, 1.0);
-            let svg = chart_svg(
-                &ChartSpec::BatchTimeline(figures.main.clone()),
-                &style,
-                1200,
-                560,
-            )
-            .unwrap();
-            std::fs::write(dir.join(format!("{name}-{suffix}.svg")), svg).unwrap();
-            if let Some((_, other)) = &figures.compare {
-                let svg =
-                    chart_svg(&ChartSpec::BatchTimeline(other.clone()), &style, 1200, 560).unwrap();
-                std::fs::write(dir.join(format!("{name}-compare-{suffix}.svg")), svg).unwrap();
-            }
-        }
-        let phone = ChartSpec::BatchTimeline(figures.main.clone());
-        let svg = chart_svg(&phone, &ChartStyle::default(), 319, 574).unwrap();
-        std::fs::write(dir.join(format!("{name}-phone.svg")), svg).unwrap();
-        println!("{name}: {}", phone.summary());
-        if let Some(sentence) = &figures.comparison {
-            println!("  {sentence}");
-        }
-    }
-}
-
 /// A server calibrated from the two `vllm bench serve` results the browser test loads: its fitted step time is the
 /// model's `max(memory, compute)` form, with every prompt token's cost in the compute term.
 fn calibrated_timeline(load: f64) -> BatchTimeline {
