@@ -728,3 +728,24 @@ fn a_learners_own_model_gets_the_passages_the_answer_shows_first() {
         }
     }
 }
+
+#[test]
+fn the_answer_html_escapes_the_lesson_s_text_and_keeps_its_links_on_the_page() {
+    let teacher = teacher();
+    let passage = teacher
+        .passages()
+        .iter()
+        .find(|p| p.text.contains('<') || p.text.contains('&'))
+        .expect("some passage has a < or an & in its text");
+    let html = teacher.answer_html(&passage.text);
+    assert!(
+        html.contains(&goodput::html_writer::escape_text(&passage.text)),
+        "{html}"
+    );
+    for href in html.split("href=\"").skip(1) {
+        assert!(
+            href.starts_with("lessons/latency-throughput-slos/#"),
+            "{href}"
+        );
+    }
+}

@@ -1,13 +1,12 @@
 //! A question's answer from the course, as data and as the HTML the Ask box shows: a worked sizing, SLOs to start
 //! from, two terms side by side, the best passage or two (in the order that suits the question's kind) with links
-//! to their sections, or a plain "the lesson does not say" with the closest section.
+//! to their sections, or a plain "the lesson does not say" with the closest section (as HTML in `answer_html`).
 
 use super::kinds::{read, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
-use super::worked::{sizing_answer, slo_answer, SizingAnswer, SizingNeed};
-use crate::charts::format::{format_latency, format_number, format_percent};
+use super::worked::{sizing_answer, slo_answer, SizingAnswer};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
 
@@ -208,6 +207,16 @@ impl Teacher {
         }
     }
 
+    /// The lesson page's site path, which in-page links name.
+    pub(super) fn page(&self) -> &str {
+        &self.page
+    }
+
+    /// The lesson's title.
+    pub(super) fn lesson_title(&self) -> &str {
+        &self.lesson_title
+    }
+
     /// The passages a learner's own model gets with `question`, as plain text with their section names: the ones
     /// the course's answer would show first.
     pub fn model_context(&self, question: &str) -> String {
@@ -218,213 +227,4 @@ impl Teacher {
             .collect::<Vec<_>>()
             .join("\n\n")
     }
-
-    /// The answer to `question` as the Ask box shows it: HTML whose every text is escaped and whose links stay on
-    /// the page (`#section`).
-    pub fn answer_html(&self, question: &str) -> String {
-        match self.answer(question) {
-            Answer::Empty => paragraph("Type a question first, for example “What is goodput?”."),
-            Answer::Sizing(sizing) => sizing_html(&sizing, &self.page),
-            Answer::Slos(slos) => slos_html(&slos, &self.page),
-            Answer::Passages(found) => found
-                .iter()
-                .map(|passage| self.passage_html(passage))
-                .collect(),
-            Answer::Compared(sides) => {
-                let columns: String = sides
-                    .iter()
-                    .map(|(term, passage)| {
-                        format!(
-                            "<div><p class=\"ask-term\"><strong>{}</strong></p>{}</div>",
-                            escape(term),
-                            self.passage_html(passage)
-                        )
-                    })
-                    .collect();
-                format!("<p>Side by side:</p><div class=\"ask-compare\">{columns}</div>")
-            }
-            Answer::NotCovered(Some(closest)) => format!(
-                "<p>The lesson does not answer that, and I would rather say so than guess. The closest it comes is {}.</p>",
-                section_link(closest, &self.lesson_title, &self.page)
-            ),
-            Answer::NotCovered(None) => paragraph(
-                "Nothing in this lesson mentions those words, so I cannot answer that from the course. Try the \
-                 lesson's own terms: TTFT, TPOT, percentiles, the knee, goodput, Little's Law, vLLM's metrics.",
-            ),
-        }
-    }
-}
-
-impl Teacher {
-    /// One passage as the answer shows it: its kind, a link to its section, its text.
-    fn passage_html(&self, passage: &Passage) -> String {
-        format!(
-            "<p class=\"ask-source\">{} · {}</p><blockquote><p>{}</p></blockquote>",
-            escape(passage.kind.label()),
-            section_link(passage, &self.lesson_title, &self.page),
-            escape(&passage.text)
-        )
-    }
-}
-
-/// Text escaped for HTML content or a double-quoted attribute (the pages' writer is native-only; this runs in the
-/// teacher's worker too).
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn paragraph(text: &str) -> String {
-    format!("<p>{}</p>", escape(text))
-}
-
-/// A link to the passage's section, named by its heading.
-fn section_link(passage: &Passage, lesson_title: &str, page: &str) -> String {
-    let page = escape(page);
-    match &passage.section_id {
-        Some(id) => format!(
-            "<a href=\"{page}#{}\">{}</a>",
-            escape(id),
-            escape(&passage.section_title)
-        ),
-        None => format!(
-            "<a href=\"{page}#main\">the start of {}</a>",
-            escape(lesson_title)
-        ),
-    }
-}
-
-fn sizing_html(sizing: &SizingAnswer, page: &str) -> String {
-    let page = escape(page);
-    match sizing {
-        SizingAnswer::Missing(needs) => {
-            let items: String = needs
-                .iter()
-                .map(|need| format!("<li>{}</li>", escape(need.ask())))
-                .collect();
-            format!(
-                "<p>That is a Little's Law sizing, and I can work it with three numbers. Your question lacks:</p>\
-                 <ul>{items}</ul><p>Ask again with them, or work it in <a href=\"{page}#littles-law-sizes-the-fleet\">\
-                 Little's Law sizes the fleet</a>.</p>"
-            )
-        }
-        SizingAnswer::Refused(errors) => {
-            let items: String = errors
-                .iter()
-                .map(|error| format!("<li>{}</li>", escape(&error.message)))
-                .collect();
-            format!("<p>I read a sizing question, but cannot work it with those numbers:</p><ul>{items}</ul>")
-        }
-        SizingAnswer::Worked {
-            at_the_knee,
-            with_headroom,
-            defaults,
-        } => {
-            let input = at_the_knee.input;
-            let exact = input.peak_qps / at_the_knee.per_replica_max_qps;
-            let steps = [
-                format!(
-                    "Little's Law: in flight = throughput × latency, so a replica that holds {} requests at once and \
-                     takes {} per request completes at most {} ÷ {} = {} requests/s.",
-                    format_number(input.max_num_seqs),
-                    format_latency(input.latency_seconds),
-                    format_number(input.max_num_seqs),
-                    format_number(input.latency_seconds),
-                    format_number(at_the_knee.per_replica_max_qps)
-                ),
-                format!(
-                    "Replicas = ⌈{} ÷ {}⌉ = ⌈{}⌉ = {}.",
-                    format_number(input.peak_qps),
-                    format_number(at_the_knee.per_replica_max_qps),
-                    format_number(exact),
-                    at_the_knee.replicas
-                ),
-            ];
-            let caveat = format!(
-                "Headroom: {} replicas run every one at its maximum, which is the knee, where p99 tears away from \
-                 p50. At {} headroom each replica carries {} requests/s, so plan on {} replicas, and take the \
-                 latency from a load test just below the knee, not from an idle server.",
-                at_the_knee.replicas,
-                format_percent(with_headroom.input.headroom),
-                format_number(with_headroom.per_replica_target_qps),
-                with_headroom.replicas
-            );
-            let items: String = steps
-                .iter()
-                .map(|step| format!("<li>{}</li>", escape(step)))
-                .collect();
-            format!(
-                "<p class=\"ask-result\"><strong>{} replicas</strong> for {} requests/s at the knee; {} with headroom.</p>\
-                 {}<ol>{items}</ol><p>{}</p>\
-                 <button type=\"button\" class=\"widget-button\" data-sizer-max-num-seqs=\"{}\" data-sizer-latency-s=\"{}\" \
-                 data-sizer-peak-qps=\"{}\" data-sizer-headroom=\"{}\">Open the sizer with these numbers</button>",
-                at_the_knee.replicas,
-                format_number(input.peak_qps),
-                with_headroom.replicas,
-                defaults_html(defaults),
-                escape(&caveat),
-                input.max_num_seqs,
-                input.latency_seconds,
-                input.peak_qps,
-                with_headroom.input.headroom
-            )
-        }
-    }
-}
-
-/// What the question did not give and the course box stood in for, or nothing when it gave everything.
-fn defaults_html(defaults: &[SizingNeed]) -> String {
-    if defaults.is_empty() {
-        return String::new();
-    }
-    let taken: Vec<String> = defaults
-        .iter()
-        .map(|need| {
-            let value = need.field().default_value();
-            match need {
-                SizingNeed::ConcurrencyCap => format!(
-                    "--max-num-seqs {} (the course box: Qwen3.6-27B on 4×H100)",
-                    format_number(value)
-                ),
-                SizingNeed::Latency => format!(
-                    "W = {} per request at the knee (the lesson's worked example)",
-                    format_latency(value)
-                ),
-                SizingNeed::PeakDemand => format!(
-                    "a peak of {} requests/s (the lesson's evening peak)",
-                    format_number(value)
-                ),
-            }
-        })
-        .collect();
-    format!(
-        "<p class=\"ask-defaults\">{}</p>",
-        escape(&format!(
-            "Where your question gave no number I took the course box's: {}. Give your own to size your fleet.",
-            taken.join("; ")
-        ))
-    )
-}
-
-fn slos_html(slos: &[&SloSuggestion], page: &str) -> String {
-    let page = escape(page);
-    let cards: String = slos
-        .iter()
-        .map(|suggestion| {
-            format!(
-                "<li><strong>{}</strong>: p99 TTFT ≤ {}, p95 TPOT ≤ {}. {}</li>",
-                escape(suggestion.name),
-                format_latency(suggestion.slo.ttft_p99),
-                format_latency(suggestion.slo.tpot_p95),
-                escape(suggestion.reasoning)
-            )
-        })
-        .collect();
-    format!(
-        "<p>SLOs to start from (the sizer's table; starting points to argue with, not standards):</p><ul>{cards}</ul>\
-         <p>Measure against them as in <a href=\"{page}#goodput-throughput-that-meets-the-slo\">Goodput: throughput that \
-         meets the SLO</a>.</p>"
-    )
 }

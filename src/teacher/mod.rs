@@ -22,6 +22,7 @@
 //! ```
 
 pub mod answer;
+mod answer_html;
 pub mod kinds;
 pub mod markup;
 pub mod model;
