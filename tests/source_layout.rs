@@ -202,9 +202,9 @@ fn circles(graph: &[(Vec<String>, Vec<Vec<String>>)]) -> Vec<Vec<String>> {
     };
     let reach: Vec<Vec<bool>> = (0..graph.len()).map(reaches).collect();
     let mut found: Vec<Vec<String>> = Vec::new();
-    for a in 0..graph.len() {
+    for (a, from_a) in reach.iter().enumerate() {
         let mut circle: Vec<String> = (0..graph.len())
-            .filter(|&b| b != a && reach[a][b] && reach[b][a])
+            .filter(|&b| b != a && from_a[b] && reach[b][a])
             .chain([a])
             .map(|b| graph[b].0.join("/"))
             .collect();

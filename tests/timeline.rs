@@ -2,9 +2,7 @@
 //! the followed request is from the slow tail, the comparison keeps the same requests, and the chart's picture,
 //! summary and table agree.
 
-use goodput::charts::{
-    chart_svg, Activity, BatchTimeline, ChartSpec, ChartStyle, ChartTheme, MAX_ROWS,
-};
+use goodput::charts::{chart_svg, Activity, BatchTimeline, ChartSpec, ChartStyle, MAX_ROWS};
 use goodput::lab::timeline::{
     formula, slow_tail, timeline, timeline_figures, worked_sentence, Compare, TimelineView,
     REQUESTS, WARM_UP,

@@ -675,9 +675,9 @@ pub fn formula(
     }
 }
 
-/// The worked iteration as the widget says it: "Check it on iteration 7103 (…): 2048 prefill tokens, … give 5.5 + 24.6
-/// + 1.9 + 0.6 ms = 32.6 ms, the length the simulation gave it", or with a compute term "… give the larger of … ms
-/// (memory) and … ms (compute), 107.8 ms, …".
+/// The worked iteration as the widget says it: "Check it on iteration 7103 (…): 2048 prefill tokens, … give
+/// 5.5 + 24.6 + 1.9 + 0.6 ms = 32.6 ms, the length the simulation gave it", or with a compute term "… give the
+/// larger of … ms (memory) and … ms (compute), 107.8 ms, …".
 pub fn worked_sentence(e: &WorkedStep) -> String {
     let [fixed, prefill, decode, context] = &e.terms_ms;
     let memory = format!("{fixed} + {prefill} + {decode} + {context} ms");
