@@ -8,6 +8,7 @@
 //! - [`address`]: the query string the lab's settings and a presentation's place share;
 //! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
 //!   projected screens, with its keys, URL and window-sync protocol;
+//! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways;
 //! - [`teacher`]: the Ask box's answers from the course (passages ranked by BM25, worked sizings and SLOs), and
 //!   the pure parts of asking the learner's own model;
 //! - `pages` (native): the static site, every page written as complete HTML at build time;
@@ -27,6 +28,7 @@ pub mod model;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pages;
 pub mod presentation;
+pub mod server_protocol;
 pub mod teacher;
 pub mod theme;
 

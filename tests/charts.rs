@@ -267,6 +267,7 @@ fn a_tpot_slo_on_p95_is_judged_on_p95() {
         current_load: 0.9,
         scale: LatencyScale::Linear,
         measured: Default::default(),
+        fit_band: None,
     };
     assert_eq!(
         latency_summary(&data),

@@ -568,6 +568,8 @@ fn every_lab_setting_round_trips_through_the_url() {
         metric: LatencyMetric::EndToEnd,
         scale: LatencyScale::Log,
         seed: 99,
+        // The calibrated server never goes into a URL: each browser holds its own.
+        your_server: None,
     };
     let query = changed.merge_into_query("", &defaults);
     assert_eq!(

@@ -5,11 +5,13 @@
 
 use goodput::calibrate::handoff::{decode, encode};
 use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::page::{calibrate_for_page, flags_from_fields, pasted_files};
+use goodput::calibrate::page::{
+    banded_for_page, calibrate_for_page, flags_from_fields, pasted_files,
+};
 use goodput::calibrate::{calibrate, ServerFlags};
 use goodput::charts::{latency_table, throughput_table};
 use goodput::lab::{measured_runs, scenario_for, Figures, LabSettings, Preset};
-use goodput::model::your_server::{self, YourServer};
+use goodput::model::your_server::{HeldServer, YourServer};
 use goodput::model::{run, Scenario, ServiceKind};
 
 #[path = "support/synthetic_server.rs"]
@@ -68,6 +70,43 @@ fn a_calibrated_server_comes_back_from_the_pages_storage_as_it_was() {
     let page = calibrate_for_page(&files, &flags()).unwrap();
     let kept = decode(&page.handoff).unwrap();
     assert_eq!(kept, calibration.your_server());
+    assert_eq!(page.fit.as_ref(), Some(&calibration));
+    // Then the worker works out how sure the fit is, and sends the same server with its band and the report with
+    // its ranges.
+    let banded = banded_for_page(calibration.clone()).expect("two light results leave residuals");
+    let kept = decode(&banded.handoff).unwrap();
+    let (with_band, server) = calibration.clone().with_band();
+    assert_eq!(kept, server);
+    assert_eq!(kept.scenario, calibration.scenario);
+    let band = kept.band.as_ref().unwrap();
+    let capacity = band.capacity;
+    assert!(
+        capacity.low <= capacity.central && capacity.central <= capacity.high,
+        "{capacity:?}"
+    );
+    assert!(
+        band.extrapolates(),
+        "two light runs, the knee beyond them: {band:?}"
+    );
+    assert_eq!(band.points.len(), 9);
+    for point in &band.points {
+        assert!(
+            point.p50.0 <= point.p50.1 && point.p99.0 <= point.p99.1,
+            "{point:?}"
+        );
+        assert!(point.p50.0 > 0.0 && point.p50.1 <= point.p99.1, "{point:?}");
+    }
+    assert!(band.points.windows(2).all(|w| w[0].rate < w[1].rate));
+    assert_eq!(
+        with_band.uncertainty.as_ref().map(|u| u.capacity),
+        Some(capacity)
+    );
+    assert!(
+        banded.report.contains("every input is light load"),
+        "{}",
+        banded.report
+    );
+    assert!(banded.report.contains("knee"), "{}", banded.report);
     assert_eq!(kept.measured.len(), 2, "both results have a rate");
     assert_eq!(kept.measured[0].rate, 0.3);
     // The download is the same scenario, in the file format `run --scenario` reads.
@@ -87,6 +126,7 @@ fn a_calibrated_server_comes_back_from_the_pages_storage_as_it_was() {
         scenario: other,
         measured: Vec::new(),
         capacity_ratio: 0.625,
+        band: None,
     };
     assert_eq!(decode(&encode(&server).unwrap()).unwrap(), server);
 }
@@ -97,6 +137,7 @@ fn a_kept_server_that_cannot_be_read_is_refused_naming_the_line() {
         scenario: truth(),
         measured: Vec::new(),
         capacity_ratio: 1.0,
+        band: None,
     })
     .unwrap();
     let header_and_fleet = "goodput your-server 1\n1 64 4096 1 1 0.004";
@@ -118,6 +159,14 @@ fn a_kept_server_that_cannot_be_read_is_refused_naming_the_line() {
             "no length distribution is 7 with 2 values",
         ),
         (&format!("{good} 0.5"), "more numbers than a server holds"),
+        (
+            &format!("{}2\n", good.strip_suffix("0\n").unwrap()),
+            "is not 0 (no band) or 1",
+        ),
+        (
+            &format!("{}1 0.5\n", good.strip_suffix("0\n").unwrap()),
+            "ends after",
+        ),
         // Read, then refused as any scenario file would be.
         (&good.replacen("1 64 4096", "0 64 4096", 1), "replicas"),
     ];
@@ -187,7 +236,6 @@ fn a_scenario_file_is_run_as_it_is_when_given_alone() {
 
 #[test]
 fn a_link_naming_your_server_in_a_browser_without_one_shows_the_course_box_and_says_so() {
-    your_server::set(None);
     let (lab, _) = LabSettings::default().with_query("preset=yours&load=0.9");
     assert_eq!(lab.preset, Preset::Yours);
     let (reconciled, notes) = lab.reconciled();
@@ -209,8 +257,7 @@ fn a_link_naming_your_server_in_a_browser_without_one_shows_the_course_box_and_s
 #[test]
 fn the_lab_runs_your_server_down_to_its_measured_runs_and_draws_them_with_the_models_error() {
     let calibration = calibrate(&light_results(), &flags()).unwrap();
-    let server = calibration.your_server();
-    your_server::set(Some(server.clone()));
+    let server = HeldServer::new(calibration.your_server());
     let lab = LabSettings::default().for_your_server(&server);
     let (lab, notes) = lab.reconciled();
     assert!(notes.is_empty(), "{notes:?}");
@@ -307,5 +354,107 @@ fn the_lab_runs_your_server_down_to_its_measured_runs_and_draws_them_with_the_mo
     };
     assert!(measured_runs(&course).is_empty());
     assert_eq!(course.load_range_percent(), (85, 100));
-    your_server::set(None);
+    // The same settings without the server: the lab is back on the course box, with a note.
+    let (without, notes) = LabSettings {
+        your_server: None,
+        ..lab.clone()
+    }
+    .reconciled();
+    assert_eq!((without.preset, notes.len()), (Preset::Course, 1));
+    // The server never travels with the settings (URL, other windows): each window holds its own.
+    let sent: LabSettings = serde_json::from_str(&serde_json::to_string(&lab).unwrap()).unwrap();
+    assert_eq!(sent.your_server, None);
+    assert_eq!(
+        LabSettings {
+            your_server: lab.your_server.clone(),
+            ..sent
+        },
+        lab
+    );
+}
+
+#[test]
+fn the_lab_draws_your_servers_band_and_gives_its_capacity_and_knee_as_ranges() {
+    let calibration = calibrate(&light_results(), &flags()).unwrap();
+    let (_, server) = calibration.with_band();
+    let band = server.band.clone().expect("a band from two light results");
+    let lab = LabSettings::default()
+        .for_your_server(&HeldServer::new(server))
+        .reconciled()
+        .0;
+    let capacity = scenario_for(&lab, 1.0).unwrap().arrival_rate().unwrap();
+    let figures = Figures::new(&lab, &[]);
+    let fit = figures
+        .latency
+        .fit_band
+        .as_ref()
+        .expect("drawn on the TTFT chart");
+    assert_eq!(fit.points.len(), band.points.len());
+    assert!((fit.points[0].offered_load - band.points[0].rate / capacity).abs() < 1e-12);
+    let knee = band
+        .knee
+        .expect("the model shows a knee below its capacity");
+    assert_eq!(fit.knee, Some((knee.low / capacity, knee.high / capacity)));
+
+    // In words: the capacity and the knee as ranges, and how far two light runs reach.
+    let text = figures.your_server_ranges.as_deref().unwrap();
+    assert!(
+        text.contains(&format!(
+            "capacity is {:.2}–{:.2} req/s",
+            band.capacity.low, band.capacity.high
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "knee, where p99 TTFT doubles from light load, is at {:.2}–{:.2} req/s",
+            knee.low, knee.high
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("Every run you gave is light load: the heaviest, 0.80 req/s"),
+        "{text}"
+    );
+    assert!(text.contains("Up to about 1.60 req/s"), "{text}");
+    // The chart's name and its table say the same.
+    let summary = goodput::charts::latency_summary(&figures.latency);
+    assert!(
+        summary.contains("Its knee, where p99 TTFT doubles from light load, is at"),
+        "{summary}"
+    );
+    // (The table's rows are the sweep's loads: three, not yet simulated.)
+    let pending = Figures::new(&lab, &[(0.5, None), (0.7, None), (0.9, None)]);
+    let table = latency_table(&pending.latency);
+    let column = table
+        .header
+        .iter()
+        .position(|h| h == "p99 TTFT, range of your fit")
+        .unwrap();
+    let ranged = table
+        .rows
+        .iter()
+        .filter(|row| row[column].contains(" – "))
+        .count();
+    assert!(ranged >= 3, "{:?}", table.rows);
+
+    // Another metric, or the lab's flags changed, is another picture: no band, and the text says why.
+    let tpot = LabSettings {
+        metric: goodput::charts::LatencyMetric::Tpot,
+        ..lab.clone()
+    };
+    assert_eq!(Figures::new(&tpot, &[]).latency.fit_band, None);
+    let doubled = LabSettings {
+        replicas: 2,
+        ..lab.clone()
+    };
+    let figures = Figures::new(&doubled, &[]);
+    assert_eq!(figures.latency.fit_band, None);
+    assert!(figures.your_server_ranges.unwrap().contains("not drawn"));
+    // And the course box has neither.
+    let course = LabSettings {
+        preset: Preset::Course,
+        ..lab
+    };
+    assert_eq!(Figures::new(&course, &[]).your_server_ranges, None);
 }

@@ -3,14 +3,11 @@
 //! `goodput-sim metrics` prints) and the knee lab's "Your server" calibration ([`goodput::calibrate::page`], the
 //! fit `goodput-sim calibrate` makes).
 //!
-//! The page starts it from a `blob:` URL (`goodput::components::worker`) the first time either is used. Messages are
-//! arrays of strings:
-//! - `["read", first_page, later_page, seconds, slo_ttft_s, slo_tpot_s, shown, request]` → `["reading", alert_html,
-//!   result_html, request]`; each box's page is parsed again only when its text changed.
-//! - `["sample", name]` (`healthy`, `past-the-knee`, `fell-behind`) → `["sample", first_page, later_page]`.
-//! - `["calibrate", max_num_seqs, max_num_batched_tokens, chunked_prefill ("on" or "off"), kv_cache_tokens,
-//!   replicas, name, text, name, text, …]` (empty fields are not given) → `["calibrated", handoff, report,
-//!   scenario_json, milliseconds]` (the time the fit took) or `["refused", line]`.
+//! The page starts it from a `blob:` URL (`goodput::components::worker`) the first time either is used. The messages
+//! are [`goodput::server_protocol`]'s, written and read there: `Read` → `Reading` (each box's page is parsed again
+//! only when its text changed), `Sample` → `Sample`, `Calibrate` → `Calibrated` (with the time the fit took) or
+//! `Refused`, then `Banded` (the same server with the fit's uncertainty band, worked out once the lab already runs
+//! it); a message this worker cannot read → `Unreadable`, saying why.
 //!
 //! A panic posts `["crashed", message]` (`goodput::components::worker::post_panics`) before the worker stops.
 
@@ -29,10 +26,10 @@ mod worker {
     use std::cell::RefCell;
 
     use goodput::calibrate::inputs::InputFile;
-    use goodput::calibrate::page::{calibrate_for_page, flags_from_fields};
+    use goodput::calibrate::page::{banded_for_page, calibrate_for_page, flags_from_fields};
     use goodput::cluster::reader_view::{outcome, parse_box, render, ParsedBox, ReaderHtml};
-    use goodput::cluster::reading::typed_seconds;
     use goodput::cluster::vllm::SloTargets;
+    use goodput::server_protocol::{FlagFields, FromWorker, Sample, ToWorker};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::js_sys::Array;
@@ -44,71 +41,27 @@ mod worker {
     /// The healthy sample's server scraped again after its load rose past saturation.
     const HEALTHY_LATER: &str = include_str!("../../tests/fixtures/metrics/healthy-later.prom");
 
-    /// Fields of a calibration message before the files.
-    const FILES_FROM: u32 = 6;
-
     thread_local! {
         /// Each box's last text and its parse: a page is parsed once, however often the window is read again.
         static BOXES: RefCell<[(String, ParsedBox); 2]> =
             const { RefCell::new([(String::new(), None), (String::new(), None)]) };
     }
 
-    fn post(parts: &[&str]) {
+    fn post(message: FromWorker) {
         let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
-        let message: Array = parts.iter().map(|part| JsValue::from(*part)).collect();
-        let _ = scope.post_message(&message);
+        let parts: Array = message.encode().into_iter().map(JsValue::from).collect();
+        let _ = scope.post_message(&parts);
     }
 
     pub fn listen() {
         let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let message = Array::from(&event.data());
-            let field = |index| message.get(index).as_string().unwrap_or_default();
-            match field(0).as_str() {
-                "read" => {
-                    let texts = [field(1), field(2)];
-                    let view = read(&texts, &field(3), &field(4), &field(5), &field(6));
-                    post(&["reading", &view.alert, &view.result, &field(7)]);
-                }
-                "sample" => {
-                    let (first, later) = match field(1).as_str() {
-                        "healthy" => (HEALTHY, ""),
-                        "past-the-knee" => (PAST_THE_KNEE, ""),
-                        _ => (HEALTHY, HEALTHY_LATER),
-                    };
-                    post(&["sample", first, later]);
-                }
-                "calibrate" => {
-                    let files: Vec<InputFile> = (FILES_FROM..message.length())
-                        .step_by(2)
-                        .map(|at| InputFile {
-                            name: field(at),
-                            text: field(at + 1),
-                        })
-                        .collect();
-                    let started = web_sys::js_sys::Date::now();
-                    let outcome = flags_from_fields(
-                        &field(1),
-                        &field(2),
-                        field(3) != "off",
-                        &field(4),
-                        &field(5),
-                    )
-                    .and_then(|flags| calibrate_for_page(&files, &flags));
-                    match outcome {
-                        Ok(done) => {
-                            let elapsed = format!("{:.0}", web_sys::js_sys::Date::now() - started);
-                            post(&[
-                                "calibrated",
-                                &done.handoff,
-                                &done.report,
-                                &done.scenario_json,
-                                &elapsed,
-                            ]);
-                        }
-                        Err(error) => post(&["refused", &error]),
-                    }
-                }
-                _ => {}
+            let parts: Vec<String> = Array::from(&event.data())
+                .iter()
+                .map(|part| part.as_string().unwrap_or_default())
+                .collect();
+            match ToWorker::decode(&parts) {
+                Ok(message) => answer(message),
+                Err(error) => post(FromWorker::Unreadable(error.to_string())),
             }
         });
         let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
@@ -116,24 +69,82 @@ mod worker {
         on_message.forget();
     }
 
-    /// The reader's view of the two boxes.
-    fn read(texts: &[String; 2], seconds: &str, ttft: &str, tpot: &str, shown: &str) -> ReaderHtml {
-        let slo = SloTargets {
-            ttft_p99: ttft.parse().unwrap_or(SloTargets::COURSE.ttft_p99),
-            tpot_p95: tpot.parse().unwrap_or(SloTargets::COURSE.tpot_p95),
+    fn answer(message: ToWorker) {
+        match message {
+            ToWorker::Read {
+                first,
+                later,
+                seconds,
+                slo,
+                shown,
+                request,
+            } => {
+                let view = read(&[first, later], seconds, &slo, shown);
+                post(FromWorker::Reading {
+                    alert_html: view.alert,
+                    result_html: view.result,
+                    request,
+                })
+            }
+            ToWorker::Sample(sample) => {
+                let (first, later) = match sample {
+                    Sample::Healthy => (HEALTHY, ""),
+                    Sample::PastTheKnee => (PAST_THE_KNEE, ""),
+                    Sample::FellBehind => (HEALTHY, HEALTHY_LATER),
+                };
+                post(FromWorker::Sample {
+                    first: first.to_owned(),
+                    later: later.to_owned(),
+                })
+            }
+            ToWorker::Calibrate { flags, files } => calibrate(&flags, &files),
+        }
+    }
+
+    /// Posts the calibration at once, so the lab runs the server, then works out how sure it is (some hundred
+    /// simulated benchmarks) and posts the server again with its band.
+    fn calibrate(flags: &FlagFields, files: &[InputFile]) {
+        let started = web_sys::js_sys::Date::now();
+        let outcome = flags_from_fields(
+            &flags.max_num_seqs,
+            &flags.max_num_batched_tokens,
+            flags.chunked_prefill,
+            &flags.kv_cache_tokens,
+            &flags.replicas,
+        )
+        .and_then(|flags| calibrate_for_page(files, &flags));
+        let done = match outcome {
+            Ok(done) => done,
+            Err(error) => return post(FromWorker::Refused(error)),
         };
-        let seconds = typed_seconds(seconds).ok().flatten();
+        post(FromWorker::Calibrated {
+            handoff: done.handoff,
+            report: done.report,
+            scenario_json: done.scenario_json,
+            milliseconds: (web_sys::js_sys::Date::now() - started).round() as u32,
+        });
+        if let Some(banded) = done.fit.and_then(banded_for_page) {
+            post(FromWorker::Banded {
+                handoff: banded.handoff,
+                report: banded.report,
+            });
+        }
+    }
+
+    /// The reader's view of the two boxes.
+    fn read(
+        texts: &[String; 2],
+        seconds: Option<f64>,
+        slo: &SloTargets,
+        shown: usize,
+    ) -> ReaderHtml {
         BOXES.with_borrow_mut(|boxes| {
             for (kept, text) in boxes.iter_mut().zip(texts) {
                 if kept.0 != *text {
                     *kept = (text.clone(), parse_box(text));
                 }
             }
-            render(
-                &outcome(&boxes[0].1, &boxes[1].1, seconds, &slo),
-                &slo,
-                shown.parse().unwrap_or(usize::MAX),
-            )
+            render(&outcome(&boxes[0].1, &boxes[1].1, seconds, slo), slo, shown)
         })
     }
 }

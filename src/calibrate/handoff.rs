@@ -18,13 +18,15 @@
 //! output lengths:  the same
 //! measured runs:  count, then each: rate, TTFT p50, p99 (NaN: not given), TPOT p50, throughput, measured then model
 //! shared_prefix_tokens                                                   (absent in servers kept before it: 0)
+//! band: 0 for none, or 1, capacity low central high, knee low central high (NaN: none), highest measured rate
+//!   (NaN: none), count, then each point: rate, p50 TTFT low high, p99 TTFT low high    (absent before it: none)
 //! ```
 
 use crate::model::scenario::{
     Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
     Slo,
 };
-use crate::model::your_server::{MeasuredRun, YourServer};
+use crate::model::your_server::{Band, BandPoint, MeasuredRun, Range, YourServer};
 use crate::model::BenchFigures;
 
 /// The offered load a closed-loop scenario is kept with: the lab sets the loop and the load itself.
@@ -122,8 +124,25 @@ pub fn encode(server: &YourServer) -> Option<String> {
     }
     line(&mut out, &runs);
     line(&mut out, &[f64::from(fleet.shared_prefix_tokens)]);
+    line(&mut out, &band_numbers(server.band.as_ref()));
     out.push('\n');
     Some(out)
+}
+
+fn band_numbers(band: Option<&Band>) -> Vec<f64> {
+    let Some(band) = band else {
+        return vec![0.0];
+    };
+    let range = |r: Option<&Range>| r.map_or([f64::NAN; 3], |r| [r.low, r.central, r.high]);
+    let mut numbers = vec![1.0];
+    numbers.extend(range(Some(&band.capacity)));
+    numbers.extend(range(band.knee.as_ref()));
+    numbers.push(option(band.highest_measured));
+    numbers.push(band.points.len() as f64);
+    for p in &band.points {
+        numbers.extend([p.rate, p.p50.0, p.p50.1, p.p99.0, p.p99.1]);
+    }
+    numbers
 }
 
 /// The numbers after the header, read in order.
@@ -164,6 +183,44 @@ impl Numbers {
             return Ok(None);
         }
         self.whole().map(Some)
+    }
+
+    fn range(&mut self) -> Result<Option<Range>, String> {
+        let (low, central, high) = (self.optional()?, self.optional()?, self.optional()?);
+        Ok(match (low, central, high) {
+            (Some(low), Some(central), Some(high)) => Some(Range { low, central, high }),
+            _ => None,
+        })
+    }
+
+    /// What [`band_numbers`] wrote.
+    fn band(&mut self) -> Result<Option<Band>, String> {
+        let at = self.at + 1;
+        match self.whole::<u8>()? {
+            0 => return Ok(None),
+            1 => {}
+            other => return Err(format!("number {at}: {other} is not 0 (no band) or 1")),
+        }
+        let at = self.at;
+        let capacity = self
+            .range()?
+            .ok_or_else(|| format!("number {at}: a band without its capacity"))?;
+        let (knee, highest_measured) = (self.range()?, self.optional()?);
+        let count: usize = self.whole()?;
+        let mut points = Vec::with_capacity(count.min(64));
+        for _ in 0..count {
+            points.push(BandPoint {
+                rate: self.next()?,
+                p50: (self.next()?, self.next()?),
+                p99: (self.next()?, self.next()?),
+            });
+        }
+        Ok(Some(Band {
+            capacity,
+            knee,
+            highest_measured,
+            points,
+        }))
     }
 
     fn lengths(&mut self) -> Result<LengthDist, String> {
@@ -250,6 +307,12 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
     } else {
         0
     };
+    // Added later still: a server kept before has no band.
+    let band = if n.at < n.numbers.len() {
+        n.band()?
+    } else {
+        None
+    };
     if n.at < n.numbers.len() {
         return Err(format!(
             "number {}: more numbers than a server holds",
@@ -288,5 +351,6 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
         scenario,
         measured,
         capacity_ratio,
+        band,
     })
 }

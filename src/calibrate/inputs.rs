@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// One file as handed over: its name (for messages) and its text.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputFile {
     /// How messages name the file (its path, or what the page calls it).
     pub name: String,

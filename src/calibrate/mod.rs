@@ -481,10 +481,37 @@ impl Calibration {
         self
     }
 
+    /// The calibration with its capacity and knee as ranges, as [`Calibration::with_uncertainty`], and the
+    /// calibrated server for the lab with its [`band`](crate::model::your_server::Band): the capacity, the knee and
+    /// the TTFT curves as the coefficients' uncertainty allows (some hundred simulated benchmarks, which the page's
+    /// worker runs off the page's thread).
+    pub fn with_band(mut self) -> (Calibration, crate::model::your_server::YourServer) {
+        let highest_measured = self.inputs.iter().filter_map(|s| s.rate).reduce(f64::max);
+        let (uncertainty, band) = self
+            .covariance
+            .as_ref()
+            .and_then(|covariance| {
+                uncertainty::band(
+                    &self.scenario,
+                    &self.fit.theta(),
+                    covariance,
+                    highest_measured,
+                )
+            })
+            .unzip();
+        self.uncertainty = uncertainty;
+        let server = crate::model::your_server::YourServer {
+            band,
+            ..self.your_server()
+        };
+        (self, server)
+    }
+
     /// The calibrated server for the lab: the scenario, each input with a rate beside the model's repeat of it, and
     /// its measured capacity (a burst simulated, some tens of milliseconds).
     pub fn your_server(&self) -> crate::model::your_server::YourServer {
         crate::model::your_server::YourServer {
+            band: None,
             capacity_ratio: crate::model::your_server::capacity_ratio(&self.scenario),
             scenario: self.scenario.clone(),
             measured: self

@@ -3,7 +3,7 @@
 //! messages.
 
 use super::inputs::InputFile;
-use super::{calibrate, handoff, report, ServerFlags};
+use super::{calibrate, handoff, report, Calibration, ServerFlags};
 use crate::model::your_server::YourServer;
 use crate::model::{Scenario, ServiceKind};
 
@@ -16,6 +16,8 @@ pub struct Calibrated {
     pub report: String,
     /// The scenario file to download, which `goodput-sim run --scenario` reads.
     pub scenario_json: String,
+    /// The fit, for [`banded_for_page`] to work out how sure it is (`None` for a scenario file, taken as it is).
+    pub fit: Option<Calibration>,
 }
 
 /// The server's flags from the page's fields, each empty when not given; an error names the field.
@@ -88,7 +90,7 @@ pub fn calibrate_for_page(files: &[InputFile], flags: &ServerFlags) -> Result<Ca
             .ok()
             .map(|s| (file, s))
     });
-    let (server, report) = match scenario_file {
+    let (server, report, fit) = match scenario_file {
         Some((file, scenario)) => {
             if files.len() > 1 {
                 return Err(format!(
@@ -112,20 +114,41 @@ pub fn calibrate_for_page(files: &[InputFile], flags: &ServerFlags) -> Result<Ca
             (
                 YourServer {
                     capacity_ratio: crate::model::your_server::capacity_ratio(&scenario),
+                    band: None,
                     scenario,
                     measured: Vec::new(),
                 },
                 report,
+                None,
             )
         }
         None => {
             let calibration = calibrate(files, flags)?;
-            (calibration.your_server(), report::render(&calibration))
+            (
+                calibration.your_server(),
+                report::render(&calibration),
+                Some(calibration),
+            )
         }
     };
     Ok(Calibrated {
         handoff: handoff::encode(&server).expect("only LLM fleets reach here"),
         report,
         scenario_json: serde_json::to_string_pretty(&server.scenario).expect("scenarios serialise"),
+        fit,
+    })
+}
+
+/// The server of `fit` again with its band ([`Calibration::with_band`]: the capacity, the knee and the TTFT curves as
+/// ranges, some hundred simulated benchmarks) and the report with its ranges: what the worker sends once the lab
+/// already runs the server. `None` when the fit left no residual to measure its uncertainty by.
+pub fn banded_for_page(fit: Calibration) -> Option<Calibrated> {
+    let (fit, server) = fit.with_band();
+    server.band.as_ref()?;
+    Some(Calibrated {
+        handoff: handoff::encode(&server)?,
+        report: report::render(&fit),
+        scenario_json: serde_json::to_string_pretty(&server.scenario).ok()?,
+        fit: None,
     })
 }

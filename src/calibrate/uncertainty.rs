@@ -9,6 +9,7 @@ use super::check::simulate_bench;
 use super::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use crate::model::measured_saturation_throughput;
 use crate::model::scenario::{Scenario, ServiceKind};
+use crate::model::your_server::{Band, BandPoint};
 use rand::SeedableRng;
 use rand_distr::{Distribution, StandardNormal};
 
@@ -21,16 +22,10 @@ const KNEE_REQUESTS: u64 = 1_000;
 /// The loads (fractions of the capacity) the knee is looked for at; the first is the light load it is measured from.
 const KNEE_LOADS: [f64; 10] = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0];
 
-/// A figure and its range.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Range {
-    /// The lowest of the draws.
-    pub low: f64,
-    /// The central fit's.
-    pub central: f64,
-    /// The highest of the draws.
-    pub high: f64,
-}
+/// The loads (fractions of the central capacity) the TTFT band is worked out at: the knee's, short of saturation.
+const BAND_LOADS: [f64; 9] = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
+
+pub use crate::model::your_server::Range;
 
 /// The calibration's uncertainty, carried to capacity and knee.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,6 +125,59 @@ pub fn estimate(
     covariance: &[[f64; 4]; 4],
     highest_measured: Option<f64>,
 ) -> Option<Uncertainty> {
+    spread(scenario, theta, covariance, highest_measured).map(|(uncertainty, _)| uncertainty)
+}
+
+/// [`estimate`] with the TTFT curves' range: at each of [`BAND_LOADS`] (of the central capacity), the lowest and
+/// highest p50 and p99 of the central fit and the draws of lowest and highest capacity (a slower server is slower at
+/// every rate, so those two bound the draws between them), each a simulated benchmark of the scenario's arrivals.
+pub fn band(
+    scenario: &Scenario,
+    theta: &[f64; 4],
+    covariance: &[[f64; 4]; 4],
+    highest_measured: Option<f64>,
+) -> Option<(Uncertainty, Band)> {
+    let (u, [slow, fast]) = spread(scenario, theta, covariance, highest_measured)?;
+    let points = BAND_LOADS
+        .iter()
+        .map(|load| {
+            let rate = load * u.capacity.central;
+            let figures: Vec<(f64, f64)> = [scenario, &slow, &fast]
+                .iter()
+                .filter_map(|s| simulate_bench(s, Some(rate), KNEE_REQUESTS, 1).ok())
+                .map(|summary| (summary.ttft.p50, summary.ttft.p99))
+                .filter(|(p50, p99)| p50.is_finite() && p99.is_finite())
+                .collect();
+            let range = |pick: fn(&(f64, f64)) -> f64| {
+                let values = figures.iter().map(pick);
+                (
+                    values.clone().fold(f64::INFINITY, f64::min),
+                    values.fold(f64::NEG_INFINITY, f64::max),
+                )
+            };
+            (!figures.is_empty()).then(|| BandPoint {
+                rate,
+                p50: range(|f| f.0),
+                p99: range(|f| f.1),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let band = Band {
+        capacity: u.capacity,
+        knee: u.knee,
+        highest_measured: u.highest_measured,
+        points,
+    };
+    Some((u, band))
+}
+
+/// The uncertainty, and the scenarios of the draws of lowest and highest capacity.
+fn spread(
+    scenario: &Scenario,
+    theta: &[f64; 4],
+    covariance: &[[f64; 4]; 4],
+    highest_measured: Option<f64>,
+) -> Option<(Uncertainty, [Scenario; 2])> {
     let central = measured_saturation_throughput(scenario, 1).ok()?;
     let mut capacities: Vec<(f64, Scenario)> = draw(theta, covariance, MAX_DRAWS)
         .iter()
@@ -159,10 +207,14 @@ pub fn estimate(
             high: a.max(b).max(k),
         }
     });
-    Some(Uncertainty {
-        draws: capacities.len(),
-        capacity,
-        knee,
-        highest_measured,
-    })
+    let extremes = [low.1.clone(), high.1.clone()];
+    Some((
+        Uncertainty {
+            draws: capacities.len(),
+            capacity,
+            knee,
+            highest_measured,
+        },
+        extremes,
+    ))
 }

@@ -119,6 +119,48 @@ pub struct LatencyVsLoad {
     pub scale: LatencyScale,
     /// The learner's own server's runs, when the lab runs it: measured p50 and p99 beside the model's.
     pub measured: MeasuredLatency,
+    /// The learner's own server's TTFT as the uncertainty of its fit allows, when the lab runs it as calibrated.
+    pub fit_band: Option<FitBand>,
+}
+
+/// A calibrated server's p50 and p99 as ranges: what the fitted coefficients' uncertainty allows at each load.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FitBand {
+    /// Ordered by load.
+    pub points: Vec<FitBandPoint>,
+    /// The knee (p99 TTFT twice its light-load value) as a range of loads, fractions.
+    pub knee: Option<(f64, f64)>,
+}
+
+/// The range at one load.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FitBandPoint {
+    /// Offered load, fraction.
+    pub offered_load: f64,
+    /// p50, lowest and highest, seconds.
+    pub p50_s: (f64, f64),
+    /// p99, lowest and highest, seconds.
+    pub p99_s: (f64, f64),
+}
+
+impl FitBand {
+    /// The p50 and p99 ranges at `load`, interpolated between the band's loads; `None` outside them.
+    pub fn at(&self, load: f64) -> Option<((f64, f64), (f64, f64))> {
+        self.points.windows(2).find_map(|pair| {
+            let (a, b) = (&pair[0], &pair[1]);
+            if load < a.offered_load || load > b.offered_load || b.offered_load <= a.offered_load {
+                return None;
+            }
+            let t = (load - a.offered_load) / (b.offered_load - a.offered_load);
+            let mix = |x: (f64, f64), y: (f64, f64)| (x.0 + t * (y.0 - x.0), x.1 + t * (y.1 - x.1));
+            Some((mix(a.p50_s, b.p50_s), mix(a.p99_s, b.p99_s)))
+        })
+    }
+}
+
+/// "120 ms – 180 ms"
+fn latency_range((low, high): (f64, f64)) -> String {
+    format!("{} – {}", format_latency(low), format_latency(high))
 }
 
 /// A calibrated server's benchmark runs on the latency chart, each percentile in its line's colour.
@@ -156,11 +198,20 @@ pub fn latency_vs_load(
         return Ok(None);
     };
     let measured_points = data.measured.p50.iter().chain(&data.measured.p99);
+    let band_loads = data
+        .fit_band
+        .iter()
+        .flat_map(|b| &b.points)
+        .map(|p| p.offered_load);
     let x_range = load_range(
         data.points
             .iter()
             .map(|p| p.offered_load)
-            .chain(measured_points.clone().map(|m| m.offered_load)),
+            .chain(measured_points.clone().map(|m| m.offered_load))
+            .chain(
+                band_loads
+                    .filter(|load| *load >= data.points.first().map_or(0.0, |p| p.offered_load)),
+            ),
     );
     let plot = Plot {
         area,
@@ -199,6 +250,8 @@ struct Lines {
     p95: Series,
     p99: Series,
     band: Shade,
+    fit_p50: Shade,
+    fit_p99: Shade,
     mean: Series,
     exact: Option<Series>,
     slo: Option<Series>,
@@ -213,6 +266,8 @@ impl Lines {
             p95: Series::new("p95", Pen::solid(palette.p95, Weight::Main)),
             p99: Series::new("p99", Pen::solid(palette.p99, Weight::Emphasis)),
             band: Shade::new("p99 confidence band", palette.p99),
+            fit_p50: Shade::new("p50 range of your fit", palette.p50),
+            fit_p99: Shade::new("p99 range of your fit", palette.p99),
             mean: Series::new("mean", Pen::solid(palette.mean, Weight::Main)),
             exact: data.exact.as_ref().map(|exact| {
                 Series::new(
@@ -237,6 +292,12 @@ impl Lines {
     /// has no end to name: the band, the exact curve, and on a phone the SLO.
     fn legend(&self, data: &LatencyVsLoad, narrow: bool) -> Vec<LegendEntry<'_>> {
         let mut legend: Vec<LegendEntry> = vec![(&self.band).into()];
+        if data.fit_band.is_some() {
+            legend.extend([
+                LegendEntry::from(&self.fit_p50),
+                LegendEntry::from(&self.fit_p99),
+            ]);
+        }
         legend.extend(self.exact.as_ref().map(LegendEntry::from));
         legend.extend(self.slo.as_ref().filter(|_| narrow).map(LegendEntry::from));
         if !data.measured.p50.is_empty() {
@@ -385,6 +446,22 @@ fn draw_curves<X: Axis, Y: Axis>(
         (p.offered_load, ci)
     });
     draw_gapped_band(chart, style, band_points, &lines.band)?;
+    if let Some(fit) = &data.fit_band {
+        let clip = |(lo, hi): (f64, f64)| match ceiling {
+            Some(top) => (lo.min(top), hi.min(top)),
+            None => (lo, hi),
+        };
+        let range = |pick: fn(&FitBandPoint) -> (f64, f64)| {
+            fit.points.iter().map(move |p| {
+                (
+                    p.offered_load,
+                    shown(Some(pick(p).0)).map(|_| clip(pick(p))),
+                )
+            })
+        };
+        draw_gapped_band(chart, style, range(|p| p.p50_s), &lines.fit_p50)?;
+        draw_gapped_band(chart, style, range(|p| p.p99_s), &lines.fit_p99)?;
+    }
     for (value, line) in lines.curves() {
         let points = data
             .points
@@ -489,10 +566,36 @@ pub(crate) fn nearest<T>(items: &[T], load_of: impl Fn(&T) -> f64, load: f64) ->
 /// linear." (the scale last, after the numbers).
 pub fn latency_summary(data: &LatencyVsLoad) -> String {
     format!(
-        "{} Latency axis: {}.",
+        "{}{} Latency axis: {}.",
         latency_findings(data),
+        fit_findings(data),
         data.scale.adjective()
     )
+}
+
+/// What the fit's band says at the current load, and the knee's range: " Your fit's uncertainty allows p99 TTFT of
+/// 120 ms – 180 ms here; its knee is at 62%–71% load."
+fn fit_findings(data: &LatencyVsLoad) -> String {
+    let Some(band) = &data.fit_band else {
+        return String::new();
+    };
+    let metric = data.metric.label();
+    let mut text = match band.at(data.current_load) {
+        Some((p50, p99)) => format!(
+            " Your fit's uncertainty allows p50 {metric} of {} and p99 of {} here.",
+            latency_range(p50),
+            latency_range(p99)
+        ),
+        None => String::new(),
+    };
+    if let Some((low, high)) = band.knee {
+        text += &format!(
+            " Its knee, where p99 {metric} doubles from light load, is at {}–{} load.",
+            format_percent(low),
+            format_percent(high)
+        );
+    }
+    text
 }
 
 fn latency_findings(data: &LatencyVsLoad) -> String {
@@ -561,6 +664,12 @@ pub fn latency_table(data: &LatencyVsLoad) -> DataTable {
     if let Some(exact) = &data.exact {
         header.push(exact.label.clone());
     }
+    if data.fit_band.is_some() {
+        header.extend([
+            format!("p50 {metric}, range of your fit"),
+            format!("p99 {metric}, range of your fit"),
+        ]);
+    }
     let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_latency);
     let rows = data
         .points
@@ -579,6 +688,13 @@ pub fn latency_table(data: &LatencyVsLoad) -> DataTable {
             ];
             if let Some(exact) = &data.exact {
                 row.push(cell(interpolate(&exact.points, p.offered_load)));
+            }
+            if let Some(band) = &data.fit_band {
+                let (p50, p99) = band.at(p.offered_load).map_or_else(
+                    || ("—".to_owned(), "—".to_owned()),
+                    |(a, b)| (latency_range(a), latency_range(b)),
+                );
+                row.extend([p50, p99]);
             }
             row
         })

@@ -24,8 +24,8 @@ pub use distribution::{
 };
 pub use frame::{Measured, PlotRect};
 pub use latency::{
-    latency_summary, latency_table, latency_vs_load, ExactCurve, LatencyMetric, LatencyPoint,
-    LatencyScale, LatencyVsLoad, MeasuredLatency, Percentile, Slo,
+    latency_summary, latency_table, latency_vs_load, ExactCurve, FitBand, FitBandPoint,
+    LatencyMetric, LatencyPoint, LatencyScale, LatencyVsLoad, MeasuredLatency, Percentile, Slo,
 };
 pub use prediction::{
     prediction_chart, prediction_summary, prediction_table, PredictionChart, PredictionMetric,

@@ -12,13 +12,10 @@ use web_sys::{Blob, BlobPropertyBag, ErrorEvent, MessageEvent, Url, Worker};
 
 use super::site_base::SiteBase;
 
-/// The message `on_message` gets when the worker's script or wasm cannot load (offline before its first use, say):
-/// `[FAILED, what the browser said]`.
-pub const FAILED: &str = "failed";
-
-/// The message `on_message` gets when the worker failed while it ran (a panic, a trap): `[CRASHED, what it said]`.
-/// The worker is then of no more use: terminate it, and start another for the next task.
-pub const CRASHED: &str = "crashed";
+/// The kinds of message `on_message` gets when the worker's script or wasm cannot load (offline before its first use,
+/// say), `[FAILED, what the browser said]`, and when it failed while it ran (a panic, a trap), `[CRASHED, what it
+/// said]`: that worker is then of no more use; terminate it, and start another for the next task.
+pub use crate::server_protocol::{CRASHED, FAILED};
 
 /// Starts the worker Trunk built as `name` (e.g. `teacher-worker`); `on_message` gets each message it posts, an
 /// array, [`FAILED`] if it never starts and [`CRASHED`] if it fails later. `None` when the browser refuses workers.
@@ -84,6 +81,20 @@ fn built_name(document: &web_sys::Document, name: &str) -> String {
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-')
         })
         .unwrap_or_else(|| name.to_owned())
+}
+
+/// A message's parts as strings (a part that is not one reads as empty, which the protocol then refuses by name).
+pub fn strings(message: &Array) -> Vec<String> {
+    message
+        .iter()
+        .map(|part| part.as_string().unwrap_or_default())
+        .collect()
+}
+
+/// Posts `server_protocol`'s message to the server worker.
+pub fn send(worker: &Worker, message: &crate::server_protocol::ToWorker) {
+    let parts: Array = message.encode().into_iter().map(JsValue::from).collect();
+    let _ = worker.post_message(&parts);
 }
 
 /// Posts `parts` to `worker` as one array.

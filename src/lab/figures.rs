@@ -32,6 +32,8 @@ pub struct Figures {
     pub distribution: LatencyDistribution,
     /// The numbers beside the charts.
     pub readouts: Readouts,
+    /// The learner's own server's capacity and knee as ranges, and how far they extrapolate, in words.
+    pub your_server_ranges: Option<String>,
 }
 
 /// The figures at the current load, as numbers (the page formats them).
@@ -233,6 +235,7 @@ impl Figures {
                 current_load: load,
                 scale: settings.scale,
                 measured: measured_latency(&runs, metric),
+                fit_band: super::band::fit_band(settings).filter(|_| metric == LatencyMetric::Ttft),
             },
             throughput: ThroughputVsGoodput {
                 points: throughput_points,
@@ -250,6 +253,7 @@ impl Figures {
             queue,
             distribution,
             readouts: readouts(settings, current, load),
+            your_server_ranges: super::band::ranges_text(settings),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! Rust, tested natively; `src/components/widgets/knee_lab/` and `batch_timeline.rs` only drive it, the lab running
 //! its sweep a slice at a time with `components::sliced_sweep`.
 
+pub mod band;
 pub mod figures;
 mod reconcile;
 pub mod settings;

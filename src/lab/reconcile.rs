@@ -7,7 +7,6 @@
 
 use super::settings::{LabSettings, Preset, SettingNote};
 use super::sweep::scenario_for;
-use crate::model::your_server;
 use crate::model::ServiceKind;
 
 impl LabSettings {
@@ -25,7 +24,7 @@ impl LabSettings {
         let mut lab = self.clone();
         let mut notes = Vec::new();
         // A link can name the learner's own server but not carry it: without one in this browser, the course box.
-        if lab.preset == Preset::Yours && your_server::current().is_none() {
+        if lab.preset == Preset::Yours && lab.your_server.is_none() {
             lab.preset = Preset::Course;
             notes.push(SettingNote {
                 key: "preset".to_owned(),
@@ -91,7 +90,7 @@ impl LabSettings {
             gpu_memory_utilization: defaults.gpu_memory_utilization,
             ..self.clone()
         };
-        if let ServiceKind::Llm(fleet) = self.preset.scenario().service {
+        if let ServiceKind::Llm(fleet) = self.base_scenario().service {
             lab.max_num_seqs = fleet.max_num_seqs;
             lab.chunked_prefill = fleet.chunked_prefill;
         }

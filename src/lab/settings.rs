@@ -181,6 +181,10 @@ pub struct LabSettings {
     pub scale: LatencyScale,
     /// Random seed: "new sample" picks another.
     pub seed: u64,
+    /// The learner's calibrated server, which [`Preset::Yours`] runs: held by this window (from its storage), never
+    /// written to the URL or sent to another window.
+    #[serde(skip)]
+    pub your_server: Option<crate::model::your_server::HeldServer>,
 }
 
 impl Default for LabSettings {
@@ -203,6 +207,7 @@ impl Default for LabSettings {
             metric: LatencyMetric::Ttft,
             scale: LatencyScale::Linear,
             seed: 11,
+            your_server: None,
         }
     }
 }
@@ -289,10 +294,11 @@ impl LabSettings {
 
     /// These settings switched to the learner's newly calibrated `server`: its replicas and vLLM flags, the rest
     /// (load, loop, SLOs, seed) kept.
-    pub fn for_your_server(&self, server: &crate::model::your_server::YourServer) -> LabSettings {
+    pub fn for_your_server(&self, server: &crate::model::your_server::HeldServer) -> LabSettings {
         let mut lab = LabSettings {
             preset: Preset::Yours,
             max_num_batched_tokens: None,
+            your_server: Some(server.clone()),
             ..self.clone()
         };
         if let crate::model::ServiceKind::Llm(fleet) = &server.scenario.service {

@@ -2,7 +2,7 @@
 //! point first (the learner sees curves within a frame or two), then passes that refine each point to the full run.
 
 use super::settings::{LabSettings, LoopKind, Preset};
-use crate::model::your_server::{self, MeasuredRun};
+use crate::model::your_server::{HeldServer, MeasuredRun};
 use crate::model::{Scenario, ScenarioError, ScenarioSettings, ServiceKind, SlicedSweep};
 
 /// Measured requests per load point after each pass. The last pass is the scenario's full run.
@@ -39,16 +39,29 @@ impl LabSettings {
     ///
     /// [`YourServer::capacity_ratio`]: crate::model::your_server::YourServer::capacity_ratio
     pub fn capacity_ratio(&self) -> f64 {
-        match your_server::current().filter(|_| self.preset == Preset::Yours) {
-            Some(server) => server.capacity_ratio,
-            None => 1.0,
+        self.running_server()
+            .map_or(1.0, |server| server.capacity_ratio)
+    }
+
+    /// The learner's calibrated server when the lab runs it ([`Preset::Yours`] with a server held).
+    pub fn running_server(&self) -> Option<&HeldServer> {
+        self.your_server
+            .as_ref()
+            .filter(|_| self.preset == Preset::Yours)
+    }
+
+    /// The scenario the settings change: the preset's, or the learner's calibrated server for [`Preset::Yours`].
+    pub fn base_scenario(&self) -> Scenario {
+        match self.running_server() {
+            Some(server) => server.scenario.clone(),
+            None => self.preset.scenario(),
         }
     }
 
     /// The token budget of one iteration (`--max-num-batched-tokens`): the one set, else the preset's; `None` for
     /// the textbook queue, which has no batch.
     pub fn token_budget(&self) -> Option<u32> {
-        match self.preset.scenario().service {
+        match self.base_scenario().service {
             ServiceKind::Llm(fleet) => Some(
                 self.max_num_batched_tokens
                     .unwrap_or(fleet.max_num_batched_tokens),
@@ -64,7 +77,7 @@ impl LabSettings {
 pub fn scenario_for(settings: &LabSettings, load: f64) -> Result<Scenario, ScenarioError> {
     settings
         .scenario_settings(load)
-        .apply(&settings.preset.scenario())
+        .apply(&settings.base_scenario())
 }
 
 /// The lab's sweep of `settings` over `loads` (fractions), to be advanced a slice at a time: a rough pass over every
@@ -80,7 +93,7 @@ pub fn sweep_for(settings: &LabSettings, loads: &[f64]) -> Result<SlicedSweep, S
 /// The learner's own server's measured runs, each at its offered load under these settings (its rate as a fraction
 /// of the capacity the settings give); none unless the lab runs [`Preset::Yours`].
 pub fn measured_runs(settings: &LabSettings) -> Vec<(f64, MeasuredRun)> {
-    let Some(server) = your_server::current().filter(|_| settings.preset == Preset::Yours) else {
+    let Some(server) = settings.running_server() else {
         return Vec::new();
     };
     // The arrival rate at 100% load: the capacity the lab's load is a share of.

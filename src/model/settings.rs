@@ -57,17 +57,16 @@ impl Preset {
         Preset::ALL.into_iter().find(|p| p.key() == key)
     }
 
-    /// Its scenario. [`Preset::Yours`] is the calibrated server the page holds, or the course box when it holds
-    /// none (a link made in another browser): the lab's reconciliation switches such settings to the course box
-    /// with a note, so the stand-in is never shown as the learner's server.
+    /// Its scenario. [`Preset::Yours`] has none of its own (the lab's settings carry the calibrated server, and
+    /// `LabSettings::base_scenario` runs it): here it stands for the course box, which the lab's reconciliation
+    /// switches settings without a server to, with a note, so the stand-in is never shown as the learner's server.
     pub fn scenario(self) -> Scenario {
         match self {
             Preset::Course => Scenario::course_preset(),
             Preset::DistServe => Scenario::distserve_preset(),
             // Time unit: one second of mean service, so SLOs in milliseconds mean the same everywhere.
             Preset::Textbook => Scenario::textbook_preset(),
-            Preset::Yours => super::your_server::current()
-                .map_or_else(Scenario::course_preset, |yours| yours.scenario.clone()),
+            Preset::Yours => Scenario::course_preset(),
         }
     }
 

@@ -44,6 +44,31 @@ async function panel(lab) {
   };
 }
 
+/**
+ * The fit's uncertainty, which arrives a moment after the calibration: the capacity and the knee as ranges in the
+ * lab's text, bands around p50 and p99 in the latency chart's table and accessible name. Returns the lab's text.
+ */
+async function fitBand(lab) {
+  const ranges = lab.locator('.lab-your-ranges');
+  await ranges.waitFor({ timeout: 30000 });
+  await waitForFinal(lab);
+  const said = await ranges.textContent();
+  assert.match(said, /capacity is [\d.]+–[\d.]+ req\/s/, said);
+  assert.match(said, /knee, where p99 TTFT doubles from light load, is at [\d.]+–[\d.]+ req\/s \([\d.]+%–[\d.]+% load\)/, said);
+  const rows = await latencyRows(lab);
+  const table = lab.locator('details.chart-data').first();
+  const header = await table.locator('thead th').allTextContents();
+  const column = header.indexOf('p99 TTFT, range of your fit');
+  assert.ok(column > 0, header.join(' | '));
+  const cells = await table.locator('tbody tr').evaluateAll(
+    (trs, at) => trs.map((tr) => tr.querySelectorAll('th, td')[at]?.textContent ?? ''), column);
+  const ranged = cells.filter((cell) => /^[\d.]+ m?s – [\d.]+ m?s$/.test(cell));
+  assert.ok(ranged.length >= 3, `p99 ranges in the table: ${cells.join(' | ')} (${rows.length} rows)`);
+  const name = await lab.locator('canvas').first().getAttribute('aria-label');
+  assert.match(name, /Its knee, where p99 TTFT doubles from light load, is at [\d.]+%–[\d.]+% load/, name);
+  return said;
+}
+
 /** The rows of the latency chart's data table. */
 async function latencyRows(lab) {
   const table = lab.locator('details.chart-data').first();
@@ -87,6 +112,11 @@ test('two light benchmark results put the operator\'s server in the lab, its run
   assert.equal(rows.length, 2, rows.join('\n'));
   for (const row of rows) assert.match(row, /measured, model [\d.]+ m?s \([+−]\d+%\)/);
   assert.match(await lab.locator('canvas').first().getAttribute('aria-label'), /TTFT/);
+  // Two light runs: the text says how far the prediction reaches beyond them, and the report gives the same ranges.
+  const said = await fitBand(lab);
+  assert.match(said, /Every run you gave is light load: the heaviest, 0\.80 req\/s/, said);
+  assert.match(said, /Up to about 1\.60 req\/s \([\d.]+% load\) the curves rest on measured batches/, said);
+  assert.match(await yours.report.textContent(), /knee \(p99 TTFT twice/);
   await yours.details.scrollIntoViewIfNeeded();
   await screenshot(page, 'your-server-1280x720');
   await lab.locator('canvas').first().scrollIntoViewIfNeeded();
@@ -177,6 +207,7 @@ test('two real default-metrics vLLM results, dropped, put their server in the la
   const rows = (await latencyRows(lab)).filter((row) => row.startsWith('your server at'));
   assert.equal(rows.length, 2, rows.join('\n'));
   for (const row of rows) assert.match(row, /measured, model [\d.]+ m?s \([+−]\d+%\)/);
+  await fitBand(lab);
   await lab.locator('canvas').first().scrollIntoViewIfNeeded();
   await screenshot(page, 'your-server-real-h100-1280x720');
   assert.deepEqual(await axeViolations(page), []);

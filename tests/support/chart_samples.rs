@@ -71,6 +71,7 @@ pub fn knee_sweep() -> LatencyVsLoad {
         // The log axis, where every curve keeps its shape; the tests of the linear one say so.
         scale: LatencyScale::Log,
         measured: Default::default(),
+        fit_band: None,
     }
 }
 

@@ -14,7 +14,7 @@ use leptos_use_timeout_fn::use_timeout_fn;
 
 use super::knee_lab::controls::{ChoiceSelect, ChunkingControls, LoadSlider, PresetSelect};
 use super::knee_lab::{keep_reconciled, SettingNotes};
-use super::{use_lab_settings_link, WidgetFrame};
+use super::{use_held_server, use_lab_settings_link, WidgetFrame};
 use crate::charts::{followed_sentence, ChartSpec};
 use crate::components::chart_canvas::ChartCanvas;
 use crate::components::perf;
@@ -32,11 +32,12 @@ const KEPT: usize = 24;
 #[component]
 pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
     let (defaults, start_view, mut notes) = from_directive(&widget.settings);
-    let (defaults, clashes) = defaults.reconciled();
+    let held = use_held_server();
+    let (defaults, clashes) = held.attached_to(defaults).reconciled();
     notes.extend(clashes);
     let notes = RwSignal::new(notes);
     let settings = synced_signal(keys::widget(&id, "settings"), defaults);
-    keep_reconciled(settings, notes);
+    keep_reconciled(settings, notes, held);
     let view = synced_signal(keys::widget(&id, "view"), start_view);
     follow_the_lab(settings);
     forget_the_followed_request_when_the_settings_change(settings, view);

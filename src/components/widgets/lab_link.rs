@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::lab::LabSettings;
+use crate::model::your_server::HeldServer;
 
 /// The knee lab's current state, as the sizer and the metrics reader use it.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,10 +34,21 @@ pub struct LabLink(pub RwSignal<Option<LabReading>>);
 #[derive(Clone, Copy, Debug)]
 pub struct LabSettingsLink(pub RwSignal<Option<LabSettings>>);
 
+/// The learner's calibrated server this window holds (read from the browser's storage, or just calibrated): the
+/// knee lab and the batch timeline put it in their settings, which never carry it to another window.
+#[derive(Clone, Copy, Debug)]
+pub struct HeldServerLink(pub RwSignal<Option<HeldServer>>);
+
 /// Creates the slots for this page; call once, above every widget.
 pub fn provide_lab_link() {
     provide_context(LabLink(RwSignal::new(None)));
     provide_context(LabSettingsLink(RwSignal::new(None)));
+    provide_context(HeldServerLink(RwSignal::new(None)));
+}
+
+/// The page's calibrated server, or a fresh empty slot when none was provided.
+pub fn use_held_server() -> HeldServerLink {
+    use_context::<HeldServerLink>().unwrap_or_else(|| HeldServerLink(RwSignal::new(None)))
 }
 
 /// The page's slot for the lab's settings, or a fresh empty one when none was provided.

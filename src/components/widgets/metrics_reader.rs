@@ -14,10 +14,12 @@ use crate::charts::format::format_percent;
 use crate::cluster::metrics::MAX_INPUT_BYTES;
 use crate::cluster::reader_view::{EMPTY_STATUS, REPORTS_PER_STEP, SHOW_MORE_ATTRIBUTE};
 use crate::cluster::reading::typed_seconds;
+use crate::cluster::vllm::SloTargets;
 use crate::components::sync::synced_signal;
 use crate::components::worker;
 use crate::lesson::WidgetEmbed;
 use crate::presentation::sync::keys;
+use crate::server_protocol::{FromWorker, Sample, ToWorker};
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 use wasm_bindgen::JsCast;
@@ -93,8 +95,10 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
     let course = crate::model::Slo::default();
     let (ttft_ms, ttft_note) = slo_setting(widget, "slo_ttft_ms", course.ttft * 1e3);
     let (tpot_ms, tpot_note) = slo_setting(widget, "slo_tpot_ms", course.tpot * 1e3);
-    // p99 TTFT and p95 TPOT, seconds.
-    let slo = (ttft_ms / 1e3, tpot_ms / 1e3);
+    let slo = SloTargets {
+        ttft_p99: ttft_ms / 1e3,
+        tpot_p95: tpot_ms / 1e3,
+    };
     let shown = RwSignal::new(REPORTS_PER_STEP);
     let first = TypedPage::new(keys::widget(&id, "page"), shown);
     let later = TypedPage::new(keys::widget(&id, "later"), shown);
@@ -108,21 +112,25 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
     let latest = StoredValue::new(0_u32);
     let reader = StoredValue::new_local(None::<web_sys::Worker>);
     // Posts to the worker, starting it on first use.
-    let ask = move |parts: &[&str]| {
+    let ask = move |message: ToWorker| {
         if reader.with_value(Option::is_none) {
             let started = worker::start("server-worker", move |reply| {
-                let part = |index| reply.get(index).as_string().unwrap_or_default();
-                match part(0).as_str() {
-                    "reading" if part(3) == latest.get_value().to_string() => {
-                        view.set((part(1), part(2)))
+                match FromWorker::decode(&worker::strings(&reply)) {
+                    Ok(FromWorker::Reading {
+                        alert_html,
+                        result_html,
+                        request,
+                    }) if request == latest.get_value() => view.set((alert_html, result_html)),
+                    Ok(FromWorker::Sample {
+                        first: first_page,
+                        later: later_page,
+                    }) => {
+                        first.load(first_page);
+                        later.load(later_page);
                     }
-                    "sample" => {
-                        first.load(part(1));
-                        later.load(part(2));
-                    }
-                    worker::FAILED => load_error.set(Some(WORKER_FAILED.to_owned())),
+                    Ok(FromWorker::Failed(_)) => load_error.set(Some(WORKER_FAILED.to_owned())),
                     // A new worker starts for the next reading.
-                    worker::CRASHED => {
+                    Ok(FromWorker::Crashed(said)) => {
                         reader.update_value(|kept| {
                             if let Some(ended) = kept.take() {
                                 ended.terminate();
@@ -130,11 +138,16 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                         });
                         load_error.set(Some(format!(
                             "The reader failed on this page and was stopped; change the page to read it again. \
-                             (Details for a bug report: {})",
-                            part(1)
+                             (Details for a bug report: {said})"
                         )));
                     }
-                    _ => {}
+                    Ok(FromWorker::Unreadable(why)) => load_error.set(Some(format!(
+                        "The reader could not take this page's question ({why}); reload the page."
+                    ))),
+                    Err(why) => load_error.set(Some(format!(
+                        "The reader's answer could not be read ({why}); reload the page."
+                    ))),
+                    Ok(_) => {}
                 }
             });
             if started.is_none() {
@@ -144,24 +157,28 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
             }
             reader.set_value(started);
         }
-        reader.with_value(|running| running.as_ref().map(|running| worker::post(running, parts)));
+        reader.with_value(|running| {
+            running
+                .as_ref()
+                .map(|running| worker::send(running, &message))
+        });
     };
     // Asks for the reading whenever a box, the seconds or the reports shown change; an empty reader needs no worker.
     Effect::new(move |_| {
         let (first, later) = (first.text.get(), later.text.get());
-        let (seconds, shown) = (seconds_text.get(), shown.get().to_string());
+        let (seconds, shown) = (seconds_text.with(|text| typed_seconds(text)), shown.get());
         latest.update_value(|n| *n += 1);
         if first.trim().is_empty() && later.trim().is_empty() {
             return view.set((String::new(), empty_result()));
         }
-        let (ttft, tpot, request) = (
-            slo.0.to_string(),
-            slo.1.to_string(),
-            latest.get_value().to_string(),
-        );
-        ask(&[
-            "read", &first, &later, &seconds, &ttft, &tpot, &shown, &request,
-        ]);
+        ask(ToWorker::Read {
+            first,
+            later,
+            seconds: seconds.ok().flatten(),
+            slo,
+            shown,
+            request: latest.get_value(),
+        });
     });
     // A page loaded into the first box (a sample, a file, the lab's run) is a new server: the later scrape goes.
     let load = move |text: String| {
@@ -170,9 +187,9 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         first.load(text);
     };
     // The samples live in the worker, beside the parser that reads them.
-    let load_sample = move |name: &'static str| {
+    let load_sample = move |sample: Sample| {
         load_error.set(None);
-        ask(&["sample", name]);
+        ask(ToWorker::Sample(sample));
     };
     let textarea_id = format!("{id}-page");
     let hint_id = format!("{id}-page-hint");
@@ -194,10 +211,10 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                         )}
                     </p>
                     <div class="reader-sources">
-                        <button type="button" class="widget-button" on:click=move |_| load_sample("healthy")>
+                        <button type="button" class="widget-button" on:click=move |_| load_sample(Sample::Healthy)>
                             "Load the healthy sample"
                         </button>
-                        <button type="button" class="widget-button" on:click=move |_| load_sample("past-the-knee")>
+                        <button type="button" class="widget-button" on:click=move |_| load_sample(Sample::PastTheKnee)>
                             "Load the past-the-knee sample"
                         </button>
                         <FilePicker id=format!("{id}-file") load load_error/>
@@ -220,7 +237,7 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
                                 prop:value=move || seconds_text.get()
                                 on:input=move |event| seconds_text.set(event_target_value(&event))/>
                         </span>
-                        <button type="button" class="widget-button" on:click=move |_| load_sample("fell-behind")>
+                        <button type="button" class="widget-button" on:click=move |_| load_sample(Sample::FellBehind)>
                             "Load two scrapes of a server that fell behind"
                         </button>
                     </div>

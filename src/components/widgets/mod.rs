@@ -17,7 +17,8 @@ mod sizer;
 pub use copy_block::CopyBlock;
 pub use frame::WidgetFrame;
 pub use lab_link::{
-    provide_lab_link, use_lab_link, use_lab_settings_link, LabLink, LabReading, LabSettingsLink,
+    provide_lab_link, use_held_server, use_lab_link, use_lab_settings_link, HeldServerLink,
+    LabLink, LabReading, LabSettingsLink,
 };
 
 use crate::lesson::{WidgetEmbed, WidgetName};

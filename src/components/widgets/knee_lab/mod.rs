@@ -14,7 +14,9 @@ mod your_server;
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
 
-use super::{use_lab_link, use_lab_settings_link, LabReading, WidgetFrame};
+use super::{
+    use_held_server, use_lab_link, use_lab_settings_link, HeldServerLink, LabReading, WidgetFrame,
+};
 use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
 use crate::components::lesson::use_progress;
@@ -25,6 +27,7 @@ use crate::components::theme::use_chart_theme;
 use crate::lab::settings::SettingNote;
 use crate::lab::{sweep_for, Figures, LabSettings, LabTask};
 use crate::lesson::WidgetEmbed;
+use crate::model::your_server::HeldServer;
 use crate::model::{Estimate, SlicedSweep};
 use crate::presentation::sync::keys;
 
@@ -42,7 +45,8 @@ pub enum LabVariant {
 pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) -> impl IntoView {
     let (defaults, mut notes) = LabSettings::from_directive(&widget.settings);
     // Before the first reconciliation: a link saying `preset=yours` needs the server this browser keeps.
-    notes.extend(your_server::restore());
+    let held = use_held_server();
+    notes.extend(your_server::restore(held));
     let initial = if variant == LabVariant::Full {
         let (from_url, url_notes) = url_state::read(&defaults);
         notes.extend(url_notes);
@@ -50,33 +54,36 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     } else {
         defaults.clone()
     };
-    let (initial, clashes) = initial.reconciled();
+    let (initial, clashes) = held.attached_to(initial).reconciled();
     notes.extend(clashes);
     let notes = RwSignal::new(notes);
     let settings = synced_signal(keys::widget(&id, "settings"), initial);
-    keep_reconciled(settings, notes);
+    keep_reconciled(settings, notes, held);
     if variant == LabVariant::Full {
         url_state::keep_in_url(settings, defaults.clone());
     }
     // The sweep depends on everything but the load, the metric and the latency axis.
     // Reconciled here too: a field's clashing value is in the signal for a moment before `keep_reconciled` mends it,
     // and the sweep should never start on it.
-    let sweep_settings = Memo::new(move |_| LabSettings {
-        load_percent: 100,
-        metric: Default::default(),
-        scale: Default::default(),
-        ..settings.get().reconciled().0
+    let sweep_settings = Memo::new(move |_| {
+        let settings = settings.get().reconciled().0;
+        LabSettings {
+            load_percent: 100,
+            metric: Default::default(),
+            scale: Default::default(),
+            // The band, which comes after the server, changes what is drawn, not what is simulated.
+            your_server: settings.your_server.as_ref().map(HeldServer::without_band),
+            ..settings
+        }
     });
     // Only the full lab reports to the benchmark and to the other widgets: one lab per page is "the" lab.
     let label = match variant {
         LabVariant::Full => "lab",
         LabVariant::GoodputOnly => "goodput-chart",
     };
-    // Changes with the learner's calibrated server, which the settings name but do not hold.
-    let server_version = RwSignal::new(0_u32);
     let (snapshot, run_state) = use_sliced_sweep(
-        move || Some((sweep_settings.get(), server_version.get())),
-        move |(settings, _)| sweep_for(settings, &settings.load_points()),
+        move || Some(sweep_settings.get()),
+        move |settings| sweep_for(settings, &settings.load_points()),
         Snapshot::of,
         Publish::EveryPass,
         Some(label),
@@ -151,7 +158,7 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
                 {more}
                 <controls::ScenarioControls settings variant id=id.clone()/>
                 {full.then(|| view! {
-                    <your_server::YourServerPanel settings version=server_version id=id.clone()/>
+                    <your_server::YourServerPanel settings held id=id.clone()/>
                     <SimulatedMetrics settings/>
                 })}
             </div>
@@ -159,12 +166,31 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     }
 }
 
-/// Keeps `settings` ones the model accepts: whatever a field, the URL or another window puts in the signal is
-/// reconciled ([`LabSettings::reconciled`]), and each change made is added to `notes` for the learner to see.
-pub(super) fn keep_reconciled(settings: RwSignal<LabSettings>, notes: RwSignal<Vec<SettingNote>>) {
+impl HeldServerLink {
+    /// `settings` holding this window's calibrated server (settings from a URL or another window hold none).
+    pub(super) fn attached_to(self, settings: LabSettings) -> LabSettings {
+        LabSettings {
+            your_server: self.0.get_untracked(),
+            ..settings
+        }
+    }
+}
+
+/// Keeps `settings` ones the model accepts, holding this window's calibrated server (`held`): whatever a field, the
+/// URL or another window puts in the signal is reconciled ([`LabSettings::reconciled`]), and each change made is
+/// added to `notes` for the learner to see.
+pub(super) fn keep_reconciled(
+    settings: RwSignal<LabSettings>,
+    notes: RwSignal<Vec<SettingNote>>,
+    held: HeldServerLink,
+) {
     Effect::new(move |_| {
         let current = settings.get();
-        let (reconciled, changes) = current.reconciled();
+        let with_server = LabSettings {
+            your_server: held.0.get(),
+            ..current.clone()
+        };
+        let (reconciled, changes) = with_server.reconciled();
         if reconciled != current {
             notes.update(|notes| notes.extend(changes));
             settings.set(reconciled);

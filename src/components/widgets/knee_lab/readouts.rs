@@ -92,6 +92,7 @@ pub fn LabStory(figures: Memo<Figures>, run_state: ReadSignal<RunState>) -> impl
     view! {
         <div class="lab-story">
             <p class="lab-explanation">{move || figures.with(|f| f.readouts.explanation())}</p>
+            {move || figures.with(|f| f.your_server_ranges.clone()).map(|text| view! { <p class="lab-your-ranges">{text}</p> })}
             <p class="lab-status" role="status" aria-live="polite" data-state=move || match run_state.get() {
                 RunState::Done => "done",
                 RunState::Invalid(_) => "invalid",

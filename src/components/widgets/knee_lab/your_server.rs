@@ -19,13 +19,15 @@ use web_sys::js_sys::{Array, Reflect};
 use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputElement, Worker};
 
 use crate::calibrate::handoff;
-use crate::calibrate::inputs::MAX_INPUT_BYTES;
+use crate::calibrate::inputs::{InputFile, MAX_INPUT_BYTES};
 use crate::calibrate::page::pasted_files;
 use crate::components::download::save_text;
+use crate::components::widgets::HeldServerLink;
 use crate::components::worker;
 use crate::lab::settings::SettingNote;
 use crate::lab::{LabSettings, Preset};
-use crate::model::your_server;
+use crate::model::your_server::HeldServer;
+use crate::server_protocol::{FlagFields, FromWorker, ToWorker};
 
 /// A calibration still running after this long is stopped: a file of the largest size the panel takes fits in a few
 /// seconds, so a worker still busy is stuck on something it cannot finish.
@@ -75,13 +77,16 @@ fn forget_stored() {
     }
 }
 
-/// Reads the server this browser keeps into [`your_server`], before the lab first reconciles its settings (a link
-/// saying `preset=yours` needs it). A kept server that cannot be read is forgotten, with a note saying so.
-pub(super) fn restore() -> Option<SettingNote> {
+/// Reads the server this browser keeps into `held` (once per page), before the lab first reconciles its settings (a
+/// link saying `preset=yours` needs it). A kept server that cannot be read is forgotten, with a note saying so.
+pub(super) fn restore(held: HeldServerLink) -> Option<SettingNote> {
+    if held.0.with_untracked(Option::is_some) {
+        return None;
+    }
     let text = stored(SERVER_KEY)?;
     match handoff::decode(&text) {
         Ok(server) => {
-            your_server::set(Some(server));
+            held.0.set(Some(HeldServer::new(server)));
             None
         }
         Err(error) => {
@@ -97,11 +102,11 @@ pub(super) fn restore() -> Option<SettingNote> {
     }
 }
 
-/// The panel, wired once it is in the page. `version` changes whenever the server does, so the lab runs it again.
+/// The panel, wired once it is in the page: it sets the server `held` and switches `settings` to it.
 #[component]
 pub(super) fn YourServerPanel(
     settings: RwSignal<LabSettings>,
-    version: RwSignal<u32>,
+    held: HeldServerLink,
     id: String,
 ) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
@@ -109,11 +114,12 @@ pub(super) fn YourServerPanel(
         let panel = Rc::new(Panel {
             root: host.into(),
             settings,
-            version,
+            held,
             worker: Default::default(),
             workers_started: Default::default(),
             runs: Default::default(),
             running: Default::default(),
+            banding: Default::default(),
         });
         panel.wire();
         panel.show_server(stored(REPORT_KEY).unwrap_or_default());
@@ -124,13 +130,15 @@ pub(super) fn YourServerPanel(
 struct Panel {
     root: Element,
     settings: RwSignal<LabSettings>,
-    version: RwSignal<u32>,
+    held: HeldServerLink,
     /// The worker, numbered by `workers_started`, so that a word from one already ended is not taken for an answer.
     worker: RefCell<Option<(u32, Worker)>>,
     workers_started: Cell<u32>,
     /// The calibration under way, numbered by `runs`, so that its time limit does not end a later one.
     runs: Cell<u32>,
     running: Cell<Option<u32>>,
+    /// The server just calibrated waits for its band (the worker's next answer).
+    banding: Cell<bool>,
 }
 
 impl Panel {
@@ -185,7 +193,7 @@ impl Panel {
 
     /// Shows whether a server is held: its report, and the buttons that act on it.
     fn show_server(&self, report: String) {
-        let held = your_server::current().is_some();
+        let held = self.held.0.with_untracked(Option::is_some);
         for name in ["download", "forget"] {
             self.set_hidden(name, !held);
         }
@@ -247,17 +255,17 @@ impl Panel {
 
     /// Reads the picked or dropped files and the pasted text, then posts them with the flags to the worker.
     fn calibrate(self: &Rc<Self>, files: Option<FileList>) {
-        let mut message: Vec<String> = vec!["calibrate".to_owned()];
-        message.extend(["seqs", "budget"].map(|name| self.value(name)));
-        let chunked = self
-            .part("chunked")
-            .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
-            .is_none_or(|input| input.checked());
-        message.push(if chunked { "on" } else { "off" }.to_owned());
-        message.extend(["kv", "replicas"].map(|name| self.value(name)));
-        for file in pasted_files(&self.value("paste")) {
-            message.extend([file.name, file.text]);
-        }
+        let flags = FlagFields {
+            max_num_seqs: self.value("seqs"),
+            max_num_batched_tokens: self.value("budget"),
+            chunked_prefill: self
+                .part("chunked")
+                .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
+                .is_none_or(|input| input.checked()),
+            kv_cache_tokens: self.value("kv"),
+            replicas: self.value("replicas"),
+        };
+        let mut given = pasted_files(&self.value("paste"));
         let files: Vec<File> = files
             .map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect())
             .unwrap_or_default();
@@ -269,11 +277,12 @@ impl Panel {
                 MAX_INPUT_BYTES as f64 / 1e6
             ));
         }
-        if files.is_empty() && message.len() == 6 {
+        if files.is_empty() && given.is_empty() {
             return self.say("Give a file first: paste one, pick one or drop one here.");
         }
         let run = self.runs.get().wrapping_add(1);
         self.runs.set(run);
+        self.banding.set(false);
         self.running.set(Some(run));
         self.set_busy(true);
         self.say(&format!(
@@ -297,15 +306,23 @@ impl Panel {
                         file.name()
                     ));
                 };
-                message.extend([file.name(), text]);
+                given.push(InputFile {
+                    name: file.name(),
+                    text,
+                });
             }
             let Some(ready) = this.ready_worker() else {
                 this.end_run();
                 return this
                     .say("The calibration could not start in this browser: it needs web workers.");
             };
-            let parts: Vec<&str> = message.iter().map(String::as_str).collect();
-            worker::post(&ready, &parts);
+            worker::send(
+                &ready,
+                &ToWorker::Calibrate {
+                    flags,
+                    files: given,
+                },
+            );
             let limit = this.clone();
             Timeout::new(TIME_LIMIT_MS, move || limit.time_out(run)).forget();
         });
@@ -361,56 +378,80 @@ impl Panel {
         if current != Some(number) {
             return;
         }
-        let part = |index| message.get(index).as_string().unwrap_or_default();
-        let kind = part(0);
+        let reply = FromWorker::decode(&worker::strings(&message));
+        if let Ok(FromWorker::Banded { handoff, report }) = reply {
+            return self.take_band(&handoff, report);
+        }
         if self.running.get().is_none() {
             // Between calibrations: a worker that failed is ended, and the next calibration starts another.
-            if kind == worker::FAILED || kind == worker::CRASHED {
+            if matches!(reply, Ok(FromWorker::Failed(_) | FromWorker::Crashed(_))) {
                 self.end_worker();
             }
             return;
         }
-        match kind.as_str() {
-            "calibrated" => self.end_run(),
-            "refused" => {
+        let (handoff_text, report, scenario_json, milliseconds) = match reply {
+            Ok(FromWorker::Calibrated {
+                handoff,
+                report,
+                scenario_json,
+                milliseconds,
+            }) => {
                 self.end_run();
-                return self.say(&part(1));
+                (handoff, report, scenario_json, milliseconds)
             }
-            worker::FAILED => {
+            Ok(FromWorker::Refused(line)) => {
+                self.end_run();
+                return self.say(&line);
+            }
+            Ok(FromWorker::Failed(_)) => {
                 self.end_worker();
                 return self.say(
                     "The calibration could not load: it is downloaded on first use, so it needs the network once. \
                      If the course was updated since this page opened, reload the page.",
                 );
             }
-            worker::CRASHED => {
+            Ok(FromWorker::Crashed(said)) => {
                 self.end_worker();
                 return self.say(&format!(
                     "The calibration failed inside the browser, so it was stopped; nothing changed. Try again \
                      without the file that did it, or run goodput-sim calibrate on your machine, which names what \
-                     is wrong in a file. (Details for a bug report: {})",
-                    part(1)
+                     is wrong in a file. (Details for a bug report: {said})"
                 ));
             }
-            _ => return,
-        }
-        let server = match handoff::decode(&part(1)) {
+            Ok(FromWorker::Unreadable(why)) => {
+                self.end_run();
+                return self.say(&format!(
+                    "The calibration could not read the page's request ({why}); reload the page."
+                ));
+            }
+            Err(why) => {
+                self.end_run();
+                return self.say(&format!("The calibration came back unreadable: {why}."));
+            }
+            Ok(_) => return,
+        };
+        let server = match handoff::decode(&handoff_text) {
             Ok(server) => server,
             Err(error) => {
                 return self.say(&format!("The calibration came back unreadable: {error}."))
             }
         };
         let kept = storage().is_some_and(|storage| {
-            [(SERVER_KEY, 1), (REPORT_KEY, 2), (SCENARIO_KEY, 3)]
-                .iter()
-                .all(|(key, index)| storage.set_item(key, &part(*index)).is_ok())
+            [
+                (SERVER_KEY, &handoff_text),
+                (REPORT_KEY, &report),
+                (SCENARIO_KEY, &scenario_json),
+            ]
+            .iter()
+            .all(|(key, value)| storage.set_item(key, value).is_ok())
         });
         let runs = server.measured.len();
+        let server = HeldServer::new(server);
+        self.held.0.set(Some(server.clone()));
         self.settings.update(|s| *s = s.for_your_server(&server));
-        your_server::set(Some(server));
-        self.version.update(|v| *v += 1);
-        self.show_server(part(2));
-        let mut said = format!("Calibrated in {} ms. The lab now runs your server", part(4));
+        self.banding.set(true);
+        self.show_server(report);
+        let mut said = format!("Calibrated in {milliseconds} ms. The lab now runs your server");
         if runs > 0 {
             said += ": the rings on its charts are your measured runs, each with the model's error";
         }
@@ -421,20 +462,40 @@ impl Panel {
         self.say(&said);
     }
 
+    /// The band of the server just calibrated: the same server, now knowing how sure it is. Dropped when another
+    /// calibration started since, or the server was forgotten.
+    fn take_band(&self, handoff_text: &str, report: String) {
+        if !self.banding.replace(false) {
+            return;
+        }
+        let Ok(server) = handoff::decode(handoff_text) else {
+            return;
+        };
+        if let Some(storage) = storage() {
+            let _ = storage.set_item(SERVER_KEY, handoff_text);
+            let _ = storage.set_item(REPORT_KEY, &report);
+        }
+        let server = HeldServer::new(server);
+        self.held.0.set(Some(server.clone()));
+        self.settings.update(|s| s.your_server = Some(server));
+        self.show_server(report);
+    }
+
     fn forget(&self) {
+        self.banding.set(false);
         forget_stored();
-        your_server::set(None);
+        self.held.0.set(None);
         // Back to the course box, with its own vLLM flags rather than the forgotten server's.
         self.settings.update(|s| {
             if s.preset == Preset::Yours {
                 *s = LabSettings {
                     preset: Preset::Course,
+                    your_server: None,
                     ..s.clone()
                 }
                 .with_preset_flags();
             }
         });
-        self.version.update(|v| *v += 1);
         self.show_server(String::new());
         self.say("Forgotten: this browser keeps no server now.");
     }
