@@ -222,6 +222,16 @@ test('at 100% the figures show what the finite run measured, marked as growing, 
   };
   assert.ok(seconds(p99) > seconds(p50), `p99 ${p99} above p50 ${p50}`);
   assert.ok(seconds(p99) > 0.5, `p99 ${p99} is past the 500 ms SLO at 100%`);
+  // The distribution shows the same finished requests, not "no requests yet": its p99 is the figure's, as a floor.
+  const distribution = await lab.locator('canvas').evaluateAll((canvases) => canvases.map((c) => c.getAttribute('aria-label')));
+  const grown = distribution.find((label) => /finished so far/.test(label));
+  assert.ok(grown, `a distribution of the finished requests: ${distribution.join(' | ')}`);
+  assert.match(grown, /^At 100% load, where the queue grows without bound, the \d+ requests the run finished so far/);
+  assert.ok(grown.includes(`p99 at ${p99.replace(' and growing', '')}, and growing`), `${grown} vs the figure ${p99}`);
   await screenshot(page, 'knee-glance-lab-100');
+  const histogram = lab.locator('.lab-charts-more canvas').last();
+  await histogram.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  await histogram.screenshot({ path: 'tests/browser/artifacts/knee-glance-distribution-100.png' });
   assert.deepEqual(problems(), []);
 });
