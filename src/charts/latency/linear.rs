@@ -176,7 +176,12 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
         .iter()
         .map(|(at, _, (w, h), _)| (at.1, *w, *h))
         .collect();
-    let boxes = place_labels(&wanted, &room).unwrap_or_else(|| stacked(&wanted, &room));
+    // A plot too short for every label (a presenter's small pane) keeps the top ones, the tail first: labels piled on
+    // each other would say nothing. The dots stay, and the figures beside the chart give every value.
+    let boxes = (1..=wanted.len())
+        .rev()
+        .find_map(|kept| place_labels(&wanted[..kept], &room))
+        .unwrap_or_default();
     for ((dot, text, _, colour), rect) in labels.into_iter().zip(boxes) {
         let centre = (rect.top + rect.bottom) / 2;
         if (centre - dot.1).abs() > (rect.bottom - rect.top) / 2 {
@@ -202,35 +207,6 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
     Ok(())
 }
 
-/// The labels stacked at their dots' heights on the marker's roomier side, nudged apart: for a plot too short to
-/// keep them clear of the curves as well.
-fn stacked(wanted: &[(i32, i32, i32)], room: &Room<'_>) -> Vec<Rect> {
-    let widest = wanted.iter().map(|l| l.1).max().unwrap_or(0);
-    let left_side = room.marker_x - room.gap - widest >= room.plot.left;
-    let centres = stack(
-        &wanted.iter().map(|l| (l.0, l.2)).collect::<Vec<_>>(),
-        (room.plot.top, room.plot.bottom),
-        2,
-    );
-    wanted
-        .iter()
-        .zip(centres)
-        .map(|(&(_, width, height), centre)| {
-            let left = if left_side {
-                room.marker_x - room.gap - width
-            } else {
-                room.marker_x + room.gap
-            };
-            Rect {
-                left,
-                top: centre - height / 2,
-                right: left + width,
-                bottom: centre - height / 2 + height,
-            }
-        })
-        .collect()
-}
-
 /// A filled dot ringed in the background colour, so it reads over the lines it sits on; on the top edge (a value
 /// above the axis) a triangle pointing up.
 fn draw_dot(
@@ -254,27 +230,6 @@ fn draw_dot(
         ring,
     ))?;
     body.draw(&Circle::new((x, y), radius as u32, colour.filled()))
-}
-
-/// Centres for labels wanting to sit at `wanted` (their centre and height, ordered top to bottom) so that none
-/// overlaps the next by less than `gap`, all within `(top, bottom)` where they fit.
-fn stack(wanted: &[(i32, i32)], (top, bottom): (i32, i32), gap: i32) -> Vec<i32> {
-    let mut centres: Vec<i32> = Vec::with_capacity(wanted.len());
-    let mut free = top;
-    for &(centre, height) in wanted {
-        let centre = centre.max(free + height / 2);
-        free = centre + height - height / 2 + gap;
-        centres.push(centre);
-    }
-    // Pushed past the bottom: move the stack up from the last label, as far as the top allows.
-    let mut limit = bottom;
-    for (centre, &(_, height)) in centres.iter_mut().zip(wanted).rev() {
-        *centre = (*centre)
-            .min(limit - (height - height / 2))
-            .max(top + height / 2);
-        limit = *centre - height / 2 - gap;
-    }
-    centres
 }
 
 #[cfg(test)]
@@ -304,11 +259,5 @@ mod tests {
             clip_at([(0.0, None), (1.0, Some(9.0))], 2.0),
             vec![(0.0, None), (1.0, None)]
         );
-    }
-
-    #[test]
-    fn stacked_labels_keep_apart_and_inside_the_plot() {
-        assert_eq!(stack(&[(10, 10), (12, 10)], (0, 100), 2), vec![10, 22]);
-        assert_eq!(stack(&[(95, 10), (96, 10)], (0, 100), 2), vec![83, 95]);
     }
 }
