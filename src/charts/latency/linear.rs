@@ -102,6 +102,9 @@ pub(crate) struct ValueMark {
     pub colour: RGBColor,
 }
 
+/// A curve as drawn, in data coordinates.
+pub(crate) type Polyline = Vec<(f64, f64)>;
+
 /// Draws a dot on each curve at load `x` and its value beside it, each label at the nearest spot that covers none of
 /// `curves` (data coordinates, as drawn), no dot and no other label (see [`place_labels`]), joined to its dot by a
 /// hairline when it had to move. A value above `ceiling` gets an arrow on the top edge and a label saying "↑".
@@ -109,7 +112,7 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
     body: &ChartArea<'_>,
     chart: &Chart<'_, '_, X, Y>,
     style: &ChartStyle,
-    (x, marks, curves): (f64, &[ValueMark], &[Vec<(f64, f64)>]),
+    (x, marks, curves): (f64, &[ValueMark], &[Polyline]),
     ceiling: Option<f64>,
     format_value: fn(f64) -> String,
 ) -> ChartResult {
