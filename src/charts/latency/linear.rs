@@ -195,7 +195,7 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
             };
             body.draw(&PathElement::new(
                 vec![dot, (edge, centre)],
-                colour.stroke_width(style.px(1.0)),
+                style.palette.marker.stroke_width(style.px(1.0)),
             ))?;
         }
         body.draw(&Rectangle::new(
