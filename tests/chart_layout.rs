@@ -85,8 +85,9 @@ fn projected_type_grows_with_the_screen_but_never_past_what_the_chart_holds() {
     use goodput::charts::ChartStyle;
     // A big chart on a big screen takes the screen's factor; a small one is capped by its own size.
     assert_eq!(ChartStyle::fit_projection(2.7, 1700.0, 1000.0), 2.7);
-    assert_eq!(ChartStyle::fit_projection(2.7, 630.0, 280.0), 1.0);
-    assert!((ChartStyle::fit_projection(2.7, 850.0, 540.0) - 1.7).abs() < 1e-9);
+    assert_eq!(ChartStyle::fit_projection(2.7, 400.0, 280.0), 1.0);
+    assert!((ChartStyle::fit_projection(2.7, 630.0, 280.0) - 1.12).abs() < 1e-9);
+    assert!((ChartStyle::fit_projection(2.7, 765.0, 540.0) - 1.7).abs() < 1e-9);
     // The lesson page (factor 1) and nonsense stay at 1.
     assert_eq!(ChartStyle::fit_projection(1.0, 2000.0, 2000.0), 1.0);
     assert_eq!(ChartStyle::fit_projection(f64::NAN, 800.0, 400.0), 1.0);

@@ -1,6 +1,7 @@
 //! The knee lab without the page: settings from the lesson and the URL, the sliced sweep, and the figures.
 
-use goodput::charts::{LatencyMetric, LatencyScale};
+use goodput::charts::format::format_latency;
+use goodput::charts::{distribution_summary, LatencyMetric, LatencyScale};
 use goodput::lab::settings::{lab_keys, query_pairs, LOAD_PERCENT_RANGE};
 use goodput::lab::{sweep_for, Figures, LabSettings, LoopKind, Preset, ReadoutKey};
 use goodput::lesson::SettingValue;
@@ -375,6 +376,16 @@ fn at_full_load_the_open_loop_has_no_steady_state_but_a_growing_queue() {
             .iter()
             .all(|key| key.beside_the_slider()),
         "the measured tail sits beside the queue's growth"
+    );
+    // The distribution shows the same finished requests, marked as growing, with the figures' p50 and p99.
+    let d = &figures.distribution;
+    assert!(d.growing && d.total() > 0, "{d:?}");
+    assert_eq!((d.p50_s, d.p99_s), (r.p50_s, r.p99_s));
+    let summary = distribution_summary(d);
+    assert!(
+        summary.contains("grows without bound")
+            && summary.contains(&format!("p99 at ≥ {}", format_latency(p99))),
+        "{summary}"
     );
 }
 

@@ -33,6 +33,9 @@ pub struct LatencyDistribution {
     pub slo: Option<Slo>,
     /// The load the samples were taken at.
     pub offered_load: f64,
+    /// No steady state (an open-loop queue at or past full load): the samples are the requests a finite run finished,
+    /// and a longer run would shift them right, so p50 and p99 are floors.
+    pub growing: bool,
 }
 
 /// One histogram bar: requests with latency in `[low_s, high_s)` (the last bar includes its upper edge).
@@ -74,6 +77,7 @@ impl LatencyDistribution {
             bins: log_bins(&sorted),
             slo,
             offered_load,
+            growing: false,
         }
     }
 
@@ -151,8 +155,13 @@ pub fn latency_distribution(
         legend.push((&slo).into());
     }
     let title = format!(
-        "{metric} distribution at {} load",
-        format_percent(data.offered_load)
+        "{metric} distribution at {} load{}",
+        format_percent(data.offered_load),
+        if data.growing {
+            ", so far (growing)"
+        } else {
+            ""
+        }
     );
     let Some(body) = frame(area, style, &title, &legend)? else {
         return Ok(None);
@@ -191,7 +200,12 @@ pub fn latency_distribution(
         .iter()
         .map(|(value, line)| Tag {
             at: *value,
-            text: format!("{} {}", line.label, format_latency(*value)),
+            text: format!(
+                "{} {}{}",
+                line.label,
+                floor(data, line),
+                format_latency(*value)
+            ),
             color: line.pen.colour,
         })
         .collect();
@@ -217,6 +231,15 @@ pub fn latency_distribution(
     Ok(Some(plot_rect(area, &chart)))
 }
 
+/// "≥ " before a percentile that is a floor (a growing queue's finished requests), nothing before the SLO.
+fn floor(data: &LatencyDistribution, line: &Series) -> &'static str {
+    if data.growing && line.label != "SLO" {
+        "≥ "
+    } else {
+        ""
+    }
+}
+
 /// The chart's `aria-label`, e.g. "At 97% load the median TTFT is 460 ms and p99 is 1.9 s; 3.2% of 10000 requests
 /// exceed the 500 ms SLO."
 pub fn distribution_summary(data: &LatencyDistribution) -> String {
@@ -227,6 +250,13 @@ pub fn distribution_summary(data: &LatencyDistribution) -> String {
         return format!("No {metric} samples at {load} load yet.");
     }
     let mut sentence = format!("At {load} load");
+    if data.growing {
+        sentence += &format!(
+            ", where the queue grows without bound, the {total} requests the run finished so far"
+        );
+        sentence += &growing_findings(data);
+        return sentence + ".";
+    }
     match (data.p50_s, data.p99_s) {
         (Some(p50), Some(p99)) => {
             sentence += &format!(
@@ -249,6 +279,27 @@ pub fn distribution_summary(data: &LatencyDistribution) -> String {
         );
     }
     sentence + "."
+}
+
+/// What a growing queue's finished requests say: p50 and p99 as floors, and the share over the SLO so far.
+fn growing_findings(data: &LatencyDistribution) -> String {
+    let metric = data.metric.label();
+    let mut findings = String::new();
+    if let (Some(p50), Some(p99)) = (data.p50_s, data.p99_s) {
+        findings += &format!(
+            " put the median {metric} at ≥ {} and p99 at ≥ {}, and growing",
+            format_latency(p50),
+            format_latency(p99)
+        );
+    }
+    if let Some(slo) = &data.slo {
+        findings += &format!(
+            "; {} exceed the {} SLO",
+            format_percent(data.share_above(slo.threshold_s)),
+            format_latency(slo.threshold_s)
+        );
+    }
+    findings
 }
 
 /// The chart's data table: one row per histogram bin.

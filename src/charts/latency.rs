@@ -13,6 +13,7 @@ use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
 use super::DataTable;
 
+mod labels;
 mod linear;
 
 pub use linear::LatencyScale;
@@ -385,7 +386,8 @@ impl Plot<'_, '_> {
         }
         draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
         let marks = value_marks(data, lines);
-        let at = (data.current_load, marks.as_slice());
+        let obstacles = label_obstacles(data, ceiling);
+        let at = (data.current_load, marks.as_slice(), obstacles.as_slice());
         draw_value_marks(self.body, &chart, style, at, ceiling, format_latency)?;
         draw_top_tags(self.body, &chart, style, &top_tags)?;
         draw_right_tags(self.body, &chart, style, &right_tags)?;
@@ -414,6 +416,50 @@ fn value_marks(data: &LatencyVsLoad, lines: &Lines) -> Vec<ValueMark> {
             })
         })
         .collect()
+}
+
+/// The lines the value labels keep clear of: each simulated curve as drawn (cut at `ceiling`, split at its gaps), the
+/// exact curve and the SLO.
+fn label_obstacles(data: &LatencyVsLoad, ceiling: Option<f64>) -> Vec<Vec<(f64, f64)>> {
+    let statistics: [Statistic; 4] = [|p| p.mean_s, |p| p.p50_s, |p| p.p95_s, |p| p.p99_s];
+    let mut curves: Vec<Vec<(f64, Option<f64>)>> = statistics
+        .iter()
+        .map(|value| {
+            data.points
+                .iter()
+                .map(|p| (p.offered_load, value(p)))
+                .collect()
+        })
+        .collect();
+    curves.extend(
+        data.exact
+            .iter()
+            .map(|exact| exact.points.iter().map(|&(x, y)| (x, Some(y))).collect()),
+    );
+    let x_range = load_range(data.points.iter().map(|p| p.offered_load));
+    curves.extend(data.slo.map(|slo| {
+        vec![
+            (x_range.start, Some(slo.threshold_s)),
+            (x_range.end, Some(slo.threshold_s)),
+        ]
+    }));
+    let mut runs = Vec::new();
+    for curve in curves {
+        let curve = match ceiling {
+            Some(top) => clip_at(curve, top),
+            None => curve,
+        };
+        let mut run = Vec::new();
+        for (x, y) in curve {
+            match y.filter(|y| y.is_finite() && (ceiling.is_some() || *y > 0.0)) {
+                Some(y) => run.push((x, y)),
+                None => runs.push(std::mem::take(&mut run)),
+            }
+        }
+        runs.push(run);
+    }
+    runs.retain(|run| run.len() > 1);
+    runs
 }
 
 /// Everything drawn against the data: the p99 band, the simulated curves, the exact curve and the learner's measured

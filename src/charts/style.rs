@@ -260,10 +260,11 @@ impl ChartStyle {
 
     /// The projection factor a chart of `width`×`height` CSS pixels can take: type may grow with the screen (the
     /// `screen_factor` of presentation mode), but never past what the chart can hold — the lesson page's type fits
-    /// a chart about 500×300 px with room left for its plot, so the factor is capped at width/500 and height/300
-    /// (and never below 1). Without the cap, a projected chart could be all legend and no plot.
+    /// a chart about 450×250 px with room left for a plot of 150 px, so the factor is capped at width/450 and
+    /// height/250 (and never below 1). Without the cap, a projected chart could be all legend and no plot; with a
+    /// tighter one, the lab's charts at 1920×1080 (about 800×370 px) kept 17 px tick labels beside 48 px figures.
     pub fn fit_projection(screen_factor: f64, width: f64, height: f64) -> f64 {
-        let room = (width / 500.0).min(height / 300.0);
+        let room = (width / 450.0).min(height / 250.0);
         if !(screen_factor.is_finite() && room.is_finite()) {
             return 1.0;
         }

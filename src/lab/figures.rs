@@ -322,11 +322,14 @@ fn distribution(
     } else {
         LatencyMetric::Ttft
     };
-    let steady = current.and_then(|e| e.summary.steady.as_ref());
-    let stats = current.and_then(|e| metric_stats(&e.summary, metric));
+    // Past saturation there is no steady state: show what the finite run measured, as the figures do.
+    let summary = current.map(|e| &e.summary);
+    let growing = summary.is_some_and(|s| s.steady.is_none() && s.finite_run.is_some());
+    let window = summary.and_then(|s| s.steady.as_ref().or(s.finite_run.as_ref()));
+    let stats = window.and_then(|w| window_stats(w, metric));
     LatencyDistribution {
         metric,
-        bins: steady
+        bins: window
             .map(|s| {
                 s.distribution
                     .iter()
@@ -346,6 +349,7 @@ fn distribution(
             metric_slo(settings, LatencyMetric::Ttft)
         },
         offered_load: load,
+        growing,
     }
 }
 

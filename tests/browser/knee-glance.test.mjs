@@ -11,11 +11,11 @@ const site = siteUnderTest();
 /** The figures beside the slider that the room reads (the SLO verdict and goodput included). */
 const FIGURES = ['p50', 'p99', 'ratio', 'slo', 'goodput'];
 
-/** Walks the audience window to the first screen showing `selector`. */
+/** Walks the audience window forward from its current screen to the first showing `selector`. */
 async function presentScreenWith(page, selector) {
   await page.locator('.present-audience').waitFor({ timeout: 15000 });
-  const count = Number((await page.locator('.present-position').textContent()).split('/')[1]);
-  for (let n = 1; n <= count; n++) {
+  const [from, count] = (await page.locator('.present-position').textContent()).split('/').map(Number);
+  for (let n = from; n <= count; n++) {
     await page.locator('.present-position').filter({ hasText: new RegExp(`^${n} / `) }).waitFor({ timeout: 5000 });
     if (await page.locator(`.present-current ${selector}`).count()) return n;
     await page.keyboard.press('ArrowRight');
@@ -61,9 +61,43 @@ async function fontSizes(page, scope) {
   }, { scope, figures: FIGURES });
 }
 
+/**
+ * Records the text every canvas draws, from its last drawing (a drawing starts by sizing the canvas, which clears
+ * it): `window.__canvasText(canvas)` lists the CSS pixel size of each string it wrote. A canvas's text has no computed
+ * style, so its size is read where it is drawn.
+ */
+function recordCanvasText() {
+  const drawn = new WeakMap();
+  const width = Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, 'width');
+  Object.defineProperty(HTMLCanvasElement.prototype, 'width', {
+    ...width,
+    set(value) { drawn.set(this, []); width.set.call(this, value); },
+  });
+  const fillText = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+    const px = parseFloat(/([\d.]+)px/.exec(this.font)?.[1] ?? 'NaN');
+    drawn.get(this.canvas)?.push({ text: String(text), px });
+    return fillText.call(this, text, ...rest);
+  };
+  window.__canvasText = (canvas) => (drawn.get(canvas) ?? []).map(({ text, px }) => ({
+    text, px: px * canvas.getBoundingClientRect().width / canvas.width,
+  }));
+}
+
+/** The smallest and largest text (CSS px) the canvases under `selector` drew last, with the smallest string. */
+async function canvasTextSizes(page, selector) {
+  return page.evaluate((selector) => {
+    const texts = [...document.querySelectorAll(selector)].flatMap((canvas) => window.__canvasText(canvas));
+    const smallest = texts.reduce((a, b) => (b.px < a.px ? b : a), { px: Infinity, text: '' });
+    return { count: texts.length, smallest: smallest.px, text: smallest.text };
+  }, selector);
+}
+
 for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
   test(`presented at ${width}×${height}, the lab's figures are the largest text of the screen (≥ ${least} px)`, async () => {
     const { page, context, problems } = await site.open(`${LESSON}?present=1`, { width, height });
+    await context.addInitScript(recordCanvasText);
+    await page.reload();
     await presentScreenWith(page, '.knee-lab-full');
     await settled(page, '.present-audience');
     const audience = await fontSizes(page, '.present-audience .present-stage');
@@ -74,6 +108,10 @@ for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
     assert.ok(smallest >= least, `figures ${smallest} px, want ≥ ${least}`);
     assert.ok(Math.min(...audience.labels) >= smallest / 2, `labels ${audience.labels} px, want ≥ half of ${smallest}`);
     assert.ok(smallest >= audience.other.size, `"${audience.other.text}" (${audience.other.size} px) is larger than the figures`);
+    // The charts' own text (ticks, tags, the values at the current load) at least as large as the figures' labels.
+    const charts = await canvasTextSizes(page, '.present-audience .lab-charts-main canvas');
+    console.log(`audience ${width}×${height}: chart text ≥ ${charts.smallest.toFixed(1)} px ("${charts.text}", ${charts.count} strings)`);
+    assert.ok(charts.count > 0 && charts.smallest >= least / 2, `chart text "${charts.text}" ${charts.smallest} px, want ≥ ${least / 2}`);
     await screenshot(page, `knee-glance-present-${width}x${height}`);
 
     // The presenter window shows the same screen in a smaller pane: there too the figures are its largest text.
@@ -82,9 +120,42 @@ for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
     await presenter.locator('.present-presenter').waitFor({ timeout: 15000 });
     await settled(presenter, '.presenter-current');
     const pane = await fontSizes(presenter, '.presenter-current .present-stage');
-    console.log(`presenter ${width}×${height}: figures ${pane.values.join(', ')} px, largest other text ${pane.other.size} px`);
-    assert.ok(Math.min(...pane.values) >= pane.other.size, `presenter: "${pane.other.text}" is larger than the figures`);
+    console.log(`presenter ${width}×${height}: figures ${pane.values.join(', ')} px, labels ${pane.labels.join(', ')} px, `
+      + `largest other text ${pane.other.size} px ("${pane.other.text}")`);
+    assert.equal(pane.shownFigures, FIGURES.length, 'presenter: all five figures are on the screen');
+    const paneSmallest = Math.min(...pane.values);
+    assert.ok(paneSmallest >= least, `presenter: figures ${paneSmallest} px, want ≥ ${least}`);
+    assert.ok(Math.min(...pane.labels) >= paneSmallest / 2, `presenter: labels ${pane.labels} px, want ≥ half of ${paneSmallest}`);
+    assert.ok(paneSmallest >= pane.other.size, `presenter: "${pane.other.text}" is larger than the figures`);
     await screenshot(presenter, `knee-glance-presenter-${width}x${height}`);
+    assert.deepEqual(problems(), []);
+  });
+}
+
+// The batch timeline and the chart prediction, projected: the text their charts draw reads from the back of the room
+// too, at least half the size of the lab's figures on the same screen.
+for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
+  test(`presented at ${width}×${height}, the batch timeline's and the prediction chart's text is ≥ ${least / 2} px`, async () => {
+    const { page, context, problems } = await site.open(`${LESSON}?present=1`, { width, height });
+    await context.addInitScript(recordCanvasText);
+    await page.reload();
+    const screens = [
+      ['#predict-slo-crossing', '.present-audience #predict-slo-crossing canvas', 'prediction'],
+      ['[data-widget="batch-timeline"]', '.present-audience .batch-timeline canvas[aria-label^="At "]', 'timeline'],
+    ];
+    for (const [screen, canvas, name] of screens) {
+      await presentScreenWith(page, screen);
+      await page.locator(canvas).first().waitFor({ timeout: 20000 });
+      await page.waitForFunction(() => {
+        const slide = document.querySelector('.present-audience .present-slide');
+        return slide.scrollHeight <= slide.clientHeight + 1 && slide.dataset.fit !== 'scroll';
+      }, null, { timeout: 10000 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const text = await canvasTextSizes(page, canvas);
+      console.log(`${name} at ${width}×${height}: chart text ≥ ${text.smallest.toFixed(1)} px ("${text.text}", ${text.count} strings)`);
+      assert.ok(text.count > 0 && text.smallest >= least / 2, `${name}: "${text.text}" ${text.smallest} px, want ≥ ${least / 2}`);
+      await screenshot(page, `knee-glance-present-${name}-${width}x${height}`);
+    }
     assert.deepEqual(problems(), []);
   });
 }
@@ -151,6 +222,16 @@ test('at 100% the figures show what the finite run measured, marked as growing, 
   };
   assert.ok(seconds(p99) > seconds(p50), `p99 ${p99} above p50 ${p50}`);
   assert.ok(seconds(p99) > 0.5, `p99 ${p99} is past the 500 ms SLO at 100%`);
+  // The distribution shows the same finished requests, not "no requests yet": its p99 is the figure's, as a floor.
+  const distribution = await lab.locator('canvas').evaluateAll((canvases) => canvases.map((c) => c.getAttribute('aria-label')));
+  const grown = distribution.find((label) => /finished so far/.test(label));
+  assert.ok(grown, `a distribution of the finished requests: ${distribution.join(' | ')}`);
+  assert.match(grown, /^At 100% load, where the queue grows without bound, the \d+ requests the run finished so far/);
+  assert.ok(grown.includes(`p99 at ${p99.replace(' and growing', '')}, and growing`), `${grown} vs the figure ${p99}`);
   await screenshot(page, 'knee-glance-lab-100');
+  const histogram = lab.locator('.lab-charts-more canvas').last();
+  await histogram.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  await histogram.screenshot({ path: 'tests/browser/artifacts/knee-glance-distribution-100.png' });
   assert.deepEqual(problems(), []);
 });

@@ -2,10 +2,11 @@
 //! through it, and the current load's value marked on each curve (a dot and its number), so a drag moves points a
 //! room can follow.
 
-use plotters::element::{Circle, Polygon, Rectangle, Text};
+use plotters::element::{Circle, PathElement, Polygon, Rectangle, Text};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color, RGBColor};
 
+use super::labels::{place_labels, Rect, Room, Segment};
 use super::LatencyVsLoad;
 use crate::charts::frame::{Axis, Chart};
 use crate::charts::style::ChartStyle;
@@ -101,14 +102,17 @@ pub(crate) struct ValueMark {
     pub colour: RGBColor,
 }
 
-/// Draws a dot on each curve at load `x` and its value beside it, labels stacked so none overlap, on the side of the
-/// marker with room (left, where the rising curves leave the plot empty, unless the load is near the left edge). A
-/// value above `ceiling` gets an arrow on the top edge and a label saying "↑".
+/// A curve as drawn, in data coordinates.
+pub(crate) type Polyline = Vec<(f64, f64)>;
+
+/// Draws a dot on each curve at load `x` and its value beside it, each label at the nearest spot that covers none of
+/// `curves` (data coordinates, as drawn), no dot and no other label (see [`place_labels`]), joined to its dot by a
+/// hairline when it had to move. A value above `ceiling` gets an arrow on the top edge and a label saying "↑".
 pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
     body: &ChartArea<'_>,
     chart: &Chart<'_, '_, X, Y>,
     style: &ChartStyle,
-    (x, marks): (f64, &[ValueMark]),
+    (x, marks, curves): (f64, &[ValueMark], &[Polyline]),
     ceiling: Option<f64>,
     format_value: fn(f64) -> String,
 ) -> ChartResult {
@@ -117,8 +121,10 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
         return Ok(());
     }
     let (base_x, base_y) = body.get_base_pixel();
-    let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
-    let (top, bottom) = (plot_y.start - base_y, plot_y.end - base_y);
+    let to_body = |point: &(f64, f64)| {
+        let (px, py) = chart.backend_coord(point);
+        (px - base_x, py - base_y)
+    };
     let radius = style.px(style.line_px * 2.2) as i32;
     let text_style = style.text_style();
     let pad = style.offset(3.0);
@@ -129,51 +135,77 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
         if !above && !(y_range.start..=y_range.end).contains(&shown) {
             continue;
         }
-        let (px, py) = chart.backend_coord(&(x, shown));
-        let (px, py) = (px - base_x, py - base_y);
+        let (px, py) = to_body(&(x, shown));
         draw_dot(body, style, (px, py), radius, mark.colour, above)?;
         let arrow = if above { " ↑" } else { "" };
         let text = format!("{} {}{arrow}", mark.name, format_value(mark.value));
         let (width, height) = body.estimate_text_size(&text, &text_style)?;
-        labels.push((
-            py,
-            text,
-            width as i32 + 2 * pad,
-            height as i32 + pad,
-            mark.colour,
-        ));
+        let size = (width as i32 + 2 * pad, height as i32 + pad);
+        labels.push(((px, py), text, size, mark.colour));
     }
     if labels.is_empty() {
         return Ok(());
     }
-    let (px, _) = chart.backend_coord(&(x, y_range.start));
-    let px = px - base_x;
-    let widest = labels.iter().map(|l| l.2).max().unwrap_or(0);
-    let gap = radius + style.offset(4.0);
-    let left_side = px - gap - widest >= plot_x.start - base_x;
-    labels.sort_unstable_by_key(|label| label.0);
-    let centres = stack(
-        &labels.iter().map(|l| (l.0, l.3)).collect::<Vec<_>>(),
-        (top, bottom),
-        style.offset(2.0),
-    );
-    for ((_, text, width, height, colour), centre) in labels.into_iter().zip(centres) {
-        let left = if left_side {
-            px - gap - width
-        } else {
-            px + gap
-        };
+    labels.sort_unstable_by_key(|label| label.0 .1);
+    let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
+    let plot = Rect {
+        left: plot_x.start - base_x,
+        top: plot_y.start - base_y,
+        right: plot_x.end - base_x,
+        bottom: plot_y.end - base_y,
+    };
+    let segments: Vec<Segment> = curves
+        .iter()
+        .flat_map(|curve| curve.windows(2).map(|w| (to_body(&w[0]), to_body(&w[1]))))
+        .collect();
+    let dots: Vec<Rect> = labels
+        .iter()
+        .map(|((px, py), ..)| Rect {
+            left: px - radius,
+            top: py - radius,
+            right: px + radius,
+            bottom: py + radius,
+        })
+        .collect();
+    let marker_x = labels[0].0 .0;
+    let room = Room {
+        plot,
+        marker_x,
+        gap: radius + style.offset(4.0),
+        curves: &segments,
+        dots: &dots,
+    };
+    let wanted: Vec<(i32, i32, i32)> = labels
+        .iter()
+        .map(|(at, _, (w, h), _)| (at.1, *w, *h))
+        .collect();
+    // A plot too short for every label (a presenter's small pane) keeps the top ones, the tail first: labels piled on
+    // each other would say nothing. The dots stay, and the figures beside the chart give every value.
+    let boxes = (1..=wanted.len())
+        .rev()
+        .find_map(|kept| place_labels(&wanted[..kept], &room))
+        .unwrap_or_default();
+    for ((dot, text, _, colour), rect) in labels.into_iter().zip(boxes) {
+        let centre = (rect.top + rect.bottom) / 2;
+        if (centre - dot.1).abs() > (rect.bottom - rect.top) / 2 {
+            let edge = if rect.left > dot.0 {
+                rect.left
+            } else {
+                rect.right
+            };
+            body.draw(&PathElement::new(
+                vec![dot, (edge, centre)],
+                style.palette.marker.stroke_width(style.px(1.0)),
+            ))?;
+        }
         body.draw(&Rectangle::new(
-            [
-                (left, centre - height / 2),
-                (left + width, centre + height / 2),
-            ],
+            [(rect.left, rect.top), (rect.right, rect.bottom)],
             style.palette.background.mix(0.85).filled(),
         ))?;
         let text_style = text_style
             .color(&colour)
             .pos(Pos::new(HPos::Left, VPos::Center));
-        body.draw(&Text::new(text, (left + pad, centre), text_style))?;
+        body.draw(&Text::new(text, (rect.left + pad, centre), text_style))?;
     }
     Ok(())
 }
@@ -203,27 +235,6 @@ fn draw_dot(
     body.draw(&Circle::new((x, y), radius as u32, colour.filled()))
 }
 
-/// Centres for labels wanting to sit at `wanted` (their centre and height, ordered top to bottom) so that none
-/// overlaps the next by less than `gap`, all within `(top, bottom)` where they fit.
-fn stack(wanted: &[(i32, i32)], (top, bottom): (i32, i32), gap: i32) -> Vec<i32> {
-    let mut centres: Vec<i32> = Vec::with_capacity(wanted.len());
-    let mut free = top;
-    for &(centre, height) in wanted {
-        let centre = centre.max(free + height / 2);
-        free = centre + height - height / 2 + gap;
-        centres.push(centre);
-    }
-    // Pushed past the bottom: move the stack up from the last label, as far as the top allows.
-    let mut limit = bottom;
-    for (centre, &(_, height)) in centres.iter_mut().zip(wanted).rev() {
-        *centre = (*centre)
-            .min(limit - (height - height / 2))
-            .max(top + height / 2);
-        limit = *centre - height / 2 - gap;
-    }
-    centres
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,11 +262,5 @@ mod tests {
             clip_at([(0.0, None), (1.0, Some(9.0))], 2.0),
             vec![(0.0, None), (1.0, None)]
         );
-    }
-
-    #[test]
-    fn stacked_labels_keep_apart_and_inside_the_plot() {
-        assert_eq!(stack(&[(10, 10), (12, 10)], (0, 100), 2), vec![10, 22]);
-        assert_eq!(stack(&[(95, 10), (96, 10)], (0, 100), 2), vec![83, 95]);
     }
 }
