@@ -190,7 +190,7 @@ impl FleetSpec {
         if !matches!(scenario.service, ServiceKind::Llm(_)) {
             return bad(
                 "scenario",
-                "a fleet needs LLM replicas, not the textbook queue".into(),
+                "must be an LLM replica, not the textbook queue".into(),
             );
         }
         if !(self.seconds.is_finite() && self.seconds > 0.0 && self.seconds <= MAX_SECONDS) {
