@@ -68,7 +68,7 @@ fn the_json_has_the_summary_and_one_series_point_per_interval() {
         .map(|p| p["replicas"].as_u64().unwrap() + p["starting"].as_u64().unwrap())
         .max()
         .unwrap();
-    assert!(most >= 2 && most <= 10, "{most}");
+    assert!((2..=10).contains(&most), "{most}");
     assert!(summary["scale_events"].as_u64().unwrap() >= 1);
     // offered_rps is the mean of the curve over the interval: 5 + 55 × 7.5 / 600 for the first.
     let first = series[0]["offered_rps"].as_f64().unwrap();
