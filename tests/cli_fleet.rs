@@ -162,86 +162,40 @@ fn help_names_the_defaults_of_every_signal() {
 
 #[test]
 fn bad_flags_are_refused_in_one_line_naming_the_flag() {
-    for (args, words) in [
-        (vec!["--seconds", "60"], "--traffic is required"),
-        (vec!["--traffic", "0:5"], "--seconds is required"),
+    // Each command after `fleet`, split at spaces; a day of "--traffic 0:5 --seconds 60" is `DAY`.
+    const DAY: &str = "--traffic 0:5 --seconds 60";
+    for (command, words) in [
+        ("--seconds 60", "--traffic is required"),
+        ("--traffic 0:5", "--seconds is required"),
         (
-            vec!["--traffic", "0:5,abc", "--seconds", "60"],
+            "--traffic 0:5,abc --seconds 60",
             "--traffic point 2: \"abc\" is not time_s:requests_per_s",
         ),
         (
-            vec!["--traffic", "60:5,30:5", "--seconds", "60"],
+            "--traffic 60:5,30:5 --seconds 60",
             "--traffic point 2: the time",
         ),
+        ("--traffic 0:-5 --seconds 60", "--traffic point 1: the rate"),
+        ("--traffic 0:5 --seconds -1", "--seconds must be"),
+        ("DAY --min 3 --max 2", "--max must be from --min (3)"),
+        ("DAY --min -1", "must not be negative"),
+        ("DAY --interval 0", "--interval must be at least 1 second"),
+        ("DAY --target 0", "--target must be a number above 0"),
+        ("DAY --scale-up-delay -3", "--scale-up-delay must be from 0"),
+        ("DAY --route random", "'random' for '--route"),
+        ("DAY --scale-on gpu", "'gpu' for '--scale-on"),
         (
-            vec!["--traffic", "0:-5", "--seconds", "60"],
-            "--traffic point 1: the rate",
-        ),
-        (
-            vec!["--traffic", "0:5", "--seconds", "-1"],
-            "--seconds must be",
-        ),
-        (
-            vec![
-                "--traffic",
-                "0:5",
-                "--seconds",
-                "60",
-                "--min",
-                "3",
-                "--max",
-                "2",
-            ],
-            "--max must be from --min (3)",
-        ),
-        (
-            vec!["--traffic", "0:5", "--seconds", "60", "--min", "-1"],
-            "must not be negative",
-        ),
-        (
-            vec!["--traffic", "0:5", "--seconds", "60", "--interval", "0"],
-            "--interval must be at least 1 second",
-        ),
-        (
-            vec!["--traffic", "0:5", "--seconds", "60", "--target", "0"],
-            "--target must be a number above 0",
-        ),
-        (
-            vec![
-                "--traffic",
-                "0:5",
-                "--seconds",
-                "60",
-                "--scale-up-delay",
-                "-3",
-            ],
-            "--scale-up-delay must be from 0",
-        ),
-        (
-            vec!["--traffic", "0:5", "--seconds", "60", "--route", "random"],
-            "'random' for '--route",
-        ),
-        (
-            vec!["--traffic", "0:5", "--seconds", "60", "--scale-on", "gpu"],
-            "'gpu' for '--scale-on",
-        ),
-        (
-            vec![
-                "--traffic",
-                "0:5",
-                "--seconds",
-                "60",
-                "--preset",
-                "textbook",
-            ],
+            "DAY --preset textbook",
             "--preset or --scenario must be an LLM replica",
         ),
         (
-            vec!["--traffic", "0:99999", "--seconds", "604800"],
+            "--traffic 0:99999 --seconds 604800",
             "--traffic brings about",
         ),
     ] {
+        let command = command.replace("DAY", DAY);
+        let args: Vec<&str> = command.split(' ').collect();
         let err = refused(&args);
-        assert!(err.contains(words), "{args:?}: {err}");
+        assert!(err.contains(words), "{command}: {err}");
     }
 }
