@@ -26,6 +26,7 @@
 //! Times: the LLM mode works in seconds; the textbook mode in abstract time units (mean service 1 by default).
 
 pub mod analytic;
+pub mod fleet;
 pub mod presets;
 pub mod progressive;
 pub mod scenario;

@@ -171,9 +171,35 @@ pub fn measure(size: Size) -> Vec<Line> {
     }
     lines.push(time_metrics_page());
     lines.push(time_timeline());
+    lines.push(time_fleet_day());
     #[cfg(not(target_arch = "wasm32"))]
     lines.extend(traces::time_trace_readers(1_000_000 / scale as usize));
     lines
+}
+
+/// A 30-minute day of the fleet: the course box under the morning ramp (a fifth of one replica's capacity to four
+/// replicas' worth), scaling on the waiting queue, 1 to 10 replicas: best of three.
+fn time_fleet_day() -> Line {
+    use goodput::model::fleet::{simulate, FleetSpec, Shape, Signal};
+    let course = Scenario::course_preset();
+    let spec = FleetSpec {
+        traffic: Shape::MorningRamp.traffic(course.saturation_throughput()),
+        seconds: 1800.0,
+        ..FleetSpec::new(Signal::Waiting, &course)
+    };
+    let requests = spec.traffic.arrivals(spec.seconds, spec.seed).len() as u64;
+    let best = (0..3)
+        .map(|_| timed(|| simulate(&course, &spec)).1)
+        .fold(f64::INFINITY, f64::min);
+    Line {
+        what: "fleet day, course preset, 30-minute morning ramp, scaling on waiting (best of 3)"
+            .to_string(),
+        work: requests,
+        unit: "requests",
+        work_text: format!("{requests} requests"),
+        seconds: best,
+        rate: format!("{:.0} ms per day", best * 1e3),
+    }
 }
 
 /// What the batch timeline computes on each move of its load slider (two short runs of the model and a traced

@@ -3,6 +3,7 @@
 use super::bench;
 use super::calibrate::{self, CalibrateArgs};
 use super::finite::{self, FiniteArgs};
+use super::fleet::{self, FleetArgs};
 use super::output::{print_run, print_sweep, OutputArgs};
 use super::scenario_args::{whole, ScenarioArgs};
 use clap::{Args, Parser, Subcommand};
@@ -127,6 +128,12 @@ enum Command {
     /// experiment, what the inputs could not determine, and the flags assumed. Calibrate from light loads (well
     /// below the knee) and read the knee off the model. Exits 2 with one line naming the file at fault.
     Calibrate(CalibrateArgs),
+    /// Simulate a fleet of the scenario's replica through a day: traffic that ramps and spikes (--traffic, Poisson
+    /// at a piecewise-linear rate), a router (--route), and an autoscaler that reads one signal every --interval
+    /// seconds and sets the replica count by the Kubernetes HPA rule, with a start-up delay before a new replica
+    /// serves, a 300 s scale-down stabilisation window, and draining on scale-down. Prints the day's summary and a
+    /// compact series, or --json.
+    Fleet(FleetArgs),
 }
 
 /// The random seed of a run.
@@ -262,6 +269,7 @@ fn execute(command: Command) -> Result<(), String> {
             );
         }
         Command::Calibrate(args) => calibrate::run(&args)?,
+        Command::Fleet(args) => fleet::run(&args)?,
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! goodput-sim run --scenario my.json --trace requests.jsonl --json
 //! goodput-sim scenario --preset distserve > my.json; goodput-sim run --scenario my.json
 //! goodput-sim bench [--json]
+//! goodput-sim fleet --traffic 0:5,1320:100 --seconds 1800 --scale-on waiting --json
 //! goodput-sim metrics tests/fixtures/metrics/healthy.prom
 //! curl -s localhost:8000/metrics | goodput-sim metrics -
 //! goodput-sim metrics --json earlier.prom later.prom
@@ -17,7 +18,7 @@
 //! ```
 //!
 //! Modules: [`cli`] (the subcommands), [`calibrate`] (a scenario fitted to a server's measurements), [`scenario_args`] (the flags that make a scenario), [`finite`] (finite runs
-//! at a rate or of a trace, like `vllm bench serve`), [`trace`] (reading traces), [`input`] (files and standard
+//! at a rate or of a trace, like `vllm bench serve`), [`fleet`] (a fleet through a day, routed and autoscaled), [`trace`] (reading traces), [`input`] (files and standard
 //! input), [`output`] (table, CSV and JSON), [`bench`] (the model's speed, for BENCHMARKS.md). The
 //! `metrics` subcommand is `goodput::cluster::report`, which the probe script and tests share.
 
@@ -29,6 +30,8 @@ mod calibrate;
 mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod finite;
+#[cfg(not(target_arch = "wasm32"))]
+mod fleet;
 #[cfg(not(target_arch = "wasm32"))]
 mod input;
 #[cfg(not(target_arch = "wasm32"))]

@@ -95,7 +95,7 @@ pub struct ScenarioArgs {
 }
 
 /// `--preset`'s values: the library's preset list, each with its label in `--help`.
-fn preset_parser() -> impl TypedValueParser<Value = Preset> {
+pub fn preset_parser() -> impl TypedValueParser<Value = Preset> {
     PossibleValuesParser::new(Preset::ALL.map(|p| PossibleValue::new(p.key()).help(p.label())))
         .map(|key| Preset::from_key(&key).expect("clap accepts only the presets' keys"))
 }
@@ -340,7 +340,7 @@ fn resolve_length_files(text: &str, source: &str) -> Result<Option<String>, Stri
 }
 
 /// A scenario file, parsed; an error names the field at fault (e.g. `service.iteration.fixed`).
-fn read_scenario(source: &str) -> Result<Scenario, String> {
+pub fn read_scenario(source: &str) -> Result<Scenario, String> {
     let text = read_text(source, MAX_SCENARIO_BYTES, "a scenario file is a few kB")?;
     let text = resolve_length_files(&text, source)?.unwrap_or(text);
     let name = display_name(source);

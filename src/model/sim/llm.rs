@@ -46,11 +46,12 @@ use kv::{blocks_for, cached_prefix, preempt_newest, KvBlocks};
 use request::{LengthSampler, Request};
 mod admission;
 pub mod batch;
-mod bench_stats;
+pub(crate) mod bench_stats;
 mod itl;
 mod kv;
 pub mod replay;
 mod request;
+pub mod stepper;
 
 use rand::Rng;
 use rand_distr::Exp1;
@@ -560,6 +561,14 @@ impl LlmSim {
             if req.generated == 0 {
                 req.first_token = t;
                 self.admission.first_token(req.prompt);
+                if let Some(log) = self
+                    .replay
+                    .as_deref_mut()
+                    .and_then(|r| r.log.as_deref_mut())
+                {
+                    log.first_tokens
+                        .push((t, t - (req.arrival - self.overhead)));
+                }
             } else if let Some(replay) = self.replay.as_deref_mut() {
                 // A recompute yields the token after the preempted ones: one gap, the whole stall.
                 replay.itl.record(t - req.last_token, 1);

@@ -35,7 +35,7 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// The mean, percentiles and largest of `values` (sorted in place).
-pub(super) fn stats(values: &mut [f64]) -> BenchStats {
+pub(crate) fn stats(values: &mut [f64]) -> BenchStats {
     if values.is_empty() {
         return BenchStats::default();
     }

@@ -124,6 +124,9 @@ pub(crate) struct ReplayState {
     output: u64,
     /// The last completion.
     end: f64,
+    /// What a replica driven from outside ([`super::stepper`]) hands back: every finished request and every first
+    /// token, until taken; `None` (nothing kept) in ordinary finite runs.
+    pub log: Option<Box<super::stepper::ReplicaLog>>,
 }
 
 impl ReplayState {
@@ -158,6 +161,9 @@ impl ReplayState {
         self.input += u64::from(t.prompt_tokens);
         self.output += u64::from(t.output_tokens);
         self.end = self.end.max(t.finish);
+        if let Some(log) = self.log.as_deref_mut() {
+            log.finished.push(*t);
+        }
     }
 }
 
@@ -199,31 +205,63 @@ pub fn bench_requests(
     };
     let gaps = Gaps::new(1.0 / rate, cv);
     let mut rng_arrivals = stream(seed, super::ARRIVALS);
-    let mut rng_prompts = stream(seed, super::PROMPTS);
-    let mut rng_outputs = stream(seed, super::OUTPUTS);
-    let prompts = super::LengthSampler::new(&fleet.prompt_tokens);
-    let outputs = super::LengthSampler::new(&fleet.output_tokens);
-    // As in a steady-state run, no sequence outgrows the cache: a geometric tail is cut there (as at vLLM's
-    // max_model_len).
-    let capacity = fleet
-        .kv_cache
-        .tokens()
-        .map_or(MAX_TOKENS, |c| c.min(u64::from(MAX_TOKENS)) as u32);
+    let mut lengths = Lengths::new(fleet, seed);
     let mut t = 0.0;
     Ok((0..n)
         .map(|i| {
             if i > 0 {
                 t += gaps.next(&mut rng_arrivals);
             }
-            let prompt = prompts.sample(&mut rng_prompts).min(capacity);
-            let output = outputs.sample(&mut rng_outputs).min(capacity + 1 - prompt);
+            let (prompt_tokens, output_tokens) = lengths.draw();
             TraceRequest {
                 arrival_s: t,
-                prompt_tokens: prompt,
-                output_tokens: output,
+                prompt_tokens,
+                output_tokens,
             }
         })
         .collect())
+}
+
+/// Prompt and output lengths drawn from a fleet's distributions, each from its own stream of the seed, as every run
+/// draws them.
+pub struct Lengths {
+    prompts: super::LengthSampler,
+    outputs: super::LengthSampler,
+    rng_prompts: crate::model::sim::Stream,
+    rng_outputs: crate::model::sim::Stream,
+    /// The longest sequence a replica's KV cache holds, tokens.
+    capacity: u32,
+}
+
+impl Lengths {
+    /// The draws of `fleet`'s lengths from `seed`.
+    pub fn new(fleet: &crate::model::scenario::LlmFleet, seed: u64) -> Self {
+        Self {
+            prompts: super::LengthSampler::new(&fleet.prompt_tokens),
+            outputs: super::LengthSampler::new(&fleet.output_tokens),
+            rng_prompts: stream(seed, super::PROMPTS),
+            rng_outputs: stream(seed, super::OUTPUTS),
+            // As in a steady-state run, no sequence outgrows the cache: a geometric tail is cut there (as at vLLM's
+            // max_model_len).
+            capacity: fleet
+                .kv_cache
+                .tokens()
+                .map_or(MAX_TOKENS, |c| c.min(u64::from(MAX_TOKENS)) as u32),
+        }
+    }
+
+    /// The next request's prompt and output tokens.
+    pub fn draw(&mut self) -> (u32, u32) {
+        let prompt = self
+            .prompts
+            .sample(&mut self.rng_prompts)
+            .min(self.capacity);
+        let output = self
+            .outputs
+            .sample(&mut self.rng_outputs)
+            .min(self.capacity + 1 - prompt);
+        (prompt, output)
+    }
 }
 
 /// Why a run spanning `span` seconds is refused: the clock could not resolve its steps.
@@ -451,7 +489,6 @@ pub fn measured_saturation_throughput(
     Ok((b - a) as f64 / (finishes[b] - finishes[a]))
 }
 
-/// numpy's default percentile: linear interpolation between the order statistics around `(n − 1)·q`.
 #[cfg(test)]
 mod tests {
     use super::*;
