@@ -124,9 +124,18 @@ pub(crate) struct ReplayState {
     output: u64,
     /// The last completion.
     end: f64,
-    /// What a replica driven from outside ([`super::stepper`]) hands back: every finished request and every first
+    /// What a replica driven from outside (a fleet's stepper) hands back: every finished request and every first
     /// token, until taken; `None` (nothing kept) in ordinary finite runs.
-    pub log: Option<Box<super::stepper::ReplicaLog>>,
+    pub log: Option<Box<ReplicaLog>>,
+}
+
+/// What a stepped replica hands back until taken.
+#[derive(Debug, Default)]
+pub struct ReplicaLog {
+    /// Finished requests, in completion order (`arrival` is when the request was sent).
+    pub finished: Vec<RequestTrace>,
+    /// First tokens: when each came out, and the request's TTFT.
+    pub first_tokens: Vec<(f64, f64)>,
 }
 
 impl ReplayState {

@@ -7,18 +7,10 @@
 //! batch had work (what a GPU-utilisation dashboard shows), the requests waiting, the KV blocks in use, and the
 //! requests in the system (sent and not finished, the `L` of Little's Law).
 
+pub use super::replay::ReplicaLog;
 use super::replay::{ReplayState, TraceRequest};
-use super::{LlmSim, RequestTrace};
+use super::LlmSim;
 use crate::model::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind};
-
-/// What a stepped replica hands back until taken.
-#[derive(Debug, Default)]
-pub struct ReplicaLog {
-    /// Finished requests, in completion order (`arrival` is when the request was sent).
-    pub finished: Vec<RequestTrace>,
-    /// First tokens: when each came out, and the request's TTFT.
-    pub first_tokens: Vec<(f64, f64)>,
-}
 
 /// Running time integrals of a replica's gauges (seconds × requests, seconds × blocks, seconds).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
