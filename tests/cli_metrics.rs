@@ -16,13 +16,7 @@ fn metrics_prints_the_four_signals_and_the_verdict_of_each_sample_page() {
         (HEALTHY_PAGE, "verdict: below the knee"),
         (PAST_THE_KNEE_PAGE, "verdict: past the knee"),
     ] {
-        let out = sim(&["metrics", page]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = succeeded(sim(&["metrics", page]));
         assert!(text.contains("model_name=\"course-27b-fp8\""), "{text}");
         for signal in [
             "TTFT  p50 ≈ ",
