@@ -279,11 +279,8 @@ pub fn controls_html(id: &str) -> String {
             m.text_element("output", &output, &clock_now);
         });
     });
-    m.element(
-        "p",
-        &[("class", "widget-note fleet-note"), ("role", "alert")],
-        |_| {},
-    );
+    // Plain text, so that an empty note shows nothing.
+    m.element("p", &[("class", "fleet-note"), ("role", "alert")], |_| {});
     m.element("div", &[("class", "fleet-charts")], |_| {});
     m.finish()
 }
