@@ -78,8 +78,8 @@ impl FleetPanel {
     /// The figure's caption.
     pub fn caption(self) -> &'static str {
         match self {
-            FleetPanel::Load => "Offered load and replicas through the day",
-            FleetPanel::Service => "p99 TTFT against its SLO, and goodput against throughput",
+            FleetPanel::Load => "Offered load and replicas",
+            FleetPanel::Service => "p99 TTFT and goodput",
         }
     }
 

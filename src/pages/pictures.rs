@@ -135,7 +135,10 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
                 ],
             );
         });
-        write_table(m, &picture.caption, &picture.table);
+        // A picture whose figures are all in its `alt` (the fleet's) comes without a table.
+        if !picture.table.header.is_empty() {
+            write_table(m, &picture.caption, &picture.table);
+        }
     });
 }
 

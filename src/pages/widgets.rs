@@ -134,8 +134,6 @@ fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback,
 
 /// Where the static fleet pictures are scrubbed to: the end of the morning's ramp.
 const FLEET_AT: f64 = 1200.0;
-/// Rows of the static fleet tables: every 7½ minutes (the live widget's have one a minute).
-const FLEET_TABLE_ROWS: usize = 5;
 
 /// The fleet widget's day at its defaults, drawn by the code its worker runs, and its summary (the note above the
 /// pictures says what the controls do).
@@ -156,7 +154,9 @@ fn fleet_fallback(stem: &str) -> Result<WidgetFallback, PagesError> {
                 &format!("{stem}-fleet-{}", panel.key()),
                 panel.caption(),
                 panel.summary(&data),
-                panel.table(&data, FLEET_TABLE_ROWS),
+                // No table: the `alt` reads the figures at the scrubbed time and the line above them the day's, and
+                // the lesson page's bytes are the first visit's (the live widget's tables have a row a minute).
+                crate::charts::DataTable::default(),
                 sizes,
                 |theme, (width, _)| panel.svg(&data, &ChartStyle::new(theme, 1.0), width),
             )
@@ -253,7 +253,7 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
             "the timeline",
         ),
         WidgetName::FleetDay => (
-            "Pictures of the morning ramp at the widget's defaults. With JavaScript you pick the signal (GPU utilisation, requests waiting, TTFT p99, KV-cache usage), the router (round robin, shortest queue, two choices), the start-up delay and the traffic, and scrub through the day.",
+            "Pictures of the morning ramp at the widget's defaults. With JavaScript you pick the signal (GPU utilisation, requests waiting, TTFT p99, KV-cache usage), the router, the start-up delay and the traffic, and scrub through the day.",
             "the fleet",
         ),
         WidgetName::MetricsReader => (
