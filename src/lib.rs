@@ -8,7 +8,8 @@
 //! - [`address`]: the query string the lab's settings and a presentation's place share;
 //! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
 //!   projected screens, with its keys, URL and window-sync protocol;
-//! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways;
+//! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways, and
+//!   [`fleet_protocol`], its `fleet-worker`'s, whose day [`fleet_view`] simulates and draws as HTML;
 //! - [`teacher`]: the Ask box's answers from the course (passages ranked by BM25, worked sizings and SLOs), and
 //!   the pure parts of asking the learner's own model;
 //! - `pages` (native): the static site, every page written as complete HTML at build time;
@@ -21,6 +22,8 @@ pub mod address;
 pub mod calibrate;
 pub mod charts;
 pub mod cluster;
+pub mod fleet_protocol;
+pub mod fleet_view;
 pub mod html_writer;
 pub mod lab;
 pub mod lesson;

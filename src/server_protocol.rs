@@ -107,7 +107,7 @@ pub enum FromWorker {
 
 /// A message that does not read: which message, which field, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProtocolError(String);
+pub struct ProtocolError(pub(crate) String);
 
 impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -117,15 +117,15 @@ impl fmt::Display for ProtocolError {
 
 impl std::error::Error for ProtocolError {}
 
-/// Reads a message's fields in order, naming the one at fault.
-struct Fields<'a> {
-    kind: &'a str,
+/// Reads a message's fields in order, naming the one at fault (the fleet worker's messages use it too).
+pub(crate) struct Fields<'a> {
+    pub(crate) kind: &'a str,
     parts: &'a [String],
     next: usize,
 }
 
 impl<'a> Fields<'a> {
-    fn new(parts: &'a [String]) -> Result<Self, ProtocolError> {
+    pub(crate) fn new(parts: &'a [String]) -> Result<Self, ProtocolError> {
         let kind = parts
             .first()
             .ok_or_else(|| ProtocolError("an empty message".to_owned()))?;
@@ -136,11 +136,11 @@ impl<'a> Fields<'a> {
         })
     }
 
-    fn error(&self, name: &str, problem: &str) -> ProtocolError {
+    pub(crate) fn error(&self, name: &str, problem: &str) -> ProtocolError {
         ProtocolError(format!("a {:?} message's {name} {problem}", self.kind))
     }
 
-    fn text(&mut self, name: &str) -> Result<String, ProtocolError> {
+    pub(crate) fn text(&mut self, name: &str) -> Result<String, ProtocolError> {
         let field = self
             .parts
             .get(self.next)
@@ -149,7 +149,7 @@ impl<'a> Fields<'a> {
         Ok(field.clone())
     }
 
-    fn number<T: std::str::FromStr>(&mut self, name: &str) -> Result<T, ProtocolError> {
+    pub(crate) fn number<T: std::str::FromStr>(&mut self, name: &str) -> Result<T, ProtocolError> {
         let text = self.text(name)?;
         text.parse()
             .map_err(|_| self.error(name, &format!("is {text:?}, not a number")))
@@ -188,7 +188,7 @@ impl<'a> Fields<'a> {
             .collect())
     }
 
-    fn end(self) -> Result<(), ProtocolError> {
+    pub(crate) fn end(self) -> Result<(), ProtocolError> {
         match self.parts.len() - self.next.min(self.parts.len()) {
             0 => Ok(()),
             extra => Err(ProtocolError(format!(

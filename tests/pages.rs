@@ -232,9 +232,12 @@ fn the_widgets_carry_their_settings_and_the_lab_draws_its_curves_as_pictures() {
     }
     for asset in &site().assets {
         assert!(asset.contents.starts_with("<svg"), "{}", asset.path);
-        // The lab's curves are against offered load; the batch timeline is against time, slot by slot.
+        // The lab's curves are against offered load; the batch timeline is against time, slot by slot, and the
+        // fleet's day against the minutes into it.
         let axis = if asset.path.contains("batch-timeline") {
             "time (s)"
+        } else if asset.path.contains("fleet-widget") {
+            "minutes into the day"
         } else {
             "offered load"
         };

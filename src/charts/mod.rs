@@ -9,6 +9,7 @@
 //! Offered load is a fraction of capacity (ρ): `0.97` is 97%.
 
 mod distribution;
+pub mod fleet;
 pub mod format;
 mod frame;
 mod latency;

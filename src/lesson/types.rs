@@ -431,16 +431,19 @@ pub enum WidgetName {
     MetricsReader,
     /// Inside the batch: one replica's iterations at the lab's settings, one request followed through them.
     BatchTimeline,
+    /// A fleet through a day: the autoscaler's signal, the router, the start-up delay and the traffic, over time.
+    FleetDay,
 }
 
 impl WidgetName {
     /// Every widget, for error messages and documentation.
-    pub const ALL: [WidgetName; 5] = [
+    pub const ALL: [WidgetName; 6] = [
         WidgetName::KneeLab,
         WidgetName::GoodputChart,
         WidgetName::LittlesLawSizer,
         WidgetName::MetricsReader,
         WidgetName::BatchTimeline,
+        WidgetName::FleetDay,
     ];
 
     /// The name an author writes, e.g. `knee-lab`.
@@ -451,6 +454,7 @@ impl WidgetName {
             WidgetName::LittlesLawSizer => "littles-law-sizer",
             WidgetName::MetricsReader => "metrics-reader",
             WidgetName::BatchTimeline => "batch-timeline",
+            WidgetName::FleetDay => "fleet-day",
         }
     }
 

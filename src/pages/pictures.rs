@@ -51,9 +51,29 @@ pub fn draw_sized(
     caption: &str,
     sizes: Sizes,
 ) -> Result<Picture, PagesError> {
-    let file = |theme: ChartTheme, (width, height): (u32, u32), suffix: &str| {
-        let contents = chart_svg(spec, &ChartStyle::new(theme, 1.0), width, height)
-            .map_err(|error| PagesError::Picture(format!("{stem}: {error}")))?;
+    draw_with(
+        stem,
+        caption,
+        spec.summary(),
+        spec.table(),
+        sizes,
+        |theme, (width, height)| chart_svg(spec, &ChartStyle::new(theme, 1.0), width, height),
+    )
+}
+
+/// A picture drawn by `draw` (an SVG document of a theme and size), for charts outside [`ChartSpec`] such as the
+/// fleet widget's, which its worker draws.
+pub fn draw_with(
+    stem: &str,
+    caption: &str,
+    summary: String,
+    table: crate::charts::DataTable,
+    sizes: Sizes,
+    draw: impl Fn(ChartTheme, (u32, u32)) -> Result<String, String>,
+) -> Result<Picture, PagesError> {
+    let file = |theme: ChartTheme, size: (u32, u32), suffix: &str| {
+        let contents =
+            draw(theme, size).map_err(|error| PagesError::Picture(format!("{stem}: {error}")))?;
         Ok::<_, PagesError>(Asset {
             path: format!("{stem}-{suffix}.svg"),
             contents,
@@ -61,8 +81,8 @@ pub fn draw_sized(
     };
     Ok(Picture {
         caption: caption.to_owned(),
-        summary: spec.summary(),
-        table: spec.table(),
+        summary,
+        table,
         files: [
             file(ChartTheme::Light, sizes.wide, "light")?,
             file(ChartTheme::Dark, sizes.wide, "dark")?,
@@ -115,7 +135,10 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
                 ],
             );
         });
-        write_table(m, &picture.caption, &picture.table);
+        // A picture whose figures are all in its `alt` (the fleet's) comes without a table.
+        if !picture.table.header.is_empty() {
+            write_table(m, &picture.caption, &picture.table);
+        }
     });
 }
 

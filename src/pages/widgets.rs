@@ -21,6 +21,11 @@ pub enum WidgetFallback {
     Arithmetic(Vec<String>),
     /// The metrics reader: nothing to compute.
     Note,
+    /// The fleet's day at the widget's defaults: both charts, the day's summary and the controls in words.
+    Fleet {
+        pictures: Vec<Picture>,
+        lines: Vec<String>,
+    },
     /// The batch timeline: its picture at the lesson's settings, the followed request's story and the step-time
     /// formula.
     Timeline {
@@ -39,6 +44,9 @@ impl WidgetFallback {
                 pictures.iter().flat_map(|p| p.files.clone()).collect()
             }
             WidgetFallback::Timeline { picture, .. } => picture.files.to_vec(),
+            WidgetFallback::Fleet { pictures, .. } => {
+                pictures.iter().flat_map(|p| p.files.clone()).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -92,6 +100,7 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
         }
         WidgetName::MetricsReader => WidgetFallback::Note,
         WidgetName::BatchTimeline => timeline_fallback(widget, stem)?,
+        WidgetName::FleetDay => fleet_fallback(stem)?,
     })
 }
 
@@ -121,6 +130,43 @@ fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback,
         picture: Box::new(picture),
         lines,
     })
+}
+
+/// Where the static fleet pictures are scrubbed to: the end of the morning's ramp.
+const FLEET_AT: f64 = 1200.0;
+
+/// The fleet widget's day at its defaults, drawn by the code its worker runs, and its summary (the note above the
+/// pictures says what the controls do).
+fn fleet_fallback(stem: &str) -> Result<WidgetFallback, PagesError> {
+    use crate::charts::fleet::FleetPanel;
+    use crate::charts::ChartStyle;
+    let failed = |error: String| PagesError::Picture(format!("fleet-day: {error}"));
+    let day = crate::fleet_view::simulate_day(&Default::default()).map_err(failed)?;
+    let data = crate::fleet_view::chart_data(&day, FLEET_AT);
+    let pictures = FleetPanel::ALL
+        .iter()
+        .map(|&panel| {
+            let sizes = pictures::Sizes {
+                wide: (720, panel.height(720)),
+                narrow: (360, panel.height(360)),
+            };
+            pictures::draw_with(
+                &format!("{stem}-fleet-{}", panel.key()),
+                panel.caption(),
+                panel.summary(&data),
+                // No table: the `alt` reads the figures at the scrubbed time and the line above them the day's, and
+                // the lesson page's bytes are the first visit's (the live widget's tables have a row a minute).
+                crate::charts::DataTable::default(),
+                sizes,
+                |theme, (width, _)| panel.svg(&data, &ChartStyle::new(theme, 1.0), width),
+            )
+        })
+        .collect::<Result<_, _>>()?;
+    let lines = vec![format!(
+        "The day: {}",
+        crate::fleet_view::summary_line(&day.summary)
+    )];
+    Ok(WidgetFallback::Fleet { pictures, lines })
 }
 
 /// The timeline picture's size: wide and tall enough for 64 slot rows.
@@ -206,6 +252,10 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
             "A picture of the timeline at the lesson's settings. Moving the load, switching chunked prefill and following another request need JavaScript.",
             "the timeline",
         ),
+        WidgetName::FleetDay => (
+            "Pictures of the morning ramp at the widget's defaults. With JavaScript you pick the signal (GPU utilisation, requests waiting, TTFT p99, KV-cache usage), the router, the start-up delay and the traffic, and scrub through the day.",
+            "the fleet",
+        ),
         WidgetName::MetricsReader => (
             "Reading a pasted /metrics page needs JavaScript. On a terminal, tools/cluster-probe.sh HOST:PORT or goodput-sim metrics reads a live server the same way.",
             "the reader",
@@ -245,6 +295,16 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
                     }
                 },
             );
+        }
+        WidgetFallback::Fleet { pictures, lines } => {
+            m.element("div", &[("class", "lab-charts lab-charts-static")], |m| {
+                for line in lines {
+                    m.text_element("p", &[("class", "timeline-static-text")], line);
+                }
+                for picture in pictures {
+                    pictures::write_figure(m, picture);
+                }
+            });
         }
         WidgetFallback::Note => {}
     }

@@ -462,9 +462,9 @@ mod tests {
         let steps = screens.iter().filter(|s| s.interactive).count();
         assert_eq!(
             steps,
-            11 + 5 + 1 + 1,
+            11 + 6 + 1 + 1,
             "eleven predict steps (the five guided ones, the chunked-prefill, queue-cap and morning-ramp ones, two \
-             chart predictions, a recall), five widgets, one recall card, one explain card"
+             chart predictions, a recall), six widgets, one recall card, one explain card"
         );
         let knee_lab = screens
             .iter()

@@ -8,6 +8,7 @@
 
 mod batch_timeline;
 mod copy_block;
+mod fleet;
 mod frame;
 mod knee_lab;
 mod lab_link;
@@ -42,5 +43,6 @@ pub fn Widget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
         WidgetName::BatchTimeline => {
             view! { <batch_timeline::BatchTimelineWidget widget id/> }.into_any()
         }
+        WidgetName::FleetDay => fleet::fleet_widget(widget, id).into_any(),
     }
 }

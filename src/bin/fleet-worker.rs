@@ -1,0 +1,106 @@
+//! The web worker behind the fleet widget: it simulates the day of the reader's settings with the fleet model and
+//! draws both charts as SVG with their accessible text ([`goodput::fleet_view`]), so neither the model's fleet loop
+//! nor the chart drawing is in the page's wasm. The page starts it when the widget mounts (as it nears the viewport).
+//!
+//! Messages are [`goodput::fleet_protocol`]'s: `Start` → `Controls` (the widget's controls, so the page's wasm
+//! does not hold them), `Draw` → `Drawn`, or `Refused` when the day cannot be simulated; a
+//! message it cannot read → `Unreadable`. The last few days are kept by their settings, so scrubbing and playing only
+//! redraw. A panic posts `["crashed", message]` before the worker stops.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    goodput::components::worker::post_panics();
+    worker::listen();
+}
+
+// Native builds (cargo test, clippy) have nothing to run: the worker exists only in the browser.
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use goodput::fleet_protocol::{FleetSettings, FromWorker, ToWorker};
+    use goodput::fleet_view::{controls_html, render, simulate_day};
+    use goodput::model::fleet::FleetDay;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use web_sys::js_sys::Array;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    /// Days kept: every signal of one setting of the rest, so comparing signals never recomputes.
+    const KEPT: usize = 4;
+
+    thread_local! {
+        /// The latest days, newest last, each with the milliseconds it took to simulate.
+        static DAYS: RefCell<Vec<(FleetSettings, Rc<FleetDay>, u32)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    fn post(message: FromWorker) {
+        let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
+        let parts: Array = message.encode().into_iter().map(JsValue::from).collect();
+        let _ = scope.post_message(&parts);
+    }
+
+    pub fn listen() {
+        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+            let parts: Vec<String> = Array::from(&event.data())
+                .iter()
+                .map(|part| part.as_string().unwrap_or_default())
+                .collect();
+            match ToWorker::decode(&parts) {
+                Ok(message) => answer(message),
+                Err(error) => post(FromWorker::Unreadable(error.to_string())),
+            }
+        });
+        let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
+        scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+    }
+
+    /// The day of `settings`, from the cache or simulated now, with the milliseconds simulating it took.
+    fn day(settings: FleetSettings) -> Result<(Rc<FleetDay>, u32), String> {
+        let kept = DAYS.with_borrow(|days| {
+            days.iter()
+                .find(|(s, _, _)| *s == settings)
+                .map(|(_, day, took)| (day.clone(), *took))
+        });
+        if let Some(kept) = kept {
+            return Ok(kept);
+        }
+        let started = web_sys::js_sys::Date::now();
+        let day = Rc::new(simulate_day(&settings)?);
+        let took = (web_sys::js_sys::Date::now() - started).round() as u32;
+        DAYS.with_borrow_mut(|days| {
+            if days.len() == KEPT {
+                days.remove(0);
+            }
+            days.push((settings, day.clone(), took));
+        });
+        Ok((day, took))
+    }
+
+    fn answer(message: ToWorker) {
+        let (settings, at, width, theme, request) = match message {
+            ToWorker::Start { id } => return post(FromWorker::Controls(controls_html(&id))),
+            ToWorker::Draw {
+                settings,
+                at,
+                width,
+                theme,
+                request,
+            } => (settings, at, width, theme, request),
+        };
+        let drawn = day(settings).and_then(|(day, milliseconds)| {
+            let (charts_html, summary) = render(&day, at, theme, width, milliseconds)?;
+            Ok(FromWorker::Drawn {
+                charts_html,
+                summary,
+                request,
+            })
+        });
+        post(drawn.unwrap_or_else(FromWorker::Refused));
+    }
+}

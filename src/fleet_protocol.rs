@@ -1,0 +1,205 @@
+//! The messages between the fleet widget and its `fleet-worker` (`src/bin/fleet-worker.rs`), written and read here
+//! only, as [`crate::server_protocol`]'s are (and with its field reader): arrays of strings, the kind first, a field
+//! that does not read an error naming it. `tests/fleet_protocol.rs` checks every message both ways.
+
+use crate::charts::ChartTheme;
+use crate::model::fleet::{Route, Shape, Signal};
+use crate::server_protocol::{Fields, ProtocolError, CRASHED, FAILED};
+
+/// Start-up delays the widget offers, seconds: none, a small model, the CLI's default, a large model (llm-d
+/// measured 4 min 38 s for Qwen3-32B).
+pub const START_UP_DELAYS: [u32; 4] = [0, 30, 120, 300];
+
+/// What the reader picked: the day the worker simulates (the course box, 30 minutes, 1 to 10 replicas).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FleetSettings {
+    pub signal: Signal,
+    pub route: Route,
+    /// Seconds from the decision to add a replica until it serves.
+    pub start_up_delay: u32,
+    pub shape: Shape,
+}
+
+impl Default for FleetSettings {
+    /// The lesson's morning: the ramp, scaled on the waiting queue, the CLI's router and start-up delay.
+    fn default() -> Self {
+        FleetSettings {
+            signal: Signal::Waiting,
+            route: Route::ShortestQueue,
+            start_up_delay: 120,
+            shape: Shape::MorningRamp,
+        }
+    }
+}
+
+/// What the page asks of the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToWorker {
+    /// Send the controls of the widget whose anchor is `id` (its elements' ids start with it).
+    Start { id: String },
+    /// Draw the day of `settings` at `at` seconds, `width` CSS px wide in `theme`; `request` numbers the question so
+    /// an answer to an older one can be dropped.
+    Draw {
+        settings: FleetSettings,
+        at: f64,
+        width: u32,
+        theme: ChartTheme,
+        request: u32,
+    },
+}
+
+/// What the worker answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FromWorker {
+    /// The widget's controls, as HTML (`crate::fleet_view::controls_html`).
+    Controls(String),
+    /// Both charts with their accessible text and the time the day took to simulate (`charts_html`), and the day's
+    /// summary line (`summary`), for request `request`.
+    Drawn {
+        charts_html: String,
+        summary: String,
+        request: u32,
+    },
+    /// The day could not be simulated: why.
+    Refused(String),
+    /// The worker could not read the page's message: why.
+    Unreadable(String),
+    /// The worker's script or wasm did not load: what the browser said.
+    Failed(String),
+    /// The worker failed while it ran: what it said.
+    Crashed(String),
+}
+
+/// The wire's word for a theme.
+fn theme_key(theme: ChartTheme) -> &'static str {
+    match theme {
+        ChartTheme::Light => "light",
+        ChartTheme::Dark => "dark",
+        ChartTheme::HighContrast => "contrast",
+    }
+}
+
+fn pick<T: Copy>(
+    fields: &mut Fields<'_>,
+    name: &str,
+    all: &[T],
+    key: fn(T) -> &'static str,
+) -> Result<T, ProtocolError> {
+    let text = fields.text(name)?;
+    all.iter()
+        .copied()
+        .find(|item| key(*item) == text)
+        .ok_or_else(|| fields.error(name, &format!("is {text:?}, which it does not know")))
+}
+
+impl ToWorker {
+    /// The message on the wire.
+    pub fn encode(&self) -> Vec<String> {
+        let (settings, at, width, theme, request) = match self {
+            ToWorker::Start { id } => return vec!["start".to_owned(), id.clone()],
+            ToWorker::Draw {
+                settings,
+                at,
+                width,
+                theme,
+                request,
+            } => (settings, at, width, theme, request),
+        };
+        vec![
+            "draw".to_owned(),
+            settings.signal.key().to_owned(),
+            settings.route.key().to_owned(),
+            settings.start_up_delay.to_string(),
+            settings.shape.key().to_owned(),
+            at.to_string(),
+            width.to_string(),
+            theme_key(*theme).to_owned(),
+            request.to_string(),
+        ]
+    }
+
+    /// The message `parts` make, or what is wrong with them.
+    pub fn decode(parts: &[String]) -> Result<ToWorker, ProtocolError> {
+        let mut fields = Fields::new(parts)?;
+        if fields.kind == "start" {
+            let id = fields.text("id")?;
+            fields.end()?;
+            return Ok(ToWorker::Start { id });
+        }
+        if fields.kind != "draw" {
+            return Err(ProtocolError(format!(
+                "{:?} is no request the fleet worker knows",
+                fields.kind
+            )));
+        }
+        let themes = [
+            ChartTheme::Light,
+            ChartTheme::Dark,
+            ChartTheme::HighContrast,
+        ];
+        let message = ToWorker::Draw {
+            settings: FleetSettings {
+                signal: pick(&mut fields, "signal", &Signal::ALL, Signal::key)?,
+                route: pick(&mut fields, "router", &Route::ALL, Route::key)?,
+                start_up_delay: fields.number("start-up delay")?,
+                shape: pick(&mut fields, "traffic", &Shape::ALL, Shape::key)?,
+            },
+            at: fields.number("time")?,
+            width: fields.number("width")?,
+            theme: pick(&mut fields, "theme", &themes, theme_key)?,
+            request: fields.number("request number")?,
+        };
+        fields.end()?;
+        Ok(message)
+    }
+}
+
+impl FromWorker {
+    /// The message on the wire.
+    pub fn encode(&self) -> Vec<String> {
+        let parts: Vec<&str> = match self {
+            FromWorker::Drawn {
+                charts_html,
+                summary,
+                request,
+            } => {
+                return vec![
+                    "drawn".to_owned(),
+                    charts_html.clone(),
+                    summary.clone(),
+                    request.to_string(),
+                ]
+            }
+            FromWorker::Controls(html) => vec!["controls", html],
+            FromWorker::Refused(line) => vec!["refused", line],
+            FromWorker::Unreadable(line) => vec!["unreadable", line],
+            FromWorker::Failed(line) => vec![FAILED, line],
+            FromWorker::Crashed(line) => vec![CRASHED, line],
+        };
+        parts.into_iter().map(str::to_owned).collect()
+    }
+
+    /// The message `parts` make, or what is wrong with them.
+    pub fn decode(parts: &[String]) -> Result<FromWorker, ProtocolError> {
+        let mut fields = Fields::new(parts)?;
+        let message = match fields.kind {
+            "drawn" => FromWorker::Drawn {
+                charts_html: fields.text("charts")?,
+                summary: fields.text("summary")?,
+                request: fields.number("request number")?,
+            },
+            "controls" => FromWorker::Controls(fields.text("controls")?),
+            "refused" => FromWorker::Refused(fields.text("reason")?),
+            "unreadable" => FromWorker::Unreadable(fields.text("reason")?),
+            FAILED => FromWorker::Failed(fields.text("reason")?),
+            CRASHED => FromWorker::Crashed(fields.text("reason")?),
+            other => {
+                return Err(ProtocolError(format!(
+                    "{other:?} is no answer the fleet widget knows"
+                )))
+            }
+        };
+        fields.end()?;
+        Ok(message)
+    }
+}
