@@ -22,13 +22,10 @@ mod worker {
     use std::cell::RefCell;
     use std::rc::Rc;
 
+    use goodput::components::worker;
     use goodput::fleet_protocol::{FleetSettings, FromWorker, ToWorker};
     use goodput::fleet_view::{controls_html, render, simulate_day};
     use goodput::model::fleet::FleetDay;
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-    use web_sys::js_sys::Array;
-    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     /// Days kept: every signal of one setting of the rest, so comparing signals never recomputes.
     const KEPT: usize = 4;
@@ -39,25 +36,14 @@ mod worker {
     }
 
     fn post(message: FromWorker) {
-        let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
-        let parts: Array = message.encode().into_iter().map(JsValue::from).collect();
-        let _ = scope.post_message(&parts);
+        worker::post_parts(message.encode());
     }
 
     pub fn listen() {
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let parts: Vec<String> = Array::from(&event.data())
-                .iter()
-                .map(|part| part.as_string().unwrap_or_default())
-                .collect();
-            match ToWorker::decode(&parts) {
-                Ok(message) => answer(message),
-                Err(error) => post(FromWorker::Unreadable(error.to_string())),
-            }
+        worker::listen_for_parts(|parts| match ToWorker::decode(&parts) {
+            Ok(message) => answer(message),
+            Err(error) => post(FromWorker::Unreadable(error.to_string())),
         });
-        let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
-        scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
     }
 
     /// The day of `settings`, from the cache or simulated now, with the milliseconds simulating it took.

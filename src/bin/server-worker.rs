@@ -29,11 +29,8 @@ mod worker {
     use goodput::calibrate::page::{banded_for_page, calibrate_for_page, flags_from_fields};
     use goodput::cluster::reader_view::{outcome, parse_box, render, ParsedBox, ReaderHtml};
     use goodput::cluster::vllm::SloTargets;
+    use goodput::components::worker;
     use goodput::server_protocol::{FlagFields, FromWorker, Sample, ToWorker};
-    use wasm_bindgen::prelude::*;
-    use wasm_bindgen::JsCast;
-    use web_sys::js_sys::Array;
-    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     /// The sample pages, simulated by the course's own model (see `tests/cluster_metrics.rs`).
     const HEALTHY: &str = include_str!("../../tests/fixtures/metrics/healthy.prom");
@@ -48,25 +45,14 @@ mod worker {
     }
 
     fn post(message: FromWorker) {
-        let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
-        let parts: Array = message.encode().into_iter().map(JsValue::from).collect();
-        let _ = scope.post_message(&parts);
+        worker::post_parts(message.encode());
     }
 
     pub fn listen() {
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let parts: Vec<String> = Array::from(&event.data())
-                .iter()
-                .map(|part| part.as_string().unwrap_or_default())
-                .collect();
-            match ToWorker::decode(&parts) {
-                Ok(message) => answer(message),
-                Err(error) => post(FromWorker::Unreadable(error.to_string())),
-            }
+        worker::listen_for_parts(|parts| match ToWorker::decode(&parts) {
+            Ok(message) => answer(message),
+            Err(error) => post(FromWorker::Unreadable(error.to_string())),
         });
-        let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
-        scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        on_message.forget();
     }
 
     fn answer(message: ToWorker) {

@@ -65,6 +65,29 @@ pub fn post_panics() {
     }));
 }
 
+/// In a worker: posts one message to the page, as the array of strings its protocol encodes.
+pub fn post_parts(parts: Vec<String>) {
+    let scope: web_sys::DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
+    let parts: Array = parts.into_iter().map(JsValue::from).collect();
+    let _ = scope.post_message(&parts);
+}
+
+/// In a worker: hands each message the page posts to `on_parts` as its strings (a part that is not a string reads as
+/// empty, for the protocol's decoder to refuse).
+pub fn listen_for_parts(on_parts: impl Fn(Vec<String>) + 'static) {
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+        let parts = Array::from(&event.data())
+            .iter()
+            .map(|part| part.as_string().unwrap_or_default())
+            .collect();
+        on_parts(parts);
+    });
+    let scope: web_sys::DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The worker's one handler, for its whole life.
+    on_message.forget();
+}
+
 /// The name of worker `name`'s files in this page's build: `tools/version-workers.mjs` adds a hash of their content
 /// and writes it into the page as `<meta name="goodput-NAME" content="NAME-HASH">`, so that a page never loads the
 /// worker of another build. Without that (a build that skipped the step), Trunk's own name.
