@@ -218,7 +218,9 @@ test('the learner\'s own model streams its answer token by token, with its TTFT 
     assert.equal(Number(tokens), TOKENS);
     assert.ok(Math.abs(Number(ttft) - served.ttft) <= 0.3 * served.ttft, `TTFT ${ttft} ms vs ${served.ttft} ms`);
     assert.ok(Math.abs(Number(tpot) - served.tpot) <= 0.3 * served.tpot, `TPOT ${tpot} ms vs ${served.tpot} ms`);
-    assert.ok(served.ttft >= TTFT_MS && served.tpot >= TPOT_MS, 'the stand-in kept at least its delays');
+    // Node's timers keep whole milliseconds on a loop clock read once a turn, so one can fire up to 1 ms early by
+    // performance.now(): the stand-in kept its delays if it kept them to that.
+    assert.ok(served.ttft >= TTFT_MS - 1 && served.tpot >= TPOT_MS - 1, `the stand-in kept at least its delays: ${served.ttft} ms, ${served.tpot} ms`);
     // The course's passages went with the question, under the stand-in's own model name.
     assert.equal(model.server.lastRequest.model, 'stand-in-model');
     assert.equal(model.server.lastRequest.stream, true);
