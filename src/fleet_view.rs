@@ -6,7 +6,7 @@
 
 use crate::charts::fleet::{clock, FleetChart, FleetPanel, FleetPoint};
 use crate::charts::format::{format_count, format_percent};
-use crate::charts::{ChartStyle, ChartTheme, DataTable};
+use crate::charts::{ChartStyle, ChartTheme};
 use crate::fleet_protocol::{FleetSettings, START_UP_DELAYS};
 use crate::html_writer::HtmlWriter;
 use crate::model::fleet::{simulate, FleetDay, FleetSpec, FleetSummary, Route, Shape, Signal};
@@ -117,45 +117,12 @@ pub fn charts_html(
                     m.trusted(&svg);
                 },
             );
-            write_table(m, panel.caption(), &panel.table(data, table_rows));
+            panel.table(data, table_rows).write_folded(m, panel.caption());
         });
     }
     Ok(m.finish())
 }
 
-/// The data table as the other charts show theirs: folded, and scrollable by keyboard when wider than a phone.
-fn write_table(m: &mut HtmlWriter, caption: &str, table: &DataTable) {
-    m.element("details", &[("class", "chart-data")], |m| {
-        m.text_element("summary", &[], &format!("Data table: {caption}"));
-        let label = format!("{caption} data");
-        let region = [
-            ("class", "scroll-x"),
-            ("tabindex", "0"),
-            ("role", "region"),
-            ("aria-label", label.as_str()),
-        ];
-        m.element("div", &region, |m| {
-            m.element("table", &[], |m| {
-                m.element("thead", &[], |m| {
-                    m.element("tr", &[], |m| {
-                        for heading in &table.header {
-                            m.text_element("th", &[("scope", "col")], heading);
-                        }
-                    });
-                });
-                m.element("tbody", &[], |m| {
-                    for row in &table.rows {
-                        m.element("tr", &[], |m| {
-                            for cell in row {
-                                m.text_element("td", &[], cell);
-                            }
-                        });
-                    }
-                });
-            });
-        });
-    });
-}
 
 /// What the worker posts for a day that took `milliseconds` to simulate: both charts at `at`, with a line saying how
 /// long the day took, and the summary line.

@@ -137,44 +137,8 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
         });
         // A picture whose figures are all in its `alt` (the fleet's) comes without a table.
         if !picture.table.header.is_empty() {
-            write_table(m, &picture.caption, &picture.table);
+            picture.table.write_folded(m, &picture.caption);
         }
     });
 }
 
-/// The data table as the live chart shows it: folded, and scrollable by keyboard when wider than a phone.
-fn write_table(m: &mut HtmlWriter, caption: &str, table: &crate::charts::DataTable) {
-    m.element("details", &[("class", "chart-data")], |m| {
-        m.text_element("summary", &[], &format!("Data table: {caption}"));
-        let label = format!("{caption} data");
-        m.element(
-            "div",
-            &[
-                ("class", "scroll-x"),
-                ("tabindex", "0"),
-                ("role", "region"),
-                ("aria-label", &label),
-            ],
-            |m| {
-                m.element("table", &[], |m| {
-                    m.element("thead", &[], |m| {
-                        m.element("tr", &[], |m| {
-                            for heading in &table.header {
-                                m.text_element("th", &[("scope", "col")], heading);
-                            }
-                        });
-                    });
-                    m.element("tbody", &[], |m| {
-                        for row in &table.rows {
-                            m.element("tr", &[], |m| {
-                                for cell in row {
-                                    m.text_element("td", &[], cell);
-                                }
-                            });
-                        }
-                    });
-                });
-            },
-        );
-    });
-}
