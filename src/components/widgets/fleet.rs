@@ -56,7 +56,15 @@ pub fn fleet_widget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
     }));
     state.borrow_mut().theme = Some(theme);
     let section = id.clone();
-    // Once the frame is in the page: the controls, and the first draw. A new theme shows from the next change.
+    // A new theme redraws the charts in it. The first run only subscribes: the frame below makes the first draw.
+    let redraw = state.clone();
+    Effect::new(move |subscribed: Option<()>| {
+        theme.track();
+        if subscribed.is_some() {
+            draw(&redraw);
+        }
+    });
+    // Once the frame is in the page: the controls, and the first draw.
     request_animation_frame(move || {
         build(&state, &section);
         draw(&state);
