@@ -117,12 +117,13 @@ pub fn charts_html(
                     m.trusted(&svg);
                 },
             );
-            panel.table(data, table_rows).write_folded(m, panel.caption());
+            panel
+                .table(data, table_rows)
+                .write_folded(m, panel.caption());
         });
     }
     Ok(m.finish())
 }
-
 
 /// What the worker posts for a day that took `milliseconds` to simulate: both charts at `at`, with a line saying how
 /// long the day took, and the summary line.

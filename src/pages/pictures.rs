@@ -141,4 +141,3 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
         }
     });
 }
-
