@@ -12,6 +12,7 @@ use web_sys::Element;
 
 use crate::lesson::island_markup::{self as markup, OptionTexts};
 use crate::lesson::{Html, PredictStep, Task, TaskList, WidgetEmbed, WidgetName};
+use crate::views::reveal::RevealText;
 
 thread_local! {
     static STEPS: RefCell<HashMap<String, &'static PredictStep>> = RefCell::default();
@@ -146,21 +147,9 @@ pub fn task_list(island: &Element) -> Result<&'static TaskList, ReadError> {
     .map_err(|error| format!("task list: {error}"))
 }
 
-/// What a `reveal` island shows: the answer's id, the button's two texts, and the answer.
-pub struct RevealData {
-    /// The answer element's id.
-    pub id: String,
-    /// The button's text while the answer is hidden.
-    pub show: String,
-    /// The button's text while it is shown.
-    pub hide: String,
-    /// The answer.
-    pub answer: Html,
-}
-
-/// The answer of a `reveal` island (read each time: it is small, and a screen's copy owns nothing).
-pub fn reveal(island: &Element) -> Result<RevealData, ReadError> {
-    Ok(RevealData {
+/// The text of a `reveal` island (read each time: it is small, and a screen's copy owns nothing).
+pub fn reveal(island: &Element) -> Result<RevealText, ReadError> {
+    Ok(RevealText {
         id: attribute(island, markup::REVEAL_ID)?,
         show: attribute(island, markup::REVEAL_SHOW)?,
         hide: attribute(island, markup::REVEAL_HIDE)?,
