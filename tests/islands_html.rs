@@ -4,7 +4,7 @@
 use goodput::lesson::island_markup as markup;
 use goodput::lesson::{catalog, Block, Html, Task, TaskList};
 use goodput::pages::build_site;
-use goodput::views::reveal::{RevealText, RevealView};
+use goodput::views::reveal::{FoldedReveal, LiveReveal, RevealText};
 use goodput::views::tasks::TasksView;
 use leptos::prelude::*;
 
@@ -53,7 +53,7 @@ fn has(tag: &str, name: &str, value: &str) -> bool {
 #[test]
 fn a_pre_rendered_reveal_folds_its_answer_in_a_details_that_opens_without_javascript() {
     let text = reveal_text();
-    let html = view! { <RevealView text/> }.to_html();
+    let html = view! { <FoldedReveal text/> }.to_html();
     let details = tag(&html, markup::OPENABLE_ANSWER);
     assert!(
         details.starts_with("<details ") && has(details, "class", "reveal-static"),
@@ -83,7 +83,7 @@ fn a_pre_rendered_reveal_folds_its_answer_in_a_details_that_opens_without_javasc
 fn a_live_reveal_is_a_button_that_controls_its_answer() {
     let closed = RwSignal::new(false);
     let text = reveal_text();
-    let html = view! { <RevealView text open=closed/> }.to_html();
+    let html = view! { <LiveReveal text open=closed/> }.to_html();
     let button = tag(&html, "aria-controls");
     assert!(has(button, "aria-controls", "recall-1-answer"), "{html}");
     assert!(has(button, "aria-expanded", "false"), "{html}");
@@ -101,7 +101,7 @@ fn a_live_reveal_is_a_button_that_controls_its_answer() {
 
     let opened = RwSignal::new(true);
     let text = reveal_text();
-    let html = view! { <RevealView text open=opened/> }.to_html();
+    let html = view! { <LiveReveal text open=opened/> }.to_html();
     let button = tag(&html, "aria-controls");
     assert!(has(button, "aria-expanded", "true"), "{html}");
     assert!(
@@ -205,7 +205,7 @@ fn the_lesson_page_writes_its_reveals_and_task_lists_from_the_views() {
                     hide: "Hide answer".to_owned(),
                     answer: card.answer.clone(),
                 };
-                let view = view! { <RevealView text/> }.to_html();
+                let view = view! { <FoldedReveal text/> }.to_html();
                 assert!(
                     page.body.contains(&format!("{wrapper}{view}</div>")),
                     "{view}"

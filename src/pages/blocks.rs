@@ -7,7 +7,7 @@ use crate::lesson::{
     Analogy, CheckYourself, ExplainToColleague, Html, Keywords, MathDecoded, RecallCard,
     SpeakerNotes, TaskList, Tldr,
 };
-use crate::views::reveal::{RevealText, RevealView};
+use crate::views::reveal::{FoldedReveal, RevealText};
 use crate::views::tasks::TasksView;
 use leptos::prelude::*;
 
@@ -201,7 +201,7 @@ fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
         hide: hide.to_owned(),
         answer: answer.clone(),
     };
-    super::write_island(m, &attributes, view! { <RevealView text/> });
+    super::write_island(m, &attributes, view! { <FoldedReveal text/> });
 }
 
 /// A card: a `<section>` of the class (and id) given, named `label` for screen readers and in its visible label,

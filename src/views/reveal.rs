@@ -1,6 +1,7 @@
 //! A recall or explain card's answer: folded in a `<details>` on the pre-rendered page (it opens without
 //! JavaScript), and a real `<button>` with `aria-expanded` once live, which presentation windows share and the
-//! presentation's `R` key presses (`data-present-reveal`).
+//! presentation's `R` key presses (`data-present-reveal`). The two states are two components, so the wasm links
+//! only the live one.
 
 use crate::lesson::Html;
 use leptos::prelude::*;
@@ -18,29 +19,27 @@ pub struct RevealText {
     pub answer: Html,
 }
 
-/// The reveal; `open` is the live state, and without it (the page build) the answer is folded in a `<details>`.
+/// The pre-rendered reveal: the answer folded in a `<details>`. If the reader had the focus on its summary, the live
+/// button takes it (`data-live-focus`); an answer opened here stays open live (`data-openable-answer`).
 #[component]
-pub fn RevealView(
-    text: RevealText,
-    #[prop(optional)] open: Option<RwSignal<bool>>,
-) -> impl IntoView {
+pub fn FoldedReveal(text: RevealText) -> impl IntoView {
+    view! {
+        <details class="reveal-static" data-openable-answer="">
+            <summary data-live-focus=".reveal-toggle">{text.show}</summary>
+            <p class="reveal-answer-text" inner_html=text.answer.0></p>
+        </details>
+    }
+}
+
+/// The live reveal: the button, and the answer it shows while `open`.
+#[component]
+pub fn LiveReveal(text: RevealText, open: RwSignal<bool>) -> impl IntoView {
     let RevealText {
         id,
         show,
         hide,
         answer,
     } = text;
-    let Some(open) = open else {
-        // The live button takes the focus if the reader had it on the summary (`data-live-focus`), and an answer
-        // opened here stays open live (`data-openable-answer`).
-        return view! {
-            <details class="reveal-static" data-openable-answer="">
-                <summary data-live-focus=".reveal-toggle">{show}</summary>
-                <p class="reveal-answer-text" inner_html=answer.0></p>
-            </details>
-        }
-        .into_any();
-    };
     view! {
         <button
             type="button"
@@ -56,5 +55,4 @@ pub fn RevealView(
             <p inner_html=answer.0></p>
         </div>
     }
-    .into_any()
 }

@@ -3,7 +3,7 @@
 
 use crate::components::sync::synced_signal;
 use crate::presentation::sync::keys;
-use crate::views::reveal::{RevealText, RevealView};
+use crate::views::reveal::{LiveReveal, RevealText};
 use leptos::prelude::*;
 
 /// The reveal; `opened`: the reader opened the answer on the pre-rendered page before this copy came to life.
@@ -13,5 +13,5 @@ pub fn Reveal(text: RevealText, #[prop(optional)] opened: bool) -> impl IntoView
     if opened {
         open.set(true);
     }
-    view! { <RevealView text open/> }
+    view! { <LiveReveal text open/> }
 }

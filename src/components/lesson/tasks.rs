@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 /// The tasks, each ticked when a widget calls `use_progress().tick(id)`.
 #[component]
-pub fn TaskChecklist(list: &'static TaskList) -> impl IntoView {
+pub fn TaskChecklist(list: TaskList) -> impl IntoView {
     let progress = use_progress();
-    view! { <TasksView list=list.clone() ticked=move |id: &str| progress.is_ticked(id)/> }
+    view! { <TasksView list ticked=move |id: &str| progress.is_ticked(id)/> }
 }

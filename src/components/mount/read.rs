@@ -17,7 +17,6 @@ use crate::views::reveal::RevealText;
 thread_local! {
     static STEPS: RefCell<HashMap<String, &'static PredictStep>> = RefCell::default();
     static WIDGETS: RefCell<HashMap<String, &'static WidgetEmbed>> = RefCell::default();
-    static TASK_LISTS: RefCell<HashMap<String, &'static TaskList>> = RefCell::default();
 }
 
 /// Why an island could not be read: the page and the wasm come from the same build, so this is a bug to report.
@@ -125,10 +124,9 @@ pub fn widget(island: &Element) -> Result<&'static WidgetEmbed, ReadError> {
     .map_err(|error| format!("widget: {error}"))
 }
 
-/// The task list of a `tasks` island.
-pub fn task_list(island: &Element) -> Result<&'static TaskList, ReadError> {
-    let id = attribute(island, markup::LIST_ID)?;
-    kept(&TASK_LISTS, id.clone(), || {
+/// The task list of a `tasks` island (read each time: the view owns its copy).
+pub fn task_list(island: &Element) -> Result<TaskList, ReadError> {
+    let read = || -> Result<TaskList, ReadError> {
         let tasks = all(island, &format!("[{}]", markup::TASK_ID))
             .iter()
             .map(|item| {
@@ -141,10 +139,10 @@ pub fn task_list(island: &Element) -> Result<&'static TaskList, ReadError> {
         Ok(TaskList {
             title: text(island, "h3")?,
             tasks,
-            id,
+            id: attribute(island, markup::LIST_ID)?,
         })
-    })
-    .map_err(|error| format!("task list: {error}"))
+    };
+    read().map_err(|error| format!("task list: {error}"))
 }
 
 /// The text of a `reveal` island (read each time: it is small, and a screen's copy owns nothing).
