@@ -12,6 +12,8 @@
 //!   [`fleet_protocol`], its `fleet-worker`'s, whose day [`fleet_view`] simulates and draws as HTML;
 //! - [`teacher`]: the Ask box's answers from the course (passages ranked by BM25, worked sizings and SLOs), and
 //!   the pure parts of asking the learner's own model;
+//! - [`views`]: each island's markup written once, a Leptos component the build renders to HTML and the page
+//!   mounts live;
 //! - `pages` (native): the static site, every page written as complete HTML at build time;
 //! - `components` (wasm): the Leptos components the page mounts into that HTML, where it is interactive, mounting one
 //!   island (`components::mount`) and the presentation's screens among them;
@@ -34,6 +36,7 @@ pub mod presentation;
 pub mod server_protocol;
 pub mod teacher;
 pub mod theme;
+pub mod views;
 
 #[cfg(target_arch = "wasm32")]
 pub mod components;

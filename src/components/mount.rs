@@ -128,14 +128,8 @@ fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
             view! { <PredictStep step answer_opened/> }.into_any()
         }
         IslandKind::Reveal => {
-            let read::RevealData {
-                id,
-                show,
-                hide,
-                answer,
-            } = report(read::reveal(island))?;
-            view! { <Reveal id show hide opened=answer_opened><p inner_html=answer.0></p></Reveal> }
-                .into_any()
+            let text = report(read::reveal(island))?;
+            view! { <Reveal text opened=answer_opened/> }.into_any()
         }
         IslandKind::Tasks => {
             let list = report(read::task_list(island))?;

@@ -6,7 +6,9 @@
 //! children are the version a reader without JavaScript gets (a predict step's answer folded in a closed
 //! `<details>`, a static picture of a widget). The wasm (`crate::islands`) finds the islands, reads their data back
 //! from the attributes and classes named here, empties them and mounts the live component in their place. The
-//! encoders and decoders sit side by side so a round trip is tested natively.
+//! encoders and decoders sit side by side so a round trip is tested natively. The islands written once
+//! (`crate::views`: reveals, task lists) are rendered by the page from the component the wasm mounts, so their
+//! classes and attributes are the view's own; their wrappers still carry the data attributes named here.
 //!
 //! Presentation mode reads the page too: every block the projector shows carries [`SCREEN`], the screen it belongs
 //! to, and the first element of each screen carries the screen's title, section kicker and anchor.

@@ -7,6 +7,9 @@ use crate::lesson::{
     Analogy, CheckYourself, ExplainToColleague, Html, Keywords, MathDecoded, RecallCard,
     SpeakerNotes, TaskList, Tldr,
 };
+use crate::views::reveal::{FoldedReveal, RevealText};
+use crate::views::tasks::TasksView;
+use leptos::prelude::*;
 
 /// A TL;DR line.
 pub fn tldr(m: &mut HtmlWriter, tldr: &Tldr, screen: &[(&str, &str)]) {
@@ -165,9 +168,8 @@ pub fn speaker_notes(m: &mut HtmlWriter, notes: &SpeakerNotes, notes_for: &str) 
     );
 }
 
-/// A task list: the tasks tick themselves in the live page; here they are a plain list with nothing done.
+/// A task list (`crate::views::tasks`): the tasks tick themselves in the live page; here nothing is done.
 pub fn tasks(m: &mut HtmlWriter, list: &TaskList, screen: &[(&str, &str)]) {
-    let title_id = format!("{}-title", list.id);
     let island = with(
         screen,
         &[
@@ -176,53 +178,15 @@ pub fn tasks(m: &mut HtmlWriter, list: &TaskList, screen: &[(&str, &str)]) {
             (islands::LIST_ID, &list.id),
         ],
     );
-    m.element("div", &island, |m| {
-        m.element(
-            "section",
-            &[
-                ("class", "lesson-tasks"),
-                ("id", &list.id),
-                ("aria-labelledby", &title_id),
-            ],
-            |m| {
-                m.text_element(
-                    "p",
-                    &[("class", "lesson-label")],
-                    "Tasks · they tick themselves",
-                );
-                m.text_element("h3", &[("id", &title_id)], &list.title);
-                m.element("ul", &[("class", "task-list")], |m| {
-                    for task in &list.tasks {
-                        m.element(
-                            "li",
-                            &[("class", "task"), (islands::TASK_ID, &task.id)],
-                            |m| {
-                                m.text_element(
-                                    "span",
-                                    &[("class", "task-mark"), ("aria-hidden", "true")],
-                                    "○",
-                                );
-                                m.html_element(
-                                    "span",
-                                    &[("class", islands::TASK_LABEL_CLASS)],
-                                    &task.label,
-                                );
-                                m.text_element("span", &[("class", "task-state")], " (not yet)");
-                            },
-                        );
-                    }
-                });
-                m.text_element(
-                    "p",
-                    &[("class", "task-count"), ("role", "status")],
-                    &format!("0 of {} done.", list.tasks.len()),
-                );
-            },
-        );
-    });
+    let list = list.clone();
+    super::write_island(
+        m,
+        &island,
+        view! { <TasksView list ticked=|_: &str| false/> },
+    );
 }
 
-/// An answer behind a reveal: folded in a `<details>` without JavaScript, the synced reveal button with it.
+/// An answer behind a reveal (`crate::views::reveal`): folded in a `<details>` without JavaScript.
 fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
     let attributes = [
         (islands::ISLAND, IslandKind::Reveal.as_str()),
@@ -231,16 +195,13 @@ fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
         (islands::REVEAL_SHOW, show),
         (islands::REVEAL_HIDE, hide),
     ];
-    m.element("div", &attributes, |m| {
-        m.element(
-            "details",
-            &[("class", "reveal-static"), (islands::OPENABLE_ANSWER, "")],
-            |m| {
-                m.text_element("summary", &[(islands::LIVE_FOCUS, ".reveal-toggle")], show);
-                m.html_element("p", &[("class", islands::REVEAL_ANSWER_CLASS)], answer);
-            },
-        );
-    });
+    let text = RevealText {
+        id: id.to_owned(),
+        show: show.to_owned(),
+        hide: hide.to_owned(),
+        answer: answer.clone(),
+    };
+    super::write_island(m, &attributes, view! { <FoldedReveal text/> });
 }
 
 /// A card: a `<section>` of the class (and id) given, named `label` for screen readers and in its visible label,

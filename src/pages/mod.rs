@@ -113,3 +113,15 @@ fn write_file(path: &Path, contents: &str) -> Result<(), PagesError> {
     }
     std::fs::write(path, contents).map_err(|e| PagesError::Io(path.to_owned(), e))
 }
+
+/// An island: its wrapper (`attributes`: its kind and the data the wasm reads back) around its view
+/// (`crate::views`) rendered by Leptos, the same component the wasm mounts live.
+fn write_island(
+    m: &mut crate::html_writer::HtmlWriter,
+    attributes: &[(&str, &str)],
+    view: impl leptos::prelude::RenderHtml,
+) {
+    m.element("div", attributes, |m| {
+        m.trusted(&view.to_html());
+    });
+}

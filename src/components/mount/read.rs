@@ -12,11 +12,11 @@ use web_sys::Element;
 
 use crate::lesson::island_markup::{self as markup, OptionTexts};
 use crate::lesson::{Html, PredictStep, Task, TaskList, WidgetEmbed, WidgetName};
+use crate::views::reveal::RevealText;
 
 thread_local! {
     static STEPS: RefCell<HashMap<String, &'static PredictStep>> = RefCell::default();
     static WIDGETS: RefCell<HashMap<String, &'static WidgetEmbed>> = RefCell::default();
-    static TASK_LISTS: RefCell<HashMap<String, &'static TaskList>> = RefCell::default();
 }
 
 /// Why an island could not be read: the page and the wasm come from the same build, so this is a bug to report.
@@ -124,10 +124,9 @@ pub fn widget(island: &Element) -> Result<&'static WidgetEmbed, ReadError> {
     .map_err(|error| format!("widget: {error}"))
 }
 
-/// The task list of a `tasks` island.
-pub fn task_list(island: &Element) -> Result<&'static TaskList, ReadError> {
-    let id = attribute(island, markup::LIST_ID)?;
-    kept(&TASK_LISTS, id.clone(), || {
+/// The task list of a `tasks` island (read each time: the view owns its copy).
+pub fn task_list(island: &Element) -> Result<TaskList, ReadError> {
+    let read = || -> Result<TaskList, ReadError> {
         let tasks = all(island, &format!("[{}]", markup::TASK_ID))
             .iter()
             .map(|item| {
@@ -140,27 +139,15 @@ pub fn task_list(island: &Element) -> Result<&'static TaskList, ReadError> {
         Ok(TaskList {
             title: text(island, "h3")?,
             tasks,
-            id,
+            id: attribute(island, markup::LIST_ID)?,
         })
-    })
-    .map_err(|error| format!("task list: {error}"))
+    };
+    read().map_err(|error| format!("task list: {error}"))
 }
 
-/// What a `reveal` island shows: the answer's id, the button's two texts, and the answer.
-pub struct RevealData {
-    /// The answer element's id.
-    pub id: String,
-    /// The button's text while the answer is hidden.
-    pub show: String,
-    /// The button's text while it is shown.
-    pub hide: String,
-    /// The answer.
-    pub answer: Html,
-}
-
-/// The answer of a `reveal` island (read each time: it is small, and a screen's copy owns nothing).
-pub fn reveal(island: &Element) -> Result<RevealData, ReadError> {
-    Ok(RevealData {
+/// The text of a `reveal` island (read each time: it is small, and a screen's copy owns nothing).
+pub fn reveal(island: &Element) -> Result<RevealText, ReadError> {
+    Ok(RevealText {
         id: attribute(island, markup::REVEAL_ID)?,
         show: attribute(island, markup::REVEAL_SHOW)?,
         hide: attribute(island, markup::REVEAL_HIDE)?,
