@@ -4,7 +4,7 @@
 
 use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, Calibration, ServerFlags};
+use goodput::calibrate::{calibrate, CalibrateError, Calibration, ServerFlags};
 use goodput::cluster::exposition::SimulatedScrape;
 use goodput::model::{bench_requests, replay_traced, LengthDist, RequestTrace, ServiceKind};
 
@@ -229,7 +229,7 @@ fn refusal(files: &[(&str, &str)]) -> String {
         .iter()
         .map(|(n, t)| file(n, (*t).to_owned()))
         .collect();
-    let e = calibrate(&files, &flags()).unwrap_err();
+    let e = calibrate(&files, &flags()).unwrap_err().to_string();
     assert_eq!(e.lines().count(), 1, "one line: {e}");
     e
 }
@@ -292,9 +292,47 @@ fn every_malformed_input_is_refused_in_one_line_naming_the_file() {
         let e = refusal(&files);
         assert!(e.starts_with(expected), "expected {expected:?}, got {e:?}");
     }
-    assert!(calibrate(&[], &flags())
-        .unwrap_err()
-        .starts_with("no input"));
+    let none = calibrate(&[], &flags()).unwrap_err();
+    assert_eq!(none, CalibrateError::NoInput);
+    assert!(none.to_string().starts_with("no input"));
+}
+
+#[test]
+fn a_refusal_says_what_is_at_fault_a_flag_or_an_input() {
+    let result = file("light.json", synthetic_result(0.1, 50, 1, true));
+    let zero_seqs = ServerFlags {
+        max_num_seqs: Some(0),
+        ..flags()
+    };
+    match calibrate(std::slice::from_ref(&result), &zero_seqs).unwrap_err() {
+        CalibrateError::Flag { flag, problem } => {
+            assert_eq!(flag, "--max-num-seqs");
+            assert_eq!(problem, "must be between 1 and 65536 (got 0)");
+        }
+        other => panic!("a flag's error, not {other:?}"),
+    }
+    let broken = file("broken.json", "{\"date\": ".to_owned());
+    match calibrate(&[broken], &flags()).unwrap_err() {
+        // The reader's own line, which names the file once.
+        CalibrateError::Read { name, said } => {
+            assert_eq!(name, "broken.json");
+            assert!(
+                said.starts_with("broken.json") && said.matches("broken.json").count() == 1,
+                "{said}"
+            );
+        }
+        other => panic!("a reader's refusal, not {other:?}"),
+    }
+    let scrape = file("one.prom", "vllm:num_requests_running 1\n".to_owned());
+    let one = calibrate(&[scrape], &flags()).unwrap_err();
+    assert!(
+        matches!(&one, CalibrateError::Input { name, .. } if name == "one.prom"),
+        "{one:?}"
+    );
+    assert!(
+        one.to_string().contains("give a second, later scrape"),
+        "{one}"
+    );
 }
 
 #[test]

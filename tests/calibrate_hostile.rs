@@ -19,7 +19,7 @@ fn file(name: &str, text: String) -> InputFile {
 
 /// The one line `calibrate` gives for `files` with `flags`.
 fn refused(files: &[InputFile], flags: &ServerFlags) -> String {
-    let e = calibrate(files, flags).expect_err("refused");
+    let e = calibrate(files, flags).expect_err("refused").to_string();
     assert_eq!(e.lines().count(), 1, "one line: {e}");
     e
 }

@@ -21,7 +21,9 @@
 
 pub mod bench_result;
 pub mod check;
+mod error;
 pub mod fit;
+mod gather;
 pub mod guidellm;
 pub mod handoff;
 pub mod inputs;
@@ -35,10 +37,10 @@ pub mod uncertainty;
 pub mod vllm_result;
 
 use crate::model::scenario::{
-    Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
-    Slo, MAX_EMPIRICAL_LENGTHS,
+    Arrivals, ComputeTime, IterationModel, KvCache, LlmFleet, Scenario, ServiceKind, Slo,
 };
-use fit::{Figure, Fit, Row};
+pub use error::CalibrateError;
+use fit::{Figure, Fit};
 use inputs::{InputFile, Life, Parsed};
 use observations::Shape;
 
@@ -70,13 +72,14 @@ pub const MAX_WINDOW_SECONDS: f64 = 365.0 * 86_400.0;
 
 impl ServerFlags {
     /// Each flag given checked against what a server can have, in the command line's words (the page's fields
-    /// carry the same names); an error is one line.
-    pub fn check(&self) -> Result<(), String> {
+    /// carry the same names).
+    pub fn check(&self) -> Result<(), CalibrateError> {
         use crate::model::scenario::{MAX_KV_TOKENS, MAX_SERVERS, MAX_TOKENS};
-        let within = |flag: &str, value: Option<u64>, lo: u64, hi: u64| match value {
-            Some(v) if !(lo..=hi).contains(&v) => {
-                Err(format!("{flag} must be between {lo} and {hi} (got {v})"))
-            }
+        let within = |flag: &'static str, value: Option<u64>, lo: u64, hi: u64| match value {
+            Some(v) if !(lo..=hi).contains(&v) => Err(CalibrateError::Flag {
+                flag,
+                problem: format!("must be between {lo} and {hi} (got {v})"),
+            }),
             _ => Ok(()),
         };
         within(
@@ -105,12 +108,17 @@ impl ServerFlags {
             MAX_KV_TOKENS,
         )?;
         match self.window_seconds {
-            Some(s) if !(s.is_finite() && (MIN_WINDOW_SECONDS..=MAX_WINDOW_SECONDS).contains(&s)) => {
-                Err(format!(
-                    "--seconds must be the seconds between the scrapes, from {MIN_WINDOW_SECONDS} to \
-                     {MAX_WINDOW_SECONDS} (got {})",
-                    readable(s)
-                ))
+            Some(s)
+                if !(s.is_finite() && (MIN_WINDOW_SECONDS..=MAX_WINDOW_SECONDS).contains(&s)) =>
+            {
+                Err(CalibrateError::Flag {
+                    flag: "--seconds",
+                    problem: format!(
+                        "must be the seconds between the scrapes, from {MIN_WINDOW_SECONDS} to \
+                         {MAX_WINDOW_SECONDS} (got {})",
+                        readable(s)
+                    ),
+                })
             }
             _ => Ok(()),
         }
@@ -168,258 +176,66 @@ pub struct Calibration {
     pub uncertainty: Option<uncertainty::Uncertainty>,
 }
 
-/// Calibrates from the files; an error is one line naming the file and what is missing.
-pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration, String> {
+/// Calibrates from the files; an error is one line naming the flag or file at fault and what is missing.
+pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration, CalibrateError> {
     if files.is_empty() {
-        return Err(
-            "no input: give a vllm bench serve result, a request trace, or two /metrics scrapes"
-                .to_owned(),
-        );
+        return Err(CalibrateError::NoInput);
     }
     flags.check()?;
-    let mut assumptions = Vec::new();
-    let mut flag = |value: Option<u32>, default: u32, what: &str, option: &str| match value {
-        Some(v) => {
-            assumptions.push(format!("{what} {v} (given)"));
-            v
-        }
-        None => {
-            assumptions.push(format!(
-                "{what} {default} (assumed, vLLM's default; give {option})"
-            ));
-            default
-        }
-    };
-    let replicas = flag(flags.replicas, 1, "replicas", "--replicas");
-    let max_num_seqs = flag(
-        flags.max_num_seqs,
-        DEFAULT_MAX_NUM_SEQS,
-        "max_num_seqs",
-        "--max-num-seqs",
-    );
-    let max_num_batched_tokens = flag(
-        flags.max_num_batched_tokens,
-        DEFAULT_MAX_NUM_BATCHED_TOKENS.max(max_num_seqs),
-        "max_num_batched_tokens",
-        "--max-num-batched-tokens",
-    );
-    let chunked_prefill = flags.chunked_prefill.unwrap_or(true);
-    assumptions.push(match flags.chunked_prefill {
-        Some(on) => format!("chunked prefill {} (given)", if on { "on" } else { "off" }),
-        None => {
-            "chunked prefill on (assumed, vLLM V1's default; give --chunked-prefill)".to_owned()
-        }
-    });
-    let kv_cache = match flags.kv_cache_tokens {
-        Some(tokens) => {
-            assumptions.push(format!("KV cache {tokens} tokens per replica (given)"));
-            KvCache::Tokens(tokens)
-        }
-        None => {
-            assumptions.push(
-                "KV cache not limited (not determined: give --kv-cache-tokens, the \"GPU KV cache size\" of the \
-                 start-up log)"
-                    .to_owned(),
-            );
-            KvCache::Unlimited
-        }
-    };
+    let mut settings = Settings::from(flags);
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
-        parsed.extend(inputs::parse_all(file)?);
+        parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
     }
-    let shared_prefix = match flags.shared_prefix_tokens {
-        Some(tokens) => {
-            assumptions.push(format!("a shared prompt prefix of {tokens} tokens (given)"));
-            None
-        }
-        None => prefix::shared_prefix(&lives_of(&parsed)),
-    };
-    if let Some(p) = shared_prefix {
-        assumptions.push(format!(
-            "a shared prompt prefix of {} tokens, cached (found: the TTFTs of {} requests that found the server idle \
-             grow with the prompt as if its first {} tokens were free)",
-            p.tokens, p.requests, p.tokens
-        ));
-    }
-    let shared_prefix_tokens = flags
-        .shared_prefix_tokens
-        .or(shared_prefix.map(|p| p.tokens))
-        .unwrap_or(0);
+    let shared_prefix_tokens = settings.shared_prefix(flags, &parsed);
     let shape = Shape {
-        replicas: f64::from(replicas),
-        max_num_batched_tokens,
-        chunked_prefill,
+        replicas: f64::from(settings.replicas),
+        max_num_batched_tokens: settings.max_num_batched_tokens,
+        chunked_prefill: settings.chunked_prefill,
         cached_prefix: f64::from(shared_prefix_tokens),
     };
-    // Which parsed input each summary repeats in the check (none for a window between scrapes).
-    let mut experiments: Vec<Option<usize>> = Vec::new();
-    let mut rows: Vec<Row> = Vec::new();
-    let mut summaries = Vec::new();
-    let (mut prompts, mut outputs): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
-    let (mut mean_prompt, mut mean_output, mut weight) = (0.0, 0.0, 0.0);
-    let mut pending_page: Option<(&str, &crate::cluster::metrics::Exposition)> = None;
-    let mut cv = None;
-    for (index, input) in parsed.iter().enumerate() {
-        let source = summaries.len();
-        let name = input.name.as_str();
-        match &input.parsed {
-            Parsed::Bench(bench) => {
-                experiments.push(Some(index));
-                let before = rows.len();
-                rows.extend(observations::bench_rows(source, bench, &shape));
-                if rows.len() == before {
-                    return Err(format!("{name}: shows no TTFT or TPOT to fit"));
-                }
-                if let Some(lives) = &bench.lives {
-                    collect_lengths(lives, &mut prompts, &mut outputs);
-                }
-                let n = bench.completed as f64;
-                mean_prompt += bench.mean_prompt * n;
-                mean_output += bench.mean_output * n;
-                weight += n;
-                cv = cv.or(bench.burstiness.map(Arrivals::cv_from_burstiness));
-                summaries.push(InputSummary {
-                    name: name.to_owned(),
-                    kind: bench_kind(bench),
-                    requests: bench.completed,
-                    // A closed loop's arrivals keep pace with its completions.
-                    rate: bench
-                        .request_rate
-                        .or(bench.closed_loop_users().map(|_| bench.request_throughput)),
-                    residuals: Vec::new(),
-                    check: None,
-                });
-            }
-            Parsed::Trace(lives) => {
-                experiments.push(Some(index));
-                collect_lengths(lives, &mut prompts, &mut outputs);
-                let before = rows.len();
-                rows.extend(observations::trace_rows(source, lives, &shape));
-                let timed = rows.len() > before;
-                let span = lives.last().and_then(|l| l.arrival).unwrap_or(0.0);
-                summaries.push(InputSummary {
-                    name: name.to_owned(),
-                    kind: if timed {
-                        "request trace with token times".to_owned()
-                    } else {
-                        "request trace, lengths only".to_owned()
-                    },
-                    requests: lives.len() as u64,
-                    rate: (span > 0.0).then(|| (lives.len() - 1) as f64 / span),
-                    residuals: Vec::new(),
-                    check: None,
-                });
-            }
-            Parsed::Metrics(page) => match pending_page.take() {
-                None => pending_page = Some((name, page)),
-                Some((earlier_name, earlier)) => {
-                    let name = format!("{earlier_name} → {name}");
-                    let w = scrapes::window(&name, earlier, page, flags.window_seconds)?;
-                    experiments.push(None);
-                    rows.extend(observations::window_rows(source, &w.means, &shape));
-                    if let Some(p) = w.prompt_lengths {
-                        prompts.extend(p);
-                    }
-                    if let Some(o) = w.output_lengths {
-                        outputs.extend(o);
-                    }
-                    mean_prompt += w.means.prompt * w.means.requests;
-                    mean_output += w.means.output * w.means.requests;
-                    weight += w.means.requests;
-                    summaries.push(InputSummary {
-                        name,
-                        kind: format!("two /metrics scrapes (window length {})", w.seconds_from),
-                        requests: w.means.requests.round() as u64,
-                        rate: (w.means.rate > 0.0).then_some(w.means.rate),
-                        residuals: Vec::new(),
-                        check: None,
-                    });
-                    // The later page may start the next window.
-                    pending_page = Some((input.name.as_str(), page));
-                }
-            },
-        }
-    }
-    if let Some((name, _)) = pending_page {
-        if !summaries.iter().any(|s| s.kind.starts_with("two /metrics")) {
-            return Err(format!(
-                "{name}: one /metrics scrape counts since the server started; give a second, later scrape of the same \
-                 server"
-            ));
-        }
-    }
-    if rows.is_empty() {
+    let mut gathered = gather::gather(&parsed, &shape, flags.window_seconds)?;
+    if gathered.rows.is_empty() {
         let name = files
             .iter()
             .map(|f| f.name.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        return Err(format!(
-            "{name}: no latencies to fit (a trace needs first_token_s and last_token_s, or add a result file)"
-        ));
+        return Err(CalibrateError::Input {
+            name,
+            problem: "no latencies to fit (a trace needs first_token_s and last_token_s, or add a result file)"
+                .to_owned(),
+        });
     }
     // Checked at the door of the fit, naming the file: a non-finite or absurd row never reaches the SVD.
-    if let Some((row, problem)) = rows.iter().find_map(|r| Some((r, r.problem()?))) {
-        return Err(format!(
-            "{}: shows {problem}; check the file",
-            summaries[row.source].name
-        ));
+    if let Some((row, problem)) = gathered.rows.iter().find_map(|r| Some((r, r.problem()?))) {
+        return Err(CalibrateError::Input {
+            name: gathered.summaries[row.source].name.clone(),
+            problem: format!("shows {problem}; check the file"),
+        });
     }
-    let fit = fit::fit(&rows).ok_or_else(|| "the inputs determine no step time".to_owned())?;
+    let fit = fit::fit(&gathered.rows).ok_or_else(|| {
+        CalibrateError::Undetermined("the inputs determine no step time".to_owned())
+    })?;
     let theta = fit.theta();
     if theta[fit::FIXED] <= 0.0 {
         let why = fit.coefficients[fit::FIXED]
             .not_determined
             .clone()
             .unwrap_or_else(|| "it fitted to 0".to_owned());
-        return Err(format!(
+        return Err(CalibrateError::Undetermined(format!(
             "the inputs do not determine the decode step's time ({why}); calibrate from light loads, well below \
              the knee"
-        ));
+        )));
     }
-    for (index, summary) in summaries.iter_mut().enumerate() {
-        let mut by_figure: Vec<(Figure, f64, f64, f64)> = Vec::new();
-        for row in rows.iter().filter(|r| r.source == index) {
-            match by_figure.iter_mut().find(|e| e.0 == row.figure) {
-                Some(e) => {
-                    e.1 += row.y;
-                    e.2 += row.value(&theta);
-                    e.3 += 1.0;
-                }
-                None => by_figure.push((row.figure, row.y, row.value(&theta), 1.0)),
-            }
-        }
-        summary.residuals = by_figure
-            .into_iter()
-            .map(|(figure, y, fitted, n)| (figure, y / n, fitted / n))
-            .collect();
-    }
-
-    let (prompt_tokens, output_tokens, lengths_from) = if !prompts.is_empty() {
-        (
-            empirical(prompts),
-            empirical(outputs),
-            "empirical: the inputs' own per-request lengths".to_owned(),
-        )
-    } else {
-        let (p, o) = (mean_prompt / weight.max(1.0), mean_output / weight.max(1.0));
-        (
-            LengthDist::Fixed {
-                tokens: p.round().max(1.0) as u32,
-            },
-            LengthDist::Fixed {
-                tokens: o.round().max(1.0) as u32,
-            },
-            "fixed at the inputs' means: they list no per-request lengths".to_owned(),
-        )
-    };
+    gathered.add_residuals(&theta);
+    let (prompt_tokens, output_tokens, lengths_from) = gathered.lengths();
     let scenario = Scenario {
         service: ServiceKind::Llm(LlmFleet {
-            replicas,
-            max_num_seqs,
-            max_num_batched_tokens,
-            chunked_prefill,
+            replicas: settings.replicas,
+            max_num_seqs: settings.max_num_seqs,
+            max_num_batched_tokens: settings.max_num_batched_tokens,
+            chunked_prefill: settings.chunked_prefill,
             iteration: IterationModel {
                 fixed: theta[fit::FIXED],
                 per_prefill_token: 0.0,
@@ -432,7 +248,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             },
             prompt_tokens,
             output_tokens,
-            kv_cache,
+            kv_cache: settings.kv_cache,
             prefix_caching: true,
             frontend_overhead: theta[fit::FRONTEND],
             max_num_queued_reqs: None,
@@ -441,28 +257,118 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         }),
         arrivals: Arrivals::Open {
             offered_load: 0.8,
-            cv: cv.unwrap_or(crate::model::scenario::POISSON_CV),
+            cv: gathered.cv.unwrap_or(crate::model::scenario::POISSON_CV),
         },
         slo: Slo::default(),
         customers: 20_000,
         warm_up: 2_000,
     };
-    scenario.validate().map_err(|e| {
-        format!("the fitted scenario is refused: {e} (check the flags against the inputs)")
-    })?;
-    for (summary, experiment) in summaries.iter_mut().zip(&experiments) {
+    scenario.validate().map_err(CalibrateError::Refused)?;
+    let mut summaries = gathered.summaries;
+    for (summary, experiment) in summaries.iter_mut().zip(&gathered.experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));
     }
-    let covariance = fit::covariance(&rows, &fit);
+    let covariance = fit::covariance(&gathered.rows, &fit);
     Ok(Calibration {
         scenario,
         fit,
         inputs: summaries,
         lengths_from,
-        assumptions,
+        assumptions: std::mem::take(&mut settings.assumptions),
         covariance,
         uncertainty: None,
     })
+}
+
+/// The server's settings the calibration runs with: each flag as given, or vLLM's default, and the report's line
+/// for each saying which.
+struct Settings {
+    replicas: u32,
+    max_num_seqs: u32,
+    max_num_batched_tokens: u32,
+    chunked_prefill: bool,
+    kv_cache: KvCache,
+    assumptions: Vec<String>,
+}
+
+impl From<&ServerFlags> for Settings {
+    fn from(flags: &ServerFlags) -> Settings {
+        let mut assumptions = Vec::new();
+        let mut flag = |value: Option<u32>, default: u32, what: &str, option: &str| match value {
+            Some(v) => {
+                assumptions.push(format!("{what} {v} (given)"));
+                v
+            }
+            None => {
+                assumptions.push(format!(
+                    "{what} {default} (assumed, vLLM's default; give {option})"
+                ));
+                default
+            }
+        };
+        let replicas = flag(flags.replicas, 1, "replicas", "--replicas");
+        let max_num_seqs = flag(
+            flags.max_num_seqs,
+            DEFAULT_MAX_NUM_SEQS,
+            "max_num_seqs",
+            "--max-num-seqs",
+        );
+        let max_num_batched_tokens = flag(
+            flags.max_num_batched_tokens,
+            DEFAULT_MAX_NUM_BATCHED_TOKENS.max(max_num_seqs),
+            "max_num_batched_tokens",
+            "--max-num-batched-tokens",
+        );
+        assumptions.push(match flags.chunked_prefill {
+            Some(on) => format!("chunked prefill {} (given)", if on { "on" } else { "off" }),
+            None => {
+                "chunked prefill on (assumed, vLLM V1's default; give --chunked-prefill)".to_owned()
+            }
+        });
+        let kv_cache = match flags.kv_cache_tokens {
+            Some(tokens) => {
+                assumptions.push(format!("KV cache {tokens} tokens per replica (given)"));
+                KvCache::Tokens(tokens)
+            }
+            None => {
+                assumptions.push(
+                    "KV cache not limited (not determined: give --kv-cache-tokens, the \"GPU KV cache size\" of \
+                     the start-up log)"
+                        .to_owned(),
+                );
+                KvCache::Unlimited
+            }
+        };
+        Settings {
+            replicas,
+            max_num_seqs,
+            max_num_batched_tokens,
+            chunked_prefill: flags.chunked_prefill.unwrap_or(true),
+            kv_cache,
+            assumptions,
+        }
+    }
+}
+
+impl Settings {
+    /// The prompt prefix every request shares, cached: as given, or found in the inputs' idle requests (0 when
+    /// none is found), with the report's line saying which.
+    fn shared_prefix(&mut self, flags: &ServerFlags, parsed: &[inputs::Input]) -> u32 {
+        if let Some(tokens) = flags.shared_prefix_tokens {
+            self.assumptions
+                .push(format!("a shared prompt prefix of {tokens} tokens (given)"));
+            return tokens;
+        }
+        let Some(found) = prefix::shared_prefix(&lives_of(parsed)) else {
+            return 0;
+        };
+        self.assumptions.push(format!(
+            "a shared prompt prefix of {} tokens, cached (found: the TTFTs of {} requests that found the server idle \
+             grow with the prompt as if its first {} tokens were free)",
+            found.tokens, found.requests, found.tokens
+        ));
+        found.tokens
+    }
 }
 
 impl Calibration {
@@ -530,26 +436,6 @@ impl Calibration {
     }
 }
 
-/// A result as the report describes it: its source, what it keeps, how it was run, and what had to be derived.
-fn bench_kind(bench: &inputs::BenchResult) -> String {
-    let mut kind = bench.kind.clone();
-    kind.push_str(match (&bench.lives, bench.is_timed()) {
-        (_, true) => ", per request with send times",
-        (Some(_), false) => ", per request",
-        (None, _) => ", summary",
-    });
-    if let Some(users) = bench.closed_loop_users() {
-        kind.push_str(&format!(
-            ", closed loop of {users} (each request sent as one ends)"
-        ));
-    }
-    for derived in &bench.derived {
-        kind.push_str("; ");
-        kind.push_str(derived);
-    }
-    kind
-}
-
 /// Every input's requests with their times.
 fn lives_of(parsed: &[inputs::Input]) -> Vec<&[Life]> {
     parsed
@@ -560,18 +446,4 @@ fn lives_of(parsed: &[inputs::Input]) -> Vec<&[Life]> {
             Parsed::Metrics(_) => None,
         })
         .collect()
-}
-
-fn collect_lengths(lives: &[Life], prompts: &mut Vec<u32>, outputs: &mut Vec<u32>) {
-    prompts.extend(lives.iter().map(|l| l.prompt));
-    outputs.extend(lives.iter().map(|l| l.output));
-}
-
-/// An empirical distribution of at most [`MAX_EMPIRICAL_LENGTHS`] lengths (every k-th when there are more).
-fn empirical(mut tokens: Vec<u32>) -> LengthDist {
-    if tokens.len() > MAX_EMPIRICAL_LENGTHS {
-        let step = tokens.len().div_ceil(MAX_EMPIRICAL_LENGTHS);
-        tokens = tokens.into_iter().step_by(step).collect();
-    }
-    LengthDist::Empirical { tokens }
 }

@@ -123,7 +123,7 @@ pub fn calibrate_for_page(files: &[InputFile], flags: &ServerFlags) -> Result<Ca
             )
         }
         None => {
-            let calibration = calibrate(files, flags)?;
+            let calibration = calibrate(files, flags).map_err(|e| e.to_string())?;
             (
                 calibration.your_server(),
                 report::render(&calibration),

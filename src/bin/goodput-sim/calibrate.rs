@@ -68,7 +68,9 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         window_seconds: args.seconds,
         shared_prefix_tokens: None,
     };
-    let calibration = calibrate(&files, &flags)?.with_uncertainty();
+    let calibration = calibrate(&files, &flags)
+        .map_err(|e| e.to_string())?
+        .with_uncertainty();
     eprint!("{}", report::render(&calibration));
     println!(
         "{}",
