@@ -3,6 +3,8 @@
 //! Rust, no web types; `goodput-sim calibrate` and the page share it.
 //!
 //! - [`inputs`]: recognising and reading the files, into [`bench_result`]'s runs and request lives;
+//! - `gather`: the parsed inputs gathered for the fit (two scrapes in a row make a window), with each one's summary;
+//! - `error`: [`CalibrateError`], what a refusal blames (a flag, an input, the inputs together);
 //! - [`scrapes`]: two scrapes as the means of the window between them;
 //! - [`observations`]: what each file shows, as rows linear in the step-time coefficients;
 //! - [`check`]: each input's experiment run again in the calibrated model;
