@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Trunk post-build hook (the only one: Trunk runs hooks of one stage in parallel, and these steps build on each
 # other). In the staging folder, after Trunk wrote index.html:
-#  1. bundle-css.mjs: the stylesheets as one file (one request before the first paint instead of six);
+#  1. minify-js.mjs: the page's wasm-bindgen glue minified (2 kB less on every first visit);
+#     bundle-css.mjs: the stylesheets as one file (one request before the first paint instead of six);
 #     version-workers.mjs: the web workers' files named after a hash of their content, which the page is told, so a
 #     page never loads a worker of another build;
 #  2. harden-page.mjs: the wasm is fetched with its integrity hash, and a Content-Security-Policy <meta> allows
@@ -14,6 +15,7 @@
 set -euo pipefail
 site="${TRUNK_STAGING_DIR:-${1:?usage: post-build.sh SITE_DIR}}"
 cd "$(dirname "$0")/.."
+node tools/minify-js.mjs "$site"
 node tools/bundle-css.mjs "$site"
 node tools/version-workers.mjs "$site"
 node tools/harden-page.mjs "$site"

@@ -1,0 +1,31 @@
+// Trunk post-build step (run by tools/post-build.sh): the page's wasm-bindgen glue, minified. The glue is on every
+// first visit, and wasm-bindgen writes it readable: esbuild's minifier takes it from 10.5 to 8.5 kB after brotli
+// (measured on the release build), bytes the first visit's budget spends on the course instead. It renames only
+// local names, so the glue's exports and the import object the wasm is linked against stay as they are. Trunk links
+// the glue with an integrity hash (`<link rel="modulepreload">`), which is recomputed here. The file keeps Trunk's
+// name: that hash is of the unminified glue, and the same glue always minifies to the same text.
+// Usage: node tools/minify-js.mjs SITE_DIR   (rewrites the glue and SITE_DIR/index.html in place)
+import { readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { argv, exit } from 'node:process';
+import { transform } from 'esbuild';
+
+function fail(message) {
+  console.error(`minify-js: ${message}`);
+  exit(1);
+}
+
+const site = argv[2] ?? fail('usage: node tools/minify-js.mjs SITE_DIR');
+const file = join(site, 'index.html');
+let html = await readFile(file, 'utf8');
+
+const preload = html.match(/<link rel="modulepreload" href="([^"]*\/)?([^"/]+\.js)"[^>]*? integrity="([^"]+)"/);
+if (!preload) fail(`${file} has no <link rel="modulepreload"> with integrity for the glue (is Trunk's data-integrity off?)`);
+const [, , glue, integrity] = preload;
+const source = await readFile(join(site, glue), 'utf8');
+const { code } = await transform(source, { minify: true, format: 'esm', legalComments: 'none' });
+await writeFile(join(site, glue), code);
+const minified = `sha384-${createHash('sha384').update(code).digest('base64')}`;
+html = html.replaceAll(integrity, minified);
+await writeFile(file, html);
