@@ -6,6 +6,7 @@
 
 use crate::charts::fleet::{clock, FleetChart, FleetPanel, FleetPoint};
 use crate::charts::format::{format_count, format_percent};
+use crate::charts::DataTable;
 use crate::charts::{ChartStyle, ChartTheme};
 use crate::fleet_protocol::{FleetSettings, START_UP_DELAYS};
 use crate::html_writer::HtmlWriter;
@@ -117,9 +118,7 @@ pub fn charts_html(
                     m.trusted(&svg);
                 },
             );
-            panel
-                .table(data, table_rows)
-                .write_folded(m, panel.caption());
+            write_table(m, &panel.table(data, table_rows), panel.caption());
         });
     }
     Ok(m.finish())
@@ -251,4 +250,41 @@ pub fn controls_html(id: &str) -> String {
     m.element("p", &[("class", "fleet-note"), ("role", "alert")], |_| {});
     m.element("div", &[("class", "fleet-charts")], |_| {});
     m.finish()
+}
+
+/// A chart's data table as the page's view writes it ([`crate::views::data_table`]). Written here a second time
+/// because this runs in the fleet's worker, where Leptos cannot render a view to HTML (that needs its `ssr` feature,
+/// which the wasm build does not have); `tests/fleet_view.rs` checks that the two write the same table.
+pub fn write_table(m: &mut HtmlWriter, table: &DataTable, caption: &str) {
+    m.element("details", &[("class", "chart-data")], |m| {
+        m.text_element("summary", &[], &format!("Data table: {caption}"));
+        let label = format!("{caption} data");
+        // In the order Leptos writes them (`class` last), so the test can compare the two byte for byte.
+        let region = [
+            ("tabindex", "0"),
+            ("role", "region"),
+            ("aria-label", label.as_str()),
+            ("class", "scroll-x"),
+        ];
+        m.element("div", &region, |m| {
+            m.element("table", &[], |m| {
+                m.element("thead", &[], |m| {
+                    m.element("tr", &[], |m| {
+                        for heading in &table.header {
+                            m.text_element("th", &[("scope", "col")], heading);
+                        }
+                    });
+                });
+                m.element("tbody", &[], |m| {
+                    for row in &table.rows {
+                        m.element("tr", &[], |m| {
+                            for cell in row {
+                                m.text_element("td", &[], cell);
+                            }
+                        });
+                    }
+                });
+            });
+        });
+    });
 }

@@ -132,3 +132,30 @@ fn the_controls_name_every_choice_and_start_at_the_lessons_morning() {
     assert!(html.contains("aria-valuetext=\"15:00\""));
     assert!(html.contains("class=\"fleet-charts\""));
 }
+
+#[test]
+fn the_worker_writes_its_data_tables_as_the_page_view_does() {
+    use goodput::charts::DataTable;
+    use goodput::html_writer::HtmlWriter;
+    use goodput::views::data_table::folded_table_html;
+    let tables = [
+        DataTable::default(),
+        DataTable {
+            header: vec![
+                "time".to_owned(),
+                "replicas".to_owned(),
+                "p99 TTFT".to_owned(),
+            ],
+            rows: vec![
+                vec!["08:00".to_owned(), "4".to_owned(), "0.38 s".to_owned()],
+                vec!["08:01".to_owned(), "5".to_owned(), "— & <none>".to_owned()],
+            ],
+        },
+    ];
+    for table in &tables {
+        let mut m = HtmlWriter::new();
+        goodput::fleet_view::write_table(&mut m, table, "Replicas & SLO");
+        let view = folded_table_html(table, "Replicas & SLO").replace("<!>", "");
+        assert_eq!(m.finish(), view);
+    }
+}

@@ -1,12 +1,19 @@
 //! Each island kind's view (`goodput::views`) rendered to HTML natively, as the page build renders it and as the
 //! wasm mounts it: the text a reader sees, and the attributes the wasm reads back (`lesson::island_markup`).
 
+use goodput::charts::DataTable;
 use goodput::lesson::island_markup as markup;
 use goodput::lesson::{catalog, Block, Html, Task, TaskList};
-use goodput::pages::build_site;
+use goodput::pages::{build_site, Page, Site};
+use goodput::theme::ThemeChoice;
+use goodput::views::data_table::folded_table_html;
+use goodput::views::progress::progress_line;
 use goodput::views::reveal::{FoldedReveal, LiveReveal, RevealText};
 use goodput::views::tasks::TasksView;
+use goodput::views::theme::theme_picker;
+use goodput::views::widget_frame::WidgetFrame;
 use leptos::prelude::*;
+use std::sync::OnceLock;
 
 fn reveal_text() -> RevealText {
     RevealText {
@@ -32,6 +39,21 @@ fn task_list() -> TaskList {
             },
         ],
     }
+}
+
+/// The course's pages, built once for every test here.
+fn site() -> &'static Site {
+    static SITE: OnceLock<Site> = OnceLock::new();
+    SITE.get_or_init(|| build_site(catalog()).expect("the course's pages build"))
+}
+
+/// The lesson's page as the build writes it.
+fn lesson_page() -> &'static Page {
+    site()
+        .pages
+        .iter()
+        .find(|page| page.path == "lessons/latency-throughput-slos/index.html")
+        .expect("the lesson page")
 }
 
 /// The opening tag that holds `needle` (an attribute), by a plain scan: Leptos writes an element's attributes in its
@@ -186,12 +208,7 @@ fn a_ticked_task_shows_it_by_mark_text_and_class() {
 #[test]
 fn the_lesson_page_writes_its_reveals_and_task_lists_from_the_views() {
     let lesson = goodput::lesson::find("latency-throughput-slos").expect("the lesson ships");
-    let site = build_site(catalog()).expect("the course's pages build");
-    let page = site
-        .pages
-        .iter()
-        .find(|page| page.path == "lessons/latency-throughput-slos/index.html")
-        .expect("the lesson page");
+    let page = lesson_page();
     let (mut recalls, mut lists) = (0, 0);
     for block in &lesson.blocks {
         match block {
@@ -230,4 +247,255 @@ fn the_lesson_page_writes_its_reveals_and_task_lists_from_the_views() {
         recalls > 0 && lists > 0,
         "{recalls} recall cards, {lists} task lists"
     );
+}
+
+/// The progress line saying `count` and `note`, rendered as the page build renders it.
+fn progress_html(count: &str, note: Option<&str>) -> String {
+    let count = count.to_owned();
+    let note = note.map(str::to_owned);
+    progress_line(move || count.clone(), move || note.clone(), || {}).to_html()
+}
+
+#[test]
+fn a_progress_line_says_the_count_and_offers_a_reset_that_needs_javascript() {
+    let html = progress_html("11 predict-then-reveal steps in this lesson.", None);
+    let section = tag(&html, "aria-label");
+    assert!(
+        section.starts_with("<section ")
+            && has(section, "aria-label", "Your progress")
+            && has(section, "class", "lesson-progress"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<p class=\"progress-count\">11 predict-then-reveal steps in this lesson.</p>"
+        ),
+        "{html}"
+    );
+    let button = tag(&html, "<button");
+    assert!(
+        has(button, "type", "button") && has(button, "class", "progress-reset needs-js"),
+        "hidden without JavaScript: {html}"
+    );
+    assert!(
+        html.contains(&format!("{button}Reset my progress</button>")),
+        "{html}"
+    );
+    assert!(
+        !html.contains("Forget every guess") && !html.contains("Progress reset."),
+        "asks and confirms only once pressed: {html}"
+    );
+    for class in ["progress-note", "progress-done"] {
+        let status = tag(&html, &format!("class=\"{class}\""));
+        assert!(has(status, "role", "status"), "{html}");
+        let after = &html[html.find(status).expect("the status") + status.len()..];
+        assert!(
+            after.replace("<!>", "").starts_with("</p>"),
+            "{class} says nothing yet: {html}"
+        );
+    }
+}
+
+#[test]
+fn a_progress_line_shows_the_storage_note_in_its_status() {
+    let note = "Your progress could not be saved in this browser.";
+    let html = progress_html("3 of 11 steps answered, 2 right.", Some(note));
+    assert!(
+        html.contains(">3 of 11 steps answered, 2 right.</p>"),
+        "{html}"
+    );
+    let status = tag(&html, "class=\"progress-note\"");
+    assert!(
+        html.contains(&format!("{status}{note}")),
+        "the note is the status's text: {html}"
+    );
+}
+
+#[test]
+fn the_lesson_page_writes_its_progress_line_from_the_view() {
+    let lesson = goodput::lesson::find("latency-throughput-slos").expect("the lesson ships");
+    let page = lesson_page();
+    let steps = lesson
+        .blocks
+        .iter()
+        .filter(|block| matches!(block, Block::Predict(_)))
+        .count();
+    let view = progress_html(
+        &format!("{steps} predict-then-reveal steps in this lesson."),
+        None,
+    );
+    let wrapper = tag(
+        &page.body,
+        &format!("{}=\"progress-summary\"", markup::ISLAND),
+    );
+    assert!(
+        page.body.contains(&format!("{wrapper}{view}</div>")),
+        "{view}"
+    );
+}
+
+#[test]
+fn a_theme_picker_offers_every_theme_and_shows_the_choice() {
+    let html = theme_picker(|| ThemeChoice::Dark, |_| {}).to_html();
+    assert!(
+        html.starts_with("<label class=\"theme-switcher\">Theme <select"),
+        "the select is labelled Theme: {html}"
+    );
+    for choice in ThemeChoice::ALL {
+        let option = tag(&html, &format!("value=\"{}\"", choice.as_str()));
+        assert!(
+            html.contains(&format!("{option}{}</option>", choice.label())),
+            "{html}"
+        );
+        assert_eq!(
+            option.contains(" selected"),
+            choice == ThemeChoice::Dark,
+            "{option}"
+        );
+    }
+}
+
+#[test]
+fn every_page_writes_its_theme_picker_from_the_view_showing_the_system_choice() {
+    let view = theme_picker(|| ThemeChoice::System, |_| {}).to_html();
+    for page in &site().pages {
+        let wrapper = tag(
+            &page.body,
+            &format!("{}=\"theme-switcher\"", markup::ISLAND),
+        );
+        assert!(
+            page.body.contains(&format!("{wrapper}{view}</span>")),
+            "{}: {view}",
+            page.path
+        );
+    }
+}
+
+#[test]
+fn a_widget_frame_labels_its_section_and_shows_the_caption_and_notes() {
+    let lesson = goodput::lesson::find("latency-throughput-slos").expect("the lesson ships");
+    let widget = lesson
+        .blocks
+        .iter()
+        .find_map(|block| match block {
+            Block::Widget(widget) if widget.caption.is_some() => Some(widget),
+            _ => None,
+        })
+        .expect("a widget with a caption");
+    let caption = widget.caption.as_deref().expect("its caption");
+    let notes = vec!["load 140% is out of range: 100% used".to_owned()];
+    let html = view! {
+        <WidgetFrame widget id="the-lab".to_owned() notes>
+            <p class="body">"the widget"</p>
+        </WidgetFrame>
+    }
+    .to_html();
+    let section = tag(&html, "class=\"lesson-widget\"");
+    let name = widget.name.as_str();
+    assert!(
+        has(section, "id", "the-lab")
+            && has(section, "data-widget", name)
+            && has(section, "class", "lesson-widget"),
+        "{html}"
+    );
+    assert!(
+        has(section, "aria-label", &format!("Interactive: {caption}")),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("Interactive · <code>{name}</code>")),
+        "{html}"
+    );
+    let caption_tag = tag(&html, &format!("class=\"{}\"", markup::CAPTION_CLASS));
+    assert!(
+        html.contains(&format!("{caption_tag}{caption}</p>")),
+        "{html}"
+    );
+    assert!(
+        html.contains("<p class=\"widget-note\">load 140% is out of range: 100% used</p>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<p class=\"body\">the widget</p></section>"),
+        "the widget comes last: {html}"
+    );
+}
+
+#[test]
+fn the_lesson_page_frames_its_widgets_with_the_view() {
+    let page = lesson_page();
+    let lesson = goodput::lesson::find("latency-throughput-slos").expect("the lesson ships");
+    let widgets: Vec<_> = lesson
+        .blocks
+        .iter()
+        .filter_map(|block| match block {
+            Block::Widget(widget) => Some(widget),
+            _ => None,
+        })
+        .collect();
+    // The widget islands' anchor ids, in page order.
+    let ids: Vec<String> = page
+        .body
+        .match_indices(&format!("{}=\"", markup::WIDGET_ID))
+        .map(|(at, attribute)| {
+            let value = &page.body[at + attribute.len()..];
+            value[..value.find('"').expect("quoted")].to_owned()
+        })
+        .collect();
+    assert_eq!(ids.len(), widgets.len(), "one island per widget");
+    for (widget, id) in widgets.into_iter().zip(ids) {
+        // The frame as the view writes it, up to its (here empty) notes and what it frames: the page's no-JavaScript
+        // version.
+        let empty = view! { <WidgetFrame widget id=id.clone()>""</WidgetFrame> }.to_html();
+        let opening = &empty[..empty.find("<!>").expect("the empty notes' marker")];
+        assert!(page.body.contains(opening), "{id}: {opening}");
+    }
+}
+
+#[test]
+fn a_data_table_is_folded_under_the_caption_in_a_region_a_keyboard_can_scroll() {
+    let table = DataTable {
+        header: vec!["load".to_owned(), "p99 TTFT".to_owned()],
+        rows: vec![
+            vec!["85%".to_owned(), "0.41 s".to_owned()],
+            vec!["99%".to_owned(), "—".to_owned()],
+        ],
+    };
+    let html = folded_table_html(&table, "p99 against load");
+    assert!(
+        html.starts_with(
+            "<details class=\"chart-data\"><summary>Data table: p99 against load</summary>"
+        ),
+        "{html}"
+    );
+    let region = tag(&html, "role=\"region\"");
+    assert!(
+        has(region, "tabindex", "0")
+            && has(region, "aria-label", "p99 against load data")
+            && has(region, "class", "scroll-x"),
+        "{html}"
+    );
+    let text = html.replace("<!>", "");
+    assert!(
+        text.contains(
+            "<thead><tr><th scope=\"col\">load</th><th scope=\"col\">p99 TTFT</th></tr></thead>"
+        ),
+        "{html}"
+    );
+    assert!(
+        text.contains(
+            "<tbody><tr><td>85%</td><td>0.41 s</td></tr><tr><td>99%</td><td>—</td></tr></tbody>"
+        ),
+        "{html}"
+    );
+}
+
+#[test]
+fn an_empty_data_table_still_names_its_chart() {
+    let html = folded_table_html(&DataTable::default(), "Queue over time");
+    assert!(
+        html.contains("<summary>Data table: Queue over time</summary>"),
+        "{html}"
+    );
+    assert!(!html.contains("<th ") && !html.contains("<td>"), "{html}");
 }

@@ -20,8 +20,6 @@ pub mod surface;
 mod throughput;
 mod timeline;
 
-use crate::html_writer::HtmlWriter;
-
 pub use distribution::{
     distribution_summary, distribution_table, latency_distribution, LatencyBin, LatencyDistribution,
 };
@@ -53,44 +51,6 @@ pub struct DataTable {
     pub header: Vec<String>,
     /// One row per data point; every row has as many cells as the header. Missing values are "—".
     pub rows: Vec<Vec<String>>,
-}
-
-impl DataTable {
-    /// The table as every chart shows it: folded in a `<details>` named by `caption`, in a region a keyboard can
-    /// scroll when it is wider than a phone. The static pictures and the fleet worker's charts write it here; the
-    /// live canvas charts (`components::chart_canvas`) build the same markup as a view.
-    pub fn write_folded(&self, m: &mut HtmlWriter, caption: &str) {
-        m.element("details", &[("class", "chart-data")], |m| {
-            m.text_element("summary", &[], &format!("Data table: {caption}"));
-            let label = format!("{caption} data");
-            let region = [
-                ("class", "scroll-x"),
-                ("tabindex", "0"),
-                ("role", "region"),
-                ("aria-label", label.as_str()),
-            ];
-            m.element("div", &region, |m| {
-                m.element("table", &[], |m| {
-                    m.element("thead", &[], |m| {
-                        m.element("tr", &[], |m| {
-                            for heading in &self.header {
-                                m.text_element("th", &[("scope", "col")], heading);
-                            }
-                        });
-                    });
-                    m.element("tbody", &[], |m| {
-                        for row in &self.rows {
-                            m.element("tr", &[], |m| {
-                                for cell in row {
-                                    m.text_element("td", &[], cell);
-                                }
-                            });
-                        }
-                    });
-                });
-            });
-        });
-    }
 }
 
 /// Any one of the charts with its data: what a canvas on the page is asked to show.

@@ -15,6 +15,7 @@ use super::download::{save, save_text};
 use super::perf;
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable, PlotRect};
 use crate::components::theme::use_chart_projection;
+use crate::views::data_table::folded_table;
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
 ///
@@ -175,33 +176,7 @@ pub fn ChartCanvas(
                 <button type="button" on:click=download_png>"Download PNG"</button>
                 <button type="button" on:click=download_svg>"Download SVG"</button>
             </div>
-            <details class="chart-data" on:toggle=move |ev| table_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-                <summary>{format!("Data table: {caption}")}</summary>
-                // Focusable so a keyboard can scroll a table wider than a phone.
-                <div class="scroll-x" tabindex="0" role="region" aria-label=format!("{caption} data")>
-                <table>
-                    <thead>
-                        <tr>
-                            {move || table.with(|t| t.header.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view())}
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {move || {
-                            table.with(|t| {
-                                t.rows
-                                    .iter()
-                                    .map(|row| {
-                                        view! {
-                                            <tr>{row.iter().map(|cell| view! { <td>{cell.clone()}</td> }).collect_view()}</tr>
-                                        }
-                                    })
-                                    .collect_view()
-                            })
-                        }}
-                    </tbody>
-                </table>
-                </div>
-            </details>
+            {folded_table(&caption, table, table_open)}
         </figure>
     }
 }

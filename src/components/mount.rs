@@ -9,7 +9,7 @@ use leptos::tachys::view::any_view::AnyViewState;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-use crate::components::lesson::{PredictStep, ProgressSummary, Reveal, TaskChecklist};
+use crate::components::lesson::{progress_summary, PredictStep, Reveal, TaskChecklist};
 use crate::components::theme::ThemeSwitcher;
 use crate::components::widgets::Widget;
 use crate::lesson::island_markup::{self as markup, IslandKind};
@@ -122,7 +122,7 @@ fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
     let answer_opened = reader.answer_opened;
     Some(match island_kind(island)? {
         IslandKind::ThemeSwitcher => view! { <ThemeSwitcher/> }.into_any(),
-        IslandKind::ProgressSummary => view! { <ProgressSummary/> }.into_any(),
+        IslandKind::ProgressSummary => progress_summary().into_any(),
         IslandKind::Predict => {
             let step = report(read::predict_step(island))?;
             view! { <PredictStep step answer_opened/> }.into_any()

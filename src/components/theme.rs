@@ -13,6 +13,7 @@ use leptos_use_storage::use_local_storage;
 
 use crate::charts::ChartTheme;
 use crate::theme::{theme_attribute, ThemeChoice};
+use crate::views::theme::theme_picker;
 
 /// Where the choice is kept, as its plain name (`src/boot.js` reads it before the first paint).
 const STORAGE_KEY: &str = "goodput-theme";
@@ -110,27 +111,10 @@ pub fn use_chart_projection() -> Signal<f64> {
         .map_or_else(|| Signal::derive(|| 1.0), |projection| projection.0)
 }
 
-/// The theme picker of the site header.
+/// The theme picker of the site header (and of the presenter's window): its view ([`crate::views::theme`]) showing
+/// and setting the page's theme.
 #[component]
 pub fn ThemeSwitcher() -> impl IntoView {
     let state = use_theme();
-    let options = ThemeChoice::ALL.map(|choice| {
-        view! {
-            <option value=choice.as_str() selected=move || state.choice() == choice>
-                {choice.label()}
-            </option>
-        }
-    });
-    view! {
-        <label class="theme-switcher">
-            "Theme "
-            // `selected` sets the first render; `prop:value` follows later changes (the `C` key, another window).
-            <select
-                prop:value=move || state.choice().as_str()
-                on:change=move |event| state.pick(ThemeChoice::parse(&event_target_value(&event)))
-            >
-                {options.into_iter().collect_view()}
-            </select>
-        </label>
-    }
+    theme_picker(move || state.choice(), move |choice| state.pick(choice))
 }

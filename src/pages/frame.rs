@@ -3,6 +3,8 @@
 use crate::html_writer::HtmlWriter;
 use crate::lesson::island_markup::{IslandKind, ISLAND};
 use crate::theme::ThemeChoice;
+use crate::views::theme::theme_picker;
+use leptos::prelude::*;
 
 /// The header, `<main>` around what `content` writes, and the footer.
 pub fn page_frame(content: impl FnOnce(&mut HtmlWriter)) -> String {
@@ -33,7 +35,7 @@ fn header(m: &mut HtmlWriter) {
             &[("class", "site-tagline")],
             "Why LLM serving latency explodes near full load",
         );
-        // The picker works only with the wasm; until it mounts, a disabled one holds its place.
+        // The picker works only with the wasm: hidden without it, inert until it mounts (`app.css`).
         m.element(
             "span",
             &[
@@ -41,14 +43,7 @@ fn header(m: &mut HtmlWriter) {
                 ("class", "island needs-js"),
             ],
             |m| {
-                m.element("label", &[("class", "theme-switcher")], |m| {
-                    m.text("Theme ");
-                    m.element("select", &[("disabled", "")], |m| {
-                        for choice in ThemeChoice::ALL {
-                            m.text_element("option", &[("value", choice.as_str())], choice.label());
-                        }
-                    });
-                });
+                m.trusted(&theme_picker(|| ThemeChoice::System, |_| {}).to_html());
             },
         );
     });

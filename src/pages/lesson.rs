@@ -13,9 +13,10 @@ use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::{Block, Html, Lesson, LessonMeta};
 use crate::presentation::html::{heading_level, top_level_fragments};
 use crate::presentation::screens::{lesson_screens, Screen, ScreenItem};
+use crate::views::progress::progress_line;
 
 /// The lesson's page and the pictures it refers to.
-pub fn lesson_page(lesson: &Lesson) -> Result<(Page, Vec<Asset>), PagesError> {
+pub fn lesson_page(lesson: &'static Lesson) -> Result<(Page, Vec<Asset>), PagesError> {
     let slug = &lesson.meta.slug;
     let computed = Computed::for_lesson(lesson)?;
     let placement = Placement::of(lesson);
@@ -165,7 +166,12 @@ impl Placement {
     }
 }
 
-fn article(m: &mut HtmlWriter, lesson: &Lesson, placement: &Placement, computed: &Computed) {
+fn article(
+    m: &mut HtmlWriter,
+    lesson: &'static Lesson,
+    placement: &Placement,
+    computed: &Computed,
+) {
     let slug = &lesson.meta.slug;
     m.element(
         "article",
@@ -201,7 +207,7 @@ fn write_block(
     placement: &Placement,
     computed: &Computed,
     index: usize,
-    block: &Block,
+    block: &'static Block,
 ) {
     let owned = placement.block_attributes(lesson, index);
     let screen = borrowed(&owned);
@@ -297,55 +303,22 @@ fn lesson_header(m: &mut HtmlWriter, meta: &LessonMeta, screen: &[(&str, &str)])
     });
 }
 
-/// The progress line's island: what it says before the learner's saved progress is read (and without JavaScript).
+/// The progress line's island ([`crate::views::progress`]): the lesson's step count until the learner's saved
+/// progress is read (and without JavaScript).
 fn progress_summary(m: &mut HtmlWriter, lesson: &Lesson) {
     let steps = lesson
         .blocks
         .iter()
         .filter(|block| matches!(block, Block::Predict(_)))
         .count();
-    m.element(
-        "div",
-        &[
-            (islands::ISLAND, IslandKind::ProgressSummary.as_str()),
-            ("class", "island island-progress"),
-        ],
-        |m| {
-            m.element(
-                "section",
-                &[
-                    ("class", "lesson-progress"),
-                    ("aria-label", "Your progress"),
-                ],
-                |m| {
-                    m.text_element(
-                        "p",
-                        &[("class", "progress-count")],
-                        &format!("{steps} predict-then-reveal steps in this lesson."),
-                    );
-                    m.element(
-                        "p",
-                        &[("class", "progress-note"), ("role", "status")],
-                        |_| {},
-                    );
-                    m.text_element(
-                        "button",
-                        &[
-                            ("type", "button"),
-                            ("class", "progress-reset needs-js"),
-                            ("disabled", ""),
-                        ],
-                        "Reset my progress",
-                    );
-                    m.element(
-                        "p",
-                        &[("class", "progress-done"), ("role", "status")],
-                        |_| {},
-                    );
-                },
-            );
-        },
-    );
+    let count = format!("{steps} predict-then-reveal steps in this lesson.");
+    let attributes = [
+        (islands::ISLAND, IslandKind::ProgressSummary.as_str()),
+        ("class", "island island-progress"),
+    ];
+    // The reset does nothing here: it is inert until the live line replaces this one.
+    let view = progress_line(move || count.clone(), || None, || {});
+    super::write_island(m, &attributes, view);
 }
 
 /// Attribute pairs as the writer takes them.

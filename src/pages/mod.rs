@@ -83,8 +83,9 @@ pub struct Site {
     pub assets: Vec<Asset>,
 }
 
-/// The course home, every lesson and the not-found page, for `lessons`.
-pub fn build_site(lessons: &[Lesson]) -> Result<Site, PagesError> {
+/// The course home, every lesson and the not-found page, for `lessons` (the catalog's: the islands' views, shared
+/// with the wasm, hold the lesson's data for as long as the page).
+pub fn build_site(lessons: &'static [Lesson]) -> Result<Site, PagesError> {
     let mut site = Site::default();
     site.pages.push(home::home_page(lessons));
     for lesson in lessons {

@@ -5,6 +5,7 @@
 use super::{Asset, PagesError};
 use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
 use crate::html_writer::HtmlWriter;
+use crate::views::data_table::folded_table_html;
 
 /// Screens that get the narrow picture.
 const NARROW_MEDIA: &str = "(max-width: 600px)";
@@ -137,7 +138,7 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
         });
         // A picture whose figures are all in its `alt` (the fleet's) comes without a table.
         if !picture.table.header.is_empty() {
-            picture.table.write_folded(m, &picture.caption);
+            m.trusted(&folded_table_html(&picture.table, &picture.caption));
         }
     });
 }

@@ -11,6 +11,9 @@ use crate::html_writer::HtmlWriter;
 use crate::lab::{sweep_for, timeline_figures, Figures, LabSettings};
 use crate::lesson::island_markup::{self as islands, IslandKind};
 use crate::lesson::{WidgetEmbed, WidgetName};
+use crate::views::widget_frame::WidgetFrame;
+use leptos::prelude::*;
+use leptos::tachys::html::InertElement;
 
 /// What a widget's fallback shows, worked out before the page is written.
 #[derive(Debug)]
@@ -193,10 +196,10 @@ fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
     Ok(Figures::new(&settings, &points))
 }
 
-/// The widget's island: its frame (as the live widget's) around the fallback.
+/// The widget's island: its frame ([`crate::views::widget_frame`], the live widget's) around the fallback.
 pub fn write_widget(
     m: &mut HtmlWriter,
-    widget: &WidgetEmbed,
+    widget: &'static WidgetEmbed,
     id: &str,
     fallback: &WidgetFallback,
     screen: &[(&str, &str)],
@@ -211,27 +214,15 @@ pub fn write_widget(
         (islands::WIDGET_ID, id),
         (islands::SETTINGS, settings.as_str()),
     ]);
-    let label = format!("Interactive: {}", widget.caption.as_deref().unwrap_or(name));
-    m.element("div", &attributes, |m| {
-        m.element(
-            "section",
-            &[
-                ("class", "lesson-widget"),
-                ("id", id),
-                ("data-widget", name),
-                ("aria-label", &label),
-            ],
-            |m| {
-                m.element("p", &[("class", "lesson-label")], |m| {
-                    m.text("Interactive · ").text_element("code", &[], name);
-                });
-                if let Some(caption) = &widget.caption {
-                    m.text_element("p", &[("class", islands::CAPTION_CLASS)], caption);
-                }
-                write_fallback(m, widget.name, fallback);
-            },
-        );
-    });
+    let mut body = HtmlWriter::new();
+    write_fallback(&mut body, widget.name, fallback);
+    let body = InertElement::new(body.finish());
+    let id = id.to_owned();
+    super::write_island(
+        m,
+        &attributes,
+        view! { <WidgetFrame widget id>{body}</WidgetFrame> },
+    );
 }
 
 fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallback) {

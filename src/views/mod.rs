@@ -7,5 +7,9 @@
 //! The page writes each view in its pre-rendered state inside the island's wrapper, whose attributes (what the wasm
 //! reads back) are [`crate::lesson::island_markup`]'s.
 
+pub mod data_table;
+pub mod progress;
 pub mod reveal;
 pub mod tasks;
+pub mod theme;
+pub mod widget_frame;

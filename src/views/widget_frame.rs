@@ -1,5 +1,8 @@
-//! The shell every widget sits in: a labelled `<section>` with the widget's anchor id and the author's caption.
+//! The shell every widget sits in: a labelled `<section>` with the widget's anchor id and the author's caption. The
+//! page build renders it around the widget's no-JavaScript version (its pictures or arithmetic), the wasm around the
+//! live widget.
 
+use crate::lesson::island_markup::CAPTION_CLASS;
 use crate::lesson::WidgetEmbed;
 use leptos::prelude::*;
 
@@ -16,7 +19,7 @@ pub fn WidgetFrame(
     let caption = widget
         .caption
         .as_deref()
-        .map(|caption| view! { <p class="widget-caption">{caption}</p> });
+        .map(|caption| view! { <p class=CAPTION_CLASS>{caption}</p> });
     let notes = notes
         .into_iter()
         .map(|note| view! { <p class="widget-note">{note}</p> })

@@ -9,26 +9,17 @@ import { siteUnderTest, launchBrowser, startStaticServer, waitForApp } from './h
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const KINDS = ['theme-switcher', 'progress-summary', 'predict', 'reveal', 'tasks', 'widget'];
-const WRITTEN_ONCE = new Set(['reveal', 'tasks']);
+const WRITTEN_ONCE = new Set(['theme-switcher', 'progress-summary', 'reveal', 'tasks']);
 const site = siteUnderTest();
 
 /**
  * The text both copies of each island show, in document order: `{ kind, shared }`. What differs by design is left
- * out: the static copy's no-JavaScript hints and folded answers, the live copy's controls and state (the progress
- * line counts answers live but steps statically).
+ * out: the static copy's no-JavaScript hints and folded answers, the live copy's controls and state.
  */
 function sharedTexts() {
   const text = (element) => (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const all = (root, selector) => [...root.querySelectorAll(selector)].map(text);
   const parts = {
-    'theme-switcher': (island) => ({
-      label: text(island.querySelector('label')?.firstChild),
-      options: all(island, 'option'),
-    }),
-    'progress-summary': (island) => ({
-      region: island.querySelector('section')?.getAttribute('aria-label'),
-      reset: text(island.querySelector('.progress-reset')),
-    }),
     predict: (island) => ({
       label: text(island.querySelector('.lesson-label')),
       title: text(island.querySelector('h3')),

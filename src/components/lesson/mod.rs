@@ -14,6 +14,6 @@ mod tasks;
 
 pub use predict::PredictStep;
 pub use progress_store::{provide_progress, use_progress, ProgressHandle};
-pub use progress_summary::ProgressSummary;
+pub use progress_summary::progress_summary;
 pub use reveal::Reveal;
 pub use tasks::TaskChecklist;

@@ -9,14 +9,13 @@
 mod batch_timeline;
 mod copy_block;
 mod fleet;
-mod frame;
 mod knee_lab;
 mod lab_link;
 mod metrics_reader;
 mod sizer;
 
+pub use crate::views::widget_frame::WidgetFrame;
 pub use copy_block::CopyBlock;
-pub use frame::WidgetFrame;
 pub use lab_link::{
     provide_lab_link, use_held_server, use_lab_link, use_lab_settings_link, HeldServerLink,
     LabLink, LabReading, LabSettingsLink,
