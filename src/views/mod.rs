@@ -7,5 +7,6 @@
 //! The page writes each view in its pre-rendered state inside the island's wrapper, whose attributes (what the wasm
 //! reads back) are [`crate::lesson::island_markup`]'s.
 
+pub mod predict;
 pub mod reveal;
 pub mod tasks;
