@@ -149,9 +149,19 @@ fn every_predict_answer_is_folded_in_a_closed_details() {
     for step in lesson().predict_steps() {
         let start = body.find(&format!("id=\"{}\"", step.id)).unwrap();
         let section = &body[start..start + body[start..].find("</section>").unwrap()];
+        // The view writes the attributes in its own order (`class` last).
         let fold = section
-            .find("<details class=\"predict-answer\" data-openable-answer>")
+            .find(markup::OPENABLE_ANSWER)
             .unwrap_or_else(|| panic!("{} has no folded answer", step.id));
+        let fold = section[..fold].rfind('<').expect("inside a tag");
+        let tag = &section[fold..fold + section[fold..].find('>').expect("the tag ends")];
+        assert!(
+            tag.starts_with("<details ")
+                && tag.contains(" class=\"predict-answer\"")
+                && !tag.contains(" open"),
+            "{}: {tag}",
+            step.id
+        );
         let explanation = section.find("class=\"predict-explanation\"").unwrap();
         assert!(
             explanation > fold,

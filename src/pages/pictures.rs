@@ -97,6 +97,13 @@ pub fn draw_with(
 /// `<figure>` with the picture (dark where the system prefers it: without JavaScript the theme picker cannot run,
 /// so the system's choice is the reader's; narrow on a phone), its caption and its data table in a `<details>`.
 pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
+    m.element("figure", &[("class", "chart chart-static")], |m| {
+        write_figure_contents(m, picture)
+    });
+}
+
+/// What [`write_figure`] writes inside the `<figure>`: the caption, the picture and its data table.
+pub fn write_figure_contents(m: &mut HtmlWriter, picture: &Picture) {
     let [light, dark, light_narrow, dark_narrow] = &picture.files;
     let dark_media = "(prefers-color-scheme: dark)";
     let dark_narrow_media = format!("{dark_media} and {NARROW_MEDIA}");
@@ -110,35 +117,33 @@ pub fn write_figure(m: &mut HtmlWriter, picture: &Picture) {
         (dark_media, dark, picture.sizes.wide),
         (NARROW_MEDIA, light_narrow, picture.sizes.narrow),
     ];
-    m.element("figure", &[("class", "chart chart-static")], |m| {
-        m.text_element("figcaption", &[], &picture.caption);
-        m.element("picture", &[], |m| {
-            for (media, file, (width, height)) in sources {
-                m.void(
-                    "source",
-                    &[
-                        ("media", media),
-                        ("srcset", &file.path),
-                        ("width", &width.to_string()),
-                        ("height", &height.to_string()),
-                    ],
-                );
-            }
+    m.text_element("figcaption", &[], &picture.caption);
+    m.element("picture", &[], |m| {
+        for (media, file, (width, height)) in sources {
             m.void(
-                "img",
+                "source",
                 &[
-                    ("src", &light.path),
-                    ("alt", &picture.summary),
-                    ("width", &picture.sizes.wide.0.to_string()),
-                    ("height", &picture.sizes.wide.1.to_string()),
-                    ("loading", "lazy"),
-                    ("decoding", "async"),
+                    ("media", media),
+                    ("srcset", &file.path),
+                    ("width", &width.to_string()),
+                    ("height", &height.to_string()),
                 ],
             );
-        });
-        // A picture whose figures are all in its `alt` (the fleet's) comes without a table.
-        if !picture.table.header.is_empty() {
-            m.trusted(&folded_table_html(&picture.table, &picture.caption));
         }
+        m.void(
+            "img",
+            &[
+                ("src", &light.path),
+                ("alt", &picture.summary),
+                ("width", &picture.sizes.wide.0.to_string()),
+                ("height", &picture.sizes.wide.1.to_string()),
+                ("loading", "lazy"),
+                ("decoding", "async"),
+            ],
+        );
     });
+    // A picture whose figures are all in its `alt` (the fleet's) comes without a table.
+    if !picture.table.header.is_empty() {
+        m.trusted(&folded_table_html(&picture.table, &picture.caption));
+    }
 }

@@ -1,15 +1,16 @@
 // The islands still written twice: as static HTML at build time (src/pages/) and as the live component the wasm
 // mounts in its place (src/components/). This compares the two for every such island of the lesson, so they cannot
-// drift apart unnoticed: the text both copies show (titles, questions, options, labels, buttons) must be the same.
-// The kinds written once (src/views/: the build renders the component the wasm mounts) need no comparison; their
-// markup is tested natively (tests/islands_html.rs).
+// drift apart unnoticed: the text both copies show (labels, buttons, captions) must be the same.
+// The kinds written once (src/views/: the build renders the component the wasm mounts, or, for a predict step, the
+// pre-rendered step and the live one are built from the same heading, hint and tally views) need no comparison;
+// their markup is tested natively (tests/islands_html.rs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { siteUnderTest, launchBrowser, startStaticServer, waitForApp } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const KINDS = ['theme-switcher', 'progress-summary', 'predict', 'reveal', 'tasks', 'widget'];
-const WRITTEN_ONCE = new Set(['theme-switcher', 'progress-summary', 'reveal', 'tasks']);
+const WRITTEN_ONCE = new Set(['theme-switcher', 'progress-summary', 'predict', 'reveal', 'tasks']);
 const site = siteUnderTest();
 
 /**
@@ -20,15 +21,6 @@ function sharedTexts() {
   const text = (element) => (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
   const all = (root, selector) => [...root.querySelectorAll(selector)].map(text);
   const parts = {
-    predict: (island) => ({
-      label: text(island.querySelector('.lesson-label')),
-      title: text(island.querySelector('h3')),
-      question: text(island.querySelector('.predict-question')),
-      prompt: island.querySelector('.predict-static-options, .predict-choices')
-        ? text(island.querySelector('.predict-static-prompt, .predict-choices > legend')).replace(/\.$/, '')
-        : null,
-      options: all(island, '.predict-static-options .predict-option-label, .predict-choices .predict-option-label'),
-    }),
     widget: (island) => ({
       region: island.querySelector('section')?.getAttribute('aria-label'),
       label: text(island.querySelector('.lesson-label')),

@@ -20,6 +20,7 @@ use crate::lesson::predict_phase::PredictPhase;
 use crate::lesson::progress::Guess;
 use crate::lesson::{LoadRange, PredictAnswer, PredictStep as PredictStepData};
 use crate::presentation::sync::keys;
+use crate::views::predict::{predict_heading, reveal_hint};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -43,7 +44,8 @@ pub fn PredictStep(
         phase.update(|p| *p = p.show_anyway());
     }
     let retries = RwSignal::new(saved.retries);
-    let revealed = Signal::derive(move || phase.get().is_revealed());
+    // A memo: the outcome below is built when this turns true, not again at each change of phase.
+    let revealed = Memo::new(move |_| phase.get().is_revealed());
     let committed = Signal::derive(move || phase.get().is_committed());
 
     let chart = match &step.answer {
@@ -52,7 +54,7 @@ pub fn PredictStep(
     };
     // The real curve of a chart prediction, computed after Reveal by each window for itself.
     let curve = match chart {
-        Some((_, loads)) => true_curve(loads, revealed),
+        Some((_, loads)) => true_curve(loads, revealed.into()),
         None => Signal::derive(Vec::new),
     };
     let curve_done = Memo::new(move |_| match chart {
@@ -156,10 +158,8 @@ pub fn PredictStep(
     let described_by = hint_id.clone();
     view! {
         <section class="lesson-predict" id=id aria-labelledby=labelled_by>
-            <p class="lesson-label">{if is_recall { "Recall: cover the screen, say it, then check" } else { "Predict, then reveal" }}</p>
-            <h3 id=title_id node_ref=title_ref tabindex="-1">{step.title.as_str()}</h3>
-            <div class="predict-question" inner_html=step.question.as_str()></div>
-            <GuessInput step guess locked curve/>
+            {predict_heading(title_id, is_recall, step.title.clone(), step.question.clone(), title_ref)}
+            {guess_input(step, guess, locked, curve)}
             <div class="predict-actions">
                 <button type="button" class="predict-commit"
                     disabled=move || locked.get() || (guess.with(Option::is_none) && !is_recall)
@@ -176,21 +176,19 @@ pub fn PredictStep(
                     on:click=move |_| reveal(false)>
                     "Reveal"
                 </button>
-                <Show when=move || phase.get().is_open()>
+                {move || (!locked.get()).then(|| view! {
                     <button type="button" class="predict-anyway" data-present-reveal="" on:click=move |_| reveal(true)>"Show me anyway"</button>
-                </Show>
+                })}
             </div>
-            <p class="predict-hint" id=hint_id>
-                {move || if locked.get() { "" } else if is_recall { "Say it first, then reveal." } else { "Reveal unlocks once you commit a guess." }}
-            </p>
+            {reveal_hint(Some(hint_id), is_recall, locked)}
             <p class="predict-announce" role="status">{announcement}</p>
-            <Show when=move || revealed.get()>
+            {move || revealed.get().then(|| view! {
                 <div class="predict-outcome" node_ref=outcome_ref tabindex="-1" aria-label=format!("Outcome: {}", step.title)>
-                    <Outcome step guess phase correct curve_done/>
+                    {outcome(step, guess, phase, correct, curve_done)}
                     <div class="predict-explanation" inner_html=step.reveal.as_str()></div>
                     <button type="button" class="predict-again" on:click=try_again>"Try again"</button>
                 </div>
-            </Show>
+            })}
             <ClassTally step_id=id answer=&step.answer/>
         </section>
     }
@@ -218,8 +216,7 @@ fn true_curve(loads: LoadRange, revealed: Signal<bool>) -> Signal<Vec<CurvePoint
 }
 
 /// Where the learner commits: radio buttons or checkboxes, a number field, the chart marker, or nothing (recall).
-#[component]
-fn GuessInput(
+fn guess_input(
     step: &'static PredictStepData,
     guess: RwSignal<Option<Guess>>,
     locked: Signal<bool>,
@@ -312,8 +309,7 @@ fn GuessInput(
 }
 
 /// What the learner guessed, whether it was right, and the per-option or per-number detail.
-#[component]
-fn Outcome(
+fn outcome(
     step: &'static PredictStepData,
     guess: RwSignal<Option<Guess>>,
     phase: RwSignal<PredictPhase>,

@@ -5,6 +5,7 @@ use crate::components::sync::synced_signal;
 use crate::lesson::tally::{hands_from_text, shares, tally_buckets, MAX_HANDS};
 use crate::lesson::PredictAnswer;
 use crate::presentation::sync::keys;
+use crate::views::predict::tally_summary;
 use leptos::prelude::*;
 
 /// Count inputs and the bars, for the step `step_id`.
@@ -72,7 +73,7 @@ pub fn ClassTally(step_id: &'static str, answer: &'static PredictAnswer) -> impl
     };
     view! {
         <details class="predict-tally">
-            <summary>"Class tally (for instructors)"</summary>
+            {tally_summary()}
             <p class="tally-help">"Ask for a show of hands and type the count for each answer."</p>
             <div class="tally-inputs">{inputs}</div>
             {chart}
