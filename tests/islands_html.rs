@@ -3,8 +3,7 @@
 
 use goodput::charts::DataTable;
 use goodput::lesson::island_markup as markup;
-use goodput::lesson::{catalog, Block, Html, Task, TaskList};
-use goodput::pages::{build_site, Page, Site};
+use goodput::lesson::{Block, Html, Task, TaskList};
 use goodput::theme::ThemeChoice;
 use goodput::views::data_table::folded_table_html;
 use goodput::views::progress::progress_line;
@@ -13,7 +12,10 @@ use goodput::views::tasks::TasksView;
 use goodput::views::theme::theme_picker;
 use goodput::views::widget_frame::WidgetFrame;
 use leptos::prelude::*;
-use std::sync::OnceLock;
+
+#[path = "support/markup.rs"]
+mod markup_scan;
+use markup_scan::{has, lesson_page, site, tag};
 
 fn reveal_text() -> RevealText {
     RevealText {
@@ -39,37 +41,6 @@ fn task_list() -> TaskList {
             },
         ],
     }
-}
-
-/// The course's pages, built once for every test here.
-fn site() -> &'static Site {
-    static SITE: OnceLock<Site> = OnceLock::new();
-    SITE.get_or_init(|| build_site(catalog()).expect("the course's pages build"))
-}
-
-/// The lesson's page as the build writes it.
-fn lesson_page() -> &'static Page {
-    site()
-        .pages
-        .iter()
-        .find(|page| page.path == "lessons/latency-throughput-slos/index.html")
-        .expect("the lesson page")
-}
-
-/// The opening tag that holds `needle` (an attribute), by a plain scan: Leptos writes an element's attributes in its
-/// own order, `class` last.
-fn tag<'a>(html: &'a str, needle: &str) -> &'a str {
-    let at = html
-        .find(needle)
-        .unwrap_or_else(|| panic!("no {needle} in {html}"));
-    let start = html[..at].rfind('<').expect("inside a tag");
-    let end = at + html[at..].find('>').expect("the tag ends");
-    &html[start..=end]
-}
-
-/// Whether `tag` has the attribute `name="value"`.
-fn has(tag: &str, name: &str, value: &str) -> bool {
-    tag.contains(&format!(" {name}=\"{value}\""))
 }
 
 #[test]
@@ -425,14 +396,7 @@ fn a_widget_frame_labels_its_section_and_shows_the_caption_and_notes() {
 fn the_lesson_page_frames_its_widgets_with_the_view() {
     let page = lesson_page();
     let lesson = goodput::lesson::find("latency-throughput-slos").expect("the lesson ships");
-    let widgets: Vec<_> = lesson
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::Widget(widget) => Some(widget),
-            _ => None,
-        })
-        .collect();
+    let widgets = lesson.widgets();
     // The widget islands' anchor ids, in page order.
     let ids: Vec<String> = page
         .body

@@ -4,13 +4,16 @@
 
 use goodput::lesson::island_markup as markup;
 use goodput::lesson::{
-    catalog, ChartTarget, ChoiceOption, Html, LoadRange, PredictAnswer, PredictStep, Tolerance,
+    ChartTarget, ChoiceOption, Html, LoadRange, PredictAnswer, PredictStep, Tolerance,
 };
-use goodput::pages::build_site;
 use goodput::views::predict::{
     predict_heading, reveal_hint, tally_summary, FoldedPredict, SimulatedCurve,
 };
 use leptos::prelude::*;
+
+#[path = "support/markup.rs"]
+mod markup_scan;
+use markup_scan::{has, lesson_page, tag};
 
 fn predict_step(id: &str, answer: PredictAnswer) -> PredictStep {
     PredictStep {
@@ -77,22 +80,6 @@ fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {start} in {html}"));
     let to = from + html[from..].find(end).expect("it ends") + end.len();
     &html[from..to]
-}
-
-/// The opening tag that holds `needle` (an attribute), by a plain scan: Leptos writes an element's attributes in its
-/// own order, `class` last.
-fn tag<'a>(html: &'a str, needle: &str) -> &'a str {
-    let at = html
-        .find(needle)
-        .unwrap_or_else(|| panic!("no {needle} in {html}"));
-    let start = html[..at].rfind('<').expect("inside a tag");
-    let end = at + html[at..].find('>').expect("the tag ends");
-    &html[start..=end]
-}
-
-/// Whether `tag` has the attribute `name="value"`.
-fn has(tag: &str, name: &str, value: &str) -> bool {
-    tag.contains(&format!(" {name}=\"{value}\""))
 }
 
 /// What every pre-rendered step has: its section, heading, hints, folded answer and folded tally.
@@ -392,13 +379,8 @@ fn the_live_step_shares_its_heading_hint_and_tally_summary_with_the_pre_rendered
 
 #[test]
 fn the_lesson_page_writes_its_predict_steps_from_the_view() {
-    let site = build_site(catalog()).expect("the course's pages build");
     let lesson = goodput::lesson::find("latency-throughput-slos").expect("the lesson ships");
-    let page = site
-        .pages
-        .iter()
-        .find(|page| page.path == "lessons/latency-throughput-slos/index.html")
-        .expect("the lesson page");
+    let page = lesson_page();
     let mut kinds = std::collections::BTreeSet::new();
     for step in lesson.predict_steps() {
         let wrapper = tag(&page.body, &format!("{}=\"{}\"", markup::STEP_ID, step.id));

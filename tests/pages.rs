@@ -215,14 +215,7 @@ fn the_widgets_carry_their_settings_and_the_lab_draws_its_curves_as_pictures() {
         &lesson_page().body,
         &format!("{}=\"{}\"", markup::ISLAND, IslandKind::Widget.as_str()),
     );
-    let widgets: Vec<_> = lesson()
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::Widget(widget) => Some(widget),
-            _ => None,
-        })
-        .collect();
+    let widgets = lesson().widgets();
     assert_eq!(islands.len(), widgets.len());
     for (island, widget) in islands.iter().zip(&widgets) {
         assert_eq!(island[markup::WIDGET], widget.name.as_str());

@@ -58,6 +58,17 @@ impl Lesson {
             })
             .collect()
     }
+
+    /// The lesson's embedded widgets, in order.
+    pub fn widgets(&self) -> Vec<&WidgetEmbed> {
+        self.blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Widget(widget) => Some(widget),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// One piece of a lesson body: prose or a typed directive.
