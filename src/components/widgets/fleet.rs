@@ -35,6 +35,9 @@ const PLAY_MS: u64 = 250;
 struct State {
     /// The widget's `<div>`, once it is in the page.
     root: Option<Element>,
+    /// The controls the worker sent, held until its first answer so that they, the summary and the charts come into
+    /// the page together: the summary filling in later would push the scrubber down (a layout shift).
+    controls: Option<String>,
     settings: FleetSettings,
     at: f64,
     /// The reader's theme, read at each draw.
@@ -181,9 +184,7 @@ fn post(state: &Shared, message: ToWorker) {
 fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
     let note = match FromWorker::decode(&worker::strings(reply)) {
         Ok(FromWorker::Controls(html)) => {
-            if let Some(root) = &state.borrow().root {
-                root.set_inner_html(&html);
-            }
+            state.borrow_mut().controls = Some(html);
             return;
         }
         Ok(FromWorker::Drawn {
@@ -194,6 +195,7 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
             if request != state.borrow().request {
                 return;
             }
+            show_controls(state);
             if let Some(charts) = part(state, ".fleet-charts") {
                 charts.set_inner_html(&charts_html);
             }
@@ -217,7 +219,18 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
         Ok(FromWorker::Refused(why) | FromWorker::Unreadable(why)) => why,
         Err(why) => why.to_string(),
     };
+    // Without a day drawn the controls still come, so that a setting can be changed to try again.
+    show_controls(state);
     say(state, ".fleet-note", &note);
+}
+
+/// Puts the controls the worker sent into the widget, the first time only: after that the page never rewrites
+/// them, so focus and the scrubber's position stay put.
+fn show_controls(state: &Shared) {
+    let mut s = state.borrow_mut();
+    if let (Some(html), Some(root)) = (s.controls.take(), &s.root) {
+        root.set_inner_html(&html);
+    }
 }
 
 /// Moves the scrubber (and what reads it) to `at`, and draws.
