@@ -24,8 +24,20 @@ async function summaryOtherThan(page, before) {
 for (const [width, height] of [[390, 844], [1280, 720]]) {
   test(`at ${width}×${height}: by keyboard, a new signal redraws the day, and the scrubber moves through it`, async () => {
     const { page, problems } = await site.open(LESSON, { width, height });
+    // The controls, the day's summary and its charts come in together: a summary filled in after the controls
+    // would push the scrubber down the page (a layout shift CI once caught at 390 px).
+    await page.addInitScript(() => {
+      window.__controlsBeforeDay = 0;
+      new MutationObserver(() => {
+        const widget = document.querySelector('section[data-widget="fleet-day"]');
+        const summary = widget?.querySelector('.fleet-summary')?.textContent ?? '';
+        if (widget?.querySelector('.fleet-controls') && summary === '') window.__controlsBeforeDay += 1;
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.reload();
     const widget = await liveWidget(page, 'fleet-day');
     const first = await summaryOtherThan(page, '');
+    assert.equal(await page.evaluate(() => window.__controlsBeforeDay), 0, 'the controls showed before the day');
     assert.match(first, /SLO attainment \d+(\.\d+)?%; [\d,]+ replica-seconds .*scale events?\./);
     assert.match(await label(page, 'load'), /^At 15:00, [\d.]+ req\/s are offered/);
     assert.match(await label(page, 'service'), /^At 15:00, .*SLO; goodput is [\d.]+ of [\d.]+ req\/s finished\.$/);
