@@ -8,8 +8,9 @@
 //! - [`address`]: the query string the lab's settings and a presentation's place share;
 //! - [`lesson`]: lesson data compiled from `lessons/*.md` at build time, and [`presentation`], a lesson cut into
 //!   projected screens, with its keys, URL and window-sync protocol;
-//! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways, and
-//!   [`fleet_protocol`], its `fleet-worker`'s, whose day [`fleet_view`] simulates and draws as HTML;
+//! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways;
+//!   [`fleet_protocol`], its `fleet-worker`'s, whose day [`fleet_view`] simulates and draws as HTML; and
+//!   [`teacher_protocol`], the Ask box's with its `teacher-worker`;
 //! - [`teacher`]: the Ask box's answers from the course (passages ranked by BM25, worked sizings and SLOs), and
 //!   the pure parts of asking the learner's own model;
 //! - [`views`]: each island's markup written once, a Leptos component the build renders to HTML and the page
@@ -35,6 +36,7 @@ pub mod pages;
 pub mod presentation;
 pub mod server_protocol;
 pub mod teacher;
+pub mod teacher_protocol;
 pub mod theme;
 pub mod views;
 

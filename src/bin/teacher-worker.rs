@@ -5,10 +5,10 @@
 //! The page starts it from a `blob:` URL (`goodput::components::ask`), so it inherits the page's
 //! Content-Security-Policy: its requests obey the page's `connect-src`.
 //!
-//! Messages are arrays. The page posts `["ask", slug, question]`, `["model", slug, question, base_url, model, key,
-//! page_protocol, page_origin]` or `["stop"]`. The worker answers `["answer", html]` (the course's answer), and while
-//! a model answers `["status", text]`, `["text", piece]`, `["clocks", line]` and at last `["end", text]`; a panic
-//! posts `["crashed", message]` before the worker stops.
+//! Messages are [`goodput::teacher_protocol`]'s: the page asks the course (`Ask`), the course and the learner's model
+//! (`AskModel`), or stops the model (`Stop`); the worker answers with the course's answer (`Answer`), and while a
+//! model answers with its `Status`, each piece of `Text`, the `Clocks` and at last `End`. A message it cannot read
+//! is answered `Unreadable`; a panic posts `Crashed` before the worker stops.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -31,14 +31,14 @@ mod worker {
         StreamReader,
     };
     use goodput::teacher::Teacher;
+    use goodput::teacher_protocol::{FromWorker, ModelServer, ToWorker};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::{spawn_local, JsFuture};
-    use web_sys::js_sys::{Array, Reflect, Uint8Array};
+    use web_sys::js_sys::{Reflect, Uint8Array};
     use web_sys::{
-        AbortController, DedicatedWorkerGlobalScope, Headers, MessageEvent,
-        ReadableStreamDefaultReader, RequestInit, RequestMode, Response, TextDecodeOptions,
-        TextDecoder,
+        AbortController, DedicatedWorkerGlobalScope, Headers, ReadableStreamDefaultReader,
+        RequestInit, RequestMode, Response, TextDecodeOptions, TextDecoder,
     };
 
     thread_local! {
@@ -53,51 +53,46 @@ mod worker {
         web_sys::js_sys::global().unchecked_into()
     }
 
-    fn post(kind: &str, value: &str) {
-        let _ = scope().post_message(&Array::of2(&JsValue::from(kind), &JsValue::from(value)));
+    fn post(message: FromWorker) {
+        goodput::components::worker::post_parts(message.encode());
     }
 
     pub fn listen() {
-        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-            let message = Array::from(&event.data());
-            let field = |index| message.get(index).as_string().unwrap_or_default();
-            match field(0).as_str() {
-                "ask" => post("answer", &course(&field(1), &field(2)).0),
-                "model" => {
-                    let (html, context) = course(&field(1), &field(2));
-                    post("answer", &html);
-                    let request = ModelRequest {
-                        question: field(2),
-                        base_url: field(3),
-                        model: field(4),
-                        key: field(5),
-                        page_protocol: field(6),
-                        page_origin: field(7),
-                        context,
-                    };
-                    spawn_local(async move {
-                        let outcome = request.run().await;
-                        ABORT.with_borrow_mut(Option::take);
-                        let end = match outcome {
-                            Ok(()) => "The answer is complete.".to_owned(),
-                            Err(_) if STOPPED.get() => "Stopped.".to_owned(),
-                            Err(failure) => failure,
-                        };
-                        post("end", &end);
-                    });
-                }
-                "stop" => {
-                    STOPPED.set(true);
-                    if let Some(abort) = ABORT.with_borrow_mut(Option::take) {
-                        abort.abort();
-                    }
-                }
-                _ => {}
+        goodput::components::worker::listen_for_parts(|parts| match ToWorker::decode(&parts) {
+            Ok(ToWorker::Ask { slug, question }) => {
+                post(FromWorker::Answer(course(&slug, &question).0))
             }
+            Ok(ToWorker::AskModel {
+                slug,
+                question,
+                server,
+            }) => {
+                let (html, context) = course(&slug, &question);
+                post(FromWorker::Answer(html));
+                let request = ModelRequest {
+                    question,
+                    server,
+                    context,
+                };
+                spawn_local(async move {
+                    let outcome = request.run().await;
+                    ABORT.with_borrow_mut(Option::take);
+                    let end = match outcome {
+                        Ok(()) => "The answer is complete.".to_owned(),
+                        Err(_) if STOPPED.get() => "Stopped.".to_owned(),
+                        Err(failure) => failure,
+                    };
+                    post(FromWorker::End(end));
+                });
+            }
+            Ok(ToWorker::Stop) => {
+                STOPPED.set(true);
+                if let Some(abort) = ABORT.with_borrow_mut(Option::take) {
+                    abort.abort();
+                }
+            }
+            Err(why) => post(FromWorker::Unreadable(why.to_string())),
         });
-        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        // The worker lives as long as the page that started it.
-        on_message.forget();
     }
 
     /// The course's answer (HTML) and the passages a model gets with the question.
@@ -121,18 +116,14 @@ mod worker {
 
     struct ModelRequest {
         question: String,
-        base_url: String,
-        model: String,
-        key: String,
-        page_protocol: String,
-        page_origin: String,
+        server: ModelServer,
         context: String,
     }
 
     impl ModelRequest {
         /// Asks the learner's server and streams its answer back; `Err` is the sentence to show.
         async fn run(self) -> Result<(), String> {
-            let endpoint = endpoint(&self.base_url, &self.page_protocol)?;
+            let endpoint = endpoint(&self.server.base_url, &self.server.page_protocol)?;
             let abort = AbortController::new()
                 .map_err(|_| "This browser cannot stop a request.".to_owned())?;
             STOPPED.set(false);
@@ -145,8 +136,9 @@ mod worker {
                     if body.is_some() {
                         let _ = headers.set("Content-Type", "application/json");
                     }
-                    if !self.key.is_empty() {
-                        let _ = headers.set("Authorization", &format!("Bearer {}", self.key));
+                    if !self.server.key.is_empty() {
+                        let _ =
+                            headers.set("Authorization", &format!("Bearer {}", self.server.key));
                     }
                     init.set_headers(&headers);
                 }
@@ -155,20 +147,22 @@ mod worker {
                 }
                 init
             };
-            let mut model = self.model.clone();
+            let mut model = self.server.model.clone();
             if model.is_empty() {
-                post("status", "Asking the server which model it serves…");
+                post(FromWorker::Status(
+                    "Asking the server which model it serves…".to_owned(),
+                ));
                 let url = endpoint.models();
                 let response = self.fetch(&url, &request("GET", None), &endpoint).await?;
                 let body = checked_text(response, &url, "").await?;
                 model = first_model(&body).map_err(|failure| failure.message())?;
             }
-            post("status", &format!("Asking {model}…"));
+            post(FromWorker::Status(format!("Asking {model}…")));
             let body = chat_request(&model, &self.question, &self.context);
             let performance = scope().performance();
             let now = move || performance.as_ref().map_or(0.0, |p| p.now());
             let mut clocks = Clocks::started(now());
-            post("clocks", &clocks.line());
+            post(FromWorker::Clocks(clocks.line()));
             let url = endpoint.chat_completions();
             let response = self
                 .fetch(&url, &request("POST", Some(&body)), &endpoint)
@@ -186,7 +180,7 @@ mod worker {
             let options = TextDecodeOptions::new();
             options.set_stream(true);
             let mut events = StreamReader::new();
-            post("status", &format!("{model} is answering…"));
+            post(FromWorker::Status(format!("{model} is answering…")));
             loop {
                 let chunk = JsFuture::from(reader.read())
                     .await
@@ -211,17 +205,17 @@ mod worker {
                     match event {
                         StreamEvent::Text(text) => {
                             clocks.text(at, &text);
-                            post("text", &text);
+                            post(FromWorker::Text(text));
                         }
                         StreamEvent::Usage(tokens) => clocks.usage(tokens),
                         StreamEvent::Done => {
-                            post("clocks", &clocks.line());
+                            post(FromWorker::Clocks(clocks.line()));
                             let _ = reader.cancel();
                             return Ok(());
                         }
                     }
                 }
-                post("clocks", &clocks.line());
+                post(FromWorker::Clocks(clocks.line()));
                 if done {
                     return Ok(());
                 }
@@ -246,7 +240,7 @@ mod worker {
                     let failure = if JsFuture::from(probed).await.is_ok() {
                         Failure::CorsRefused {
                             origin: endpoint.origin.clone(),
-                            page_origin: self.page_origin.clone(),
+                            page_origin: self.server.page_origin.clone(),
                         }
                     } else {
                         Failure::NotListening {

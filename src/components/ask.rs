@@ -1,6 +1,7 @@
 //! The Ask box, live. Its markup is the static page's (`crate::pages`, ids in [`crate::teacher::markup`]); this
 //! enables it and wires it with plain DOM listeners, which cost the page's wasm far less than a component would.
-//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker.rs`), started on the first question so
+//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker.rs`, messages in
+//! [`crate::teacher_protocol`]), started on the first question so
 //! a first visit never loads it: ranking the lesson's passages, and asking a learner's own model. The worker is
 //! started from a `blob:` URL (`super::worker`) so that it inherits the page's Content-Security-Policy, whose
 //! `connect-src` then governs the requests it sends.
@@ -18,6 +19,7 @@ use web_sys::{
 use crate::components::present::keyboard::key_action_of;
 use crate::presentation::keys::KeyAction;
 use crate::teacher::markup as ids;
+use crate::teacher_protocol::{FromWorker, ModelServer, ToWorker};
 
 /// After Stop, a model's answer that has not ended by then is ended by ending the worker: one busy on something it
 /// cannot finish never reads the stop.
@@ -80,7 +82,10 @@ pub fn start() {
         Box::new(move |event: Event| {
             event.prevent_default();
             this.set(ids::ANSWER, "Looking through the lesson…");
-            this.post(&["ask", &this.slug, &this.value(ids::QUESTION)]);
+            this.post(&ToWorker::Ask {
+                slug: this.slug.clone(),
+                question: this.value(ids::QUESTION),
+            });
         }),
     );
     on(ids::ANSWER, "click", Box::new(open_sizer));
@@ -128,7 +133,7 @@ impl AskBox {
     }
 
     /// Posts `message` to the worker, starting it the first time (and again after one was ended).
-    fn post(self: &Rc<Self>, message: &[&str]) -> bool {
+    fn post(self: &Rc<Self>, message: &ToWorker) -> bool {
         if self.worker.borrow().is_none() {
             match self.start_worker() {
                 Some(worker) => *self.worker.borrow_mut() = Some(worker),
@@ -139,7 +144,7 @@ impl AskBox {
             }
         }
         if let Some((_, worker)) = self.worker.borrow().as_ref() {
-            super::worker::post(worker, message);
+            super::worker::post(worker, message.encode());
         }
         true
     }
@@ -149,7 +154,7 @@ impl AskBox {
         let Some(answer) = self.answering.get() else {
             return;
         };
-        self.post(&["stop"]);
+        self.post(&ToWorker::Stop);
         let this = self.clone();
         gloo_timers::callback::Timeout::new(STOP_GRACE_MS, move || {
             if this.answering.get() == Some(answer) {
@@ -186,31 +191,37 @@ impl AskBox {
             if current != Some(number) {
                 return;
             }
-            let value = message.get(1).as_string().unwrap_or_default();
-            match message.get(0).as_string().as_deref() {
+            let answer = match FromWorker::decode(&super::worker::strings(&message)) {
+                Ok(answer) => answer,
+                Err(why) => FromWorker::Unreadable(why.to_string()),
+            };
+            match answer {
                 // The teacher's own markup: every text escaped, every link within the page.
-                Some("answer") => {
+                FromWorker::Answer(html) => {
                     if let Some(answer) = this.element(ids::ANSWER) {
-                        answer.set_inner_html(&value);
+                        answer.set_inner_html(&html);
                     }
                 }
-                Some("text") => {
+                FromWorker::Text(piece) => {
                     if let Some(answer) = this.element(ids::MODEL_ANSWER) {
-                        let _ = answer.append_with_str_1(&value);
+                        let _ = answer.append_with_str_1(&piece);
                     }
                 }
-                Some("clocks") => this.set(ids::MODEL_CLOCKS, &value),
-                Some("status") => this.set(ids::MODEL_STATUS, &value),
-                Some("end") => this.end_answer(&value),
-                Some(super::worker::FAILED) => this.failed(
+                FromWorker::Clocks(line) => this.set(ids::MODEL_CLOCKS, &line),
+                FromWorker::Status(line) => this.set(ids::MODEL_STATUS, &line),
+                FromWorker::End(line) => this.end_answer(&line),
+                FromWorker::Failed(_) => this.failed(
                     "The teacher could not load: it is downloaded on first use, so it needs the network once. If \
                      the course was updated since this page opened, reload the page.",
                 ),
-                Some(super::worker::CRASHED) => this.failed(&format!(
+                FromWorker::Crashed(said) => this.failed(&format!(
                     "The teacher failed inside the browser and was stopped; ask again to start it afresh. (Details \
-                     for a bug report: {value})"
+                     for a bug report: {said})"
                 )),
-                _ => {}
+                // The two ends of one build disagree: say so where the reader waits, and start afresh next time.
+                FromWorker::Unreadable(why) => this.failed(&format!(
+                    "The teacher and this page did not understand each other; reload the page. ({why})"
+                )),
             }
         })?;
         Some((number, started))
@@ -232,10 +243,6 @@ impl AskBox {
             return self.set(ids::MODEL_STATUS, "Type a question in the Ask field first.");
         }
         let location = leptos::prelude::window().location();
-        let (protocol, origin) = (
-            location.protocol().unwrap_or_default(),
-            location.origin().unwrap_or_default(),
-        );
         for id in [ids::MODEL_ANSWER, ids::MODEL_CLOCKS] {
             self.set(id, "");
         }
@@ -248,14 +255,17 @@ impl AskBox {
         let answer = self.answers.get().wrapping_add(1);
         self.answers.set(answer);
         self.answering.set(Some(answer));
-        let (url, model, key) = (
-            self.value(ids::MODEL_URL),
-            self.value(ids::MODEL_NAME),
-            self.value(ids::MODEL_KEY),
-        );
-        let posted = self.post(&[
-            "model", &self.slug, &question, &url, &model, &key, &protocol, &origin,
-        ]);
+        let posted = self.post(&ToWorker::AskModel {
+            slug: self.slug.clone(),
+            question,
+            server: ModelServer {
+                base_url: self.value(ids::MODEL_URL),
+                model: self.value(ids::MODEL_NAME),
+                key: self.value(ids::MODEL_KEY),
+                page_protocol: location.protocol().unwrap_or_default(),
+                page_origin: location.origin().unwrap_or_default(),
+            },
+        });
         if !posted {
             self.end_answer("The teacher could not start in this browser.");
         }

@@ -116,12 +116,11 @@ pub fn strings(message: &Array) -> Vec<String> {
 
 /// Posts `server_protocol`'s message to the server worker.
 pub fn send(worker: &Worker, message: &crate::server_protocol::ToWorker) {
-    let parts: Array = message.encode().into_iter().map(JsValue::from).collect();
-    let _ = worker.post_message(&parts);
+    post(worker, message.encode());
 }
 
-/// Posts `parts` to `worker` as one array.
-pub fn post(worker: &Worker, parts: &[&str]) {
-    let message: Array = parts.iter().map(|part| JsValue::from(*part)).collect();
+/// Posts a protocol's encoded message (`parts`) to `worker` as one array.
+pub fn post(worker: &Worker, parts: Vec<String>) {
+    let message: Array = parts.into_iter().map(JsValue::from).collect();
     let _ = worker.post_message(&message);
 }

@@ -174,9 +174,7 @@ fn post(state: &Shared, message: ToWorker) {
         state.borrow_mut().worker = Some(started);
     }
     if let Some(worker) = &state.borrow().worker {
-        let parts: web_sys::js_sys::Array =
-            message.encode().into_iter().map(JsValue::from).collect();
-        let _ = worker.post_message(&parts);
+        worker::post(worker, message.encode());
     }
 }
 
