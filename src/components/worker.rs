@@ -114,11 +114,6 @@ pub fn strings(message: &Array) -> Vec<String> {
         .collect()
 }
 
-/// Posts `server_protocol`'s message to the server worker.
-pub fn send(worker: &Worker, message: &crate::server_protocol::ToWorker) {
-    post(worker, message.encode());
-}
-
 /// Posts a protocol's encoded message (`parts`) to `worker` as one array.
 pub fn post(worker: &Worker, parts: Vec<String>) {
     let message: Array = parts.into_iter().map(JsValue::from).collect();

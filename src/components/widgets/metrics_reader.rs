@@ -160,7 +160,7 @@ pub fn MetricsReader(widget: &'static WidgetEmbed, id: String) -> impl IntoView 
         reader.with_value(|running| {
             running
                 .as_ref()
-                .map(|running| worker::send(running, &message))
+                .map(|running| worker::post(running, message.encode()))
         });
     };
     // Asks for the reading whenever a box, the seconds or the reports shown change; an empty reader needs no worker.

@@ -316,12 +316,13 @@ impl Panel {
                 return this
                     .say("The calibration could not start in this browser: it needs web workers.");
             };
-            worker::send(
+            worker::post(
                 &ready,
-                &ToWorker::Calibrate {
+                ToWorker::Calibrate {
                     flags,
                     files: given,
-                },
+                }
+                .encode(),
             );
             let limit = this.clone();
             Timeout::new(TIME_LIMIT_MS, move || limit.time_out(run)).forget();
