@@ -20,6 +20,11 @@ fn main() {
     println!("cargo:rerun-if-changed=lessons");
     println!("cargo:rerun-if-changed=src/lesson/types.rs");
     println!("cargo:rerun-if-changed=src/lesson/compiler");
+    // The page's wasm keeps its relocations, which tools/split-page (run by tools/post-build.sh) needs to cut it into
+    // the module every visit loads and the parts loaded on demand (`#[lazy]`). The workers are not split.
+    if std::env::var("TARGET").is_ok_and(|target| target.starts_with("wasm32")) {
+        println!("cargo:rustc-link-arg-bin=goodput=--emit-relocs");
+    }
 
     let lessons_dir = Path::new(&manifest_dir).join("lessons");
     match compiler::compile_dir(&lessons_dir, "lessons") {

@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 TRUNK_VERSION=0.21.14 # Trunk 0.22 needs a newer rustc than 1.95
+# The post-build step that cuts the page's wasm into on-demand modules (tools/split-page.mjs): the splitter
+# cargo-leptos 0.3 runs for Leptos's #[lazy], as a command.
+WASM_SPLIT_VERSION=0.2.4
 # wasm-bindgen-cli must be exactly the version of the wasm-bindgen crate pinned in Cargo.toml.
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 # --browser: Chromium for the browser tests and the benchmark; --bench: the WASI target for the model's wasm bench,
@@ -51,6 +54,12 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   installs+=($!)
 fi
 
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "compiling wasm-split-cli $WASM_SPLIT_VERSION from crates.io (a few minutes, once)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked --quiet &
+  installs+=($!)
+fi
+
 if $want_bench && ! command -v twiggy >/dev/null; then
   say "compiling twiggy from crates.io (what is in the wasm, for make bench; a few minutes, once)"
   cargo install twiggy --quiet &
@@ -75,4 +84,4 @@ fi
 for pid in "${installs[@]}"; do
   wait "$pid" || { say "a cargo install failed (see above)"; exit 1; }
 done
-say "ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | cut -d' ' -f3)"
+say "ready: $(trunk --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version | cut -d' ' -f3), wasm-split-cli $WASM_SPLIT_VERSION"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Trunk post-build hook (the only one: Trunk runs hooks of one stage in parallel, and these steps build on each
 # other). In the staging folder, after Trunk wrote index.html:
+#  0. split-page.mjs: the page's wasm cut into the module every visit loads and those fetched on demand (each
+#     widget, presentation mode), from cargo's build, with the glue and integrity to match;
 #  1. minify-js.mjs: the page's wasm-bindgen glue minified (2 kB less on every first visit);
 #     bundle-css.mjs: the stylesheets as one file (one request before the first paint instead of six);
 #     version-workers.mjs: the web workers' files named after a hash of their content, which the page is told, so a
@@ -15,6 +17,7 @@
 set -euo pipefail
 site="${TRUNK_STAGING_DIR:-${1:?usage: post-build.sh SITE_DIR}}"
 cd "$(dirname "$0")/.."
+node tools/split-page.mjs "$site"
 node tools/minify-js.mjs "$site"
 node tools/bundle-css.mjs "$site"
 node tools/version-workers.mjs "$site"

@@ -4,7 +4,8 @@
 // widgets' pictures (pictures/) are left out: they stand in for the live widgets where JavaScript is off, and
 // without JavaScript there is no service worker to use them. On-demand modules (a file name containing `-worker`:
 // the web workers behind rarely used tools) are listed apart: not precached, so a first visit does not download
-// them, but cached the first time a page asks for one.
+// them, but cached the first time a page asks for one; so are the page's modules loaded on demand (each widget,
+// presentation mode: tools/split-page.mjs).
 // Usage: node tools/service-worker.mjs SITE_DIR
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -31,7 +32,8 @@ for (const path of files) {
 }
 const pages = files.filter((path) => path === 'index.html' || path.endsWith('/index.html'))
   .map((path) => `./${path.slice(0, -'index.html'.length)}`);
-const ON_DEMAND = /-worker[^/]*$/;
+// The web workers, and the page's own modules fetched on demand (tools/split-page.mjs names them lazy-NAME-HASH.wasm).
+const ON_DEMAND = /-worker[^/]*$|(^|\/)lazy-[^/]*\.wasm$/;
 const servedFiles = files.filter((path) => !path.endsWith('.html') && !path.startsWith('pictures/'));
 const assets = servedFiles.filter((path) => !ON_DEMAND.test(path)).map((path) => `./${path}`);
 const onDemand = servedFiles.filter((path) => ON_DEMAND.test(path)).map((path) => `./${path}`);

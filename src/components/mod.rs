@@ -12,6 +12,7 @@ pub mod download;
 pub mod lesson;
 pub mod mount;
 pub mod next_task;
+pub mod on_demand;
 pub mod perf;
 pub mod present;
 pub mod site_base;

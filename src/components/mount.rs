@@ -4,19 +4,40 @@
 
 pub mod read;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos::tachys::view::any_view::AnyViewState;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
+use crate::components::lesson::predict_chart;
 use crate::components::lesson::{progress_summary, PredictStep, Reveal, TaskChecklist};
+use crate::components::on_demand::report_unloaded;
 use crate::components::theme::ThemeSwitcher;
-use crate::components::widgets::Widget;
+use crate::components::widgets;
 use crate::lesson::island_markup::{self as markup, IslandKind};
+use crate::lesson::{PredictAnswer, WidgetName};
+use leptos::wasm_split::SplitLoaderError;
 use read::report;
 
-/// A mounted island; dropping it unmounts the component and disposes its state.
-pub type MountedIsland = leptos::mount::UnmountHandle<AnyViewState>;
+/// A mounted island, or one whose code is still on its way; dropping it unmounts the component (or, while the code
+/// loads, cancels the mount: the static copy stays).
+pub struct MountedIsland {
+    /// Held, never read: the component lives as long as this (`None` until a widget's code has come).
+    _live: Rc<RefCell<Option<leptos::mount::UnmountHandle<AnyViewState>>>>,
+}
+
+impl MountedIsland {
+    /// Keeps the island live for as long as the page lives.
+    pub fn forget(self) {
+        std::mem::forget(self);
+    }
+}
+
+/// The class of an island whose code is being fetched: it is not mounted again meanwhile.
+pub const LOADING_CLASS: &str = "island-loading";
 
 /// The kind of island `element` is, if it is one.
 pub fn island_kind(element: &Element) -> Option<IslandKind> {
@@ -26,12 +47,136 @@ pub fn island_kind(element: &Element) -> Option<IslandKind> {
         .and_then(IslandKind::from_name)
 }
 
+/// Code an island needs that the page fetches on demand (`components::on_demand`): a widget's, or a chart
+/// prediction's chart and model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnDemand {
+    Widget(WidgetName),
+    PredictChart,
+}
+
+impl OnDemand {
+    /// What `island` needs fetched before it can mount, if anything.
+    pub fn of(island: &Element) -> Option<OnDemand> {
+        match island_kind(island)? {
+            IslandKind::Widget => Some(OnDemand::Widget(read::widget(island).ok()?.name)),
+            IslandKind::Predict => read::predict_step(island)
+                .ok()
+                .filter(|step| matches!(step.answer, PredictAnswer::ChartPrediction { .. }))
+                .map(|_| OnDemand::PredictChart),
+            _ => None,
+        }
+    }
+
+    /// Fetches the code (once).
+    pub async fn load(self) -> Result<(), SplitLoaderError> {
+        match self {
+            OnDemand::Widget(name) => widgets::load(name).await,
+            OnDemand::PredictChart => predict_chart::load().await,
+        }
+    }
+}
+
 /// Replaces the island's static content with its live component, under the current reactive owner, carrying over
 /// what the reader did to the static copy and keeping in place what they were looking at (see [`ReaderState`]).
-/// `None` (the static version stays, the console says why) if the island cannot be read.
+/// Code the island needs on demand ([`OnDemand`]) is fetched first, the first time, while its static copy stays on
+/// show. `None` (the static version stays, the console says why) if the island cannot be read or is mounted already.
 pub fn mount_island(island: &Element) -> Option<MountedIsland> {
+    let classes = island.class_list();
+    if classes.contains(markup::MOUNTED_CLASS) || classes.contains(LOADING_CLASS) {
+        return None;
+    }
+    island_kind(island)?;
+    let Some(code) = OnDemand::of(island) else {
+        let mounted = place(island, |reader| island_view(island, reader));
+        return Some(MountedIsland {
+            _live: Rc::new(RefCell::new(mounted)),
+        });
+    };
+    let slot = Rc::new(RefCell::new(None));
+    let pending = Rc::downgrade(&slot);
+    let owner = Owner::current();
+    let island = island.clone();
+    let _ = island.class_list().add_1(LOADING_CLASS);
+    leptos::task::spawn_local(async move {
+        let loaded = code.load().await;
+        let _ = island.class_list().remove_1(LOADING_CLASS);
+        if let Err(error) = loaded {
+            report_unloaded(&format!("{code:?}"), error);
+            say_unavailable(&island, owner);
+            return;
+        }
+        // Left before its code came (a presentation screen the presenter moved past).
+        let Some(slot) = pending.upgrade() else {
+            return;
+        };
+        let build = || place(&island, |reader| island_view(&island, reader));
+        *slot.borrow_mut() = match owner {
+            Some(owner) => owner.with(build),
+            None => build(),
+        };
+    });
+    Some(MountedIsland { _live: slot })
+}
+
+/// The note an island gets when its code could not be fetched (offline before it was ever opened): the static copy
+/// stays, and the page tries again once the browser is back online, under the same reactive owner.
+fn say_unavailable(island: &Element, owner: Option<Owner>) {
+    if let Ok(note) = document().create_element("p") {
+        note.set_class_name(UNAVAILABLE_CLASS);
+        let _ = note.set_attribute("role", "status");
+        note.set_text_content(Some(
+            "This part could not be loaded: the connection seems to be off. It comes to life once you are back online.",
+        ));
+        let _ = island.prepend_with_node_1(&note);
+    }
+    thread_local! {
+        static WAITING: RefCell<Option<Vec<(Element, Option<Owner>)>>> = const { RefCell::new(None) };
+    }
+    let first = WAITING.with_borrow_mut(|waiting| {
+        let first = waiting.is_none();
+        waiting
+            .get_or_insert_with(Vec::new)
+            .push((island.clone(), owner));
+        first
+    });
+    if first {
+        let on_online = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+            let waiting = WAITING.with_borrow_mut(|waiting| waiting.as_mut().map(std::mem::take));
+            // Islands still in the page (not on a presentation screen left meanwhile).
+            let waiting = waiting.unwrap_or_default().into_iter();
+            for (island, owner) in waiting.filter(|(island, _)| island.is_connected()) {
+                if let Some(note) = island
+                    .query_selector(&format!(".{UNAVAILABLE_CLASS}"))
+                    .ok()
+                    .flatten()
+                {
+                    note.remove();
+                }
+                let mount = || mount_island(&island).map(MountedIsland::forget);
+                match owner {
+                    Some(owner) => owner.with(mount),
+                    None => mount(),
+                };
+            }
+        });
+        let _ =
+            window().add_event_listener_with_callback("online", on_online.as_ref().unchecked_ref());
+        // Listens for as long as the page lives.
+        on_online.forget();
+    }
+}
+
+/// The class of the note an island whose code could not be fetched carries.
+const UNAVAILABLE_CLASS: &str = "island-unavailable";
+
+/// Puts the live view `view` builds in place of the island's static content.
+fn place(
+    island: &Element,
+    view: impl FnOnce(&ReaderState) -> Option<AnyView>,
+) -> Option<leptos::mount::UnmountHandle<AnyViewState>> {
     let reader = ReaderState::read(island);
-    let view = island_view(island, &reader)?;
+    let view = view(&reader)?;
     let element = island.clone().dyn_into::<HtmlElement>().ok()?;
     element.set_inner_html("");
     let _ = element.class_list().add_1(markup::MOUNTED_CLASS);
@@ -117,7 +262,8 @@ impl ReaderState {
 const FOCUSABLE: &str =
     "button:not([disabled]), input:not([disabled]), select, textarea, summary, [tabindex]";
 
-/// The live component of an island, built from what the page says about it and what the reader did to it.
+/// The live component of an island, built from what the page says about it and what the reader did to it (its
+/// [`OnDemand`] code loaded).
 fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
     let answer_opened = reader.answer_opened;
     Some(match island_kind(island)? {
@@ -137,8 +283,7 @@ fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
         }
         IslandKind::Widget => {
             let widget = report(read::widget(island))?;
-            let id = widget.id.clone().unwrap_or_default();
-            view! { <Widget widget id/> }.into_any()
+            widgets::widget_view(widget, widget.id.clone().unwrap_or_default())?
         }
     })
 }

@@ -14,12 +14,12 @@
 mod schedule;
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use web_sys::Element;
 
 use crate::components::lesson::provide_progress;
 use crate::components::mount::read::{all, predict_steps};
-use crate::components::present::{screen_plan, Presentation};
+use crate::components::on_demand::{ready_now, report_unloaded};
+use crate::components::present;
 use crate::components::site_base::SiteBase;
 use crate::components::theme::provide_theme;
 use crate::components::widgets::provide_lab_link;
@@ -53,21 +53,24 @@ pub fn start() {
                 &window().location().search().unwrap_or_default(),
             )
             .ok();
-            let present = query.as_ref().and_then(|q| q.get("present"));
-            if wants_presentation(present.as_deref()) {
-                start_presentation(article, query.as_ref());
-                mark_mounted();
+            let asked = query.as_ref().and_then(|q| q.get("present"));
+            if wants_presentation(asked.as_deref()) {
+                start_presentation(article.clone(), query, owner.clone(), body.clone().into());
                 return;
             }
         }
-        let islands = all(&body, &format!("[{}]", markup::ISLAND));
-        schedule::schedule_islands(islands, owner.clone(), mark_mounted);
+        schedule_islands(&body, owner.clone());
     });
     // The page's islands live as long as the page.
     std::mem::forget(owner);
 }
 
-/// Marks `<html data-islands="mounted">` once every island but the widgets is live (what the browser tests wait for,
+fn schedule_islands(body: &Element, owner: Owner) {
+    let islands = all(body, &format!("[{}]", markup::ISLAND));
+    schedule::schedule_islands(islands, owner, mark_mounted);
+}
+
+/// Marks `<html data-islands="mounted">` once every island but those with code on demand is live (what the browser tests wait for,
 /// `waitForApp` in tests/browser/harness.mjs).
 fn mark_mounted() {
     if let Some(root) = document().document_element() {
@@ -75,30 +78,27 @@ fn mark_mounted() {
     }
 }
 
-/// Turns the lesson page into its presentation: the article leaves the document (the screens copy its elements,
-/// and ids must stay unique) and the presentation takes `<main>`.
-fn start_presentation(article: &Element, query: Option<&web_sys::UrlSearchParams>) {
-    let screens = screen_plan(article);
-    let title = article
-        .query_selector("h1")
-        .ok()
-        .flatten()
-        .and_then(|h1| h1.text_content())
-        .unwrap_or_default();
-    let slug = article
-        .get_attribute(markup::LESSON_SLUG)
-        .unwrap_or_default();
-    let Some(main) = document()
-        .get_element_by_id("main")
-        .and_then(|main| main.dyn_into::<HtmlElement>().ok())
-    else {
-        return;
-    };
-    article.remove();
-    let view = query.and_then(|q| q.get("view"));
-    let screen = query.and_then(|q| q.get("screen"));
-    let mounted = leptos::mount::mount_to(main, move || {
-        view! { <Presentation screens title slug view screen/> }
+/// Turns the lesson page into its presentation once its code is here; failing that (offline before presenting ever
+/// loaded it), the lesson stays the ordinary page.
+fn start_presentation(
+    article: Element,
+    query: Option<web_sys::UrlSearchParams>,
+    owner: Owner,
+    body: Element,
+) {
+    leptos::task::spawn_local(async move {
+        match present::load().await {
+            Ok(()) => {
+                owner.with(|| ready_now(present::present(article, query)));
+                mark_mounted();
+            }
+            Err(error) => {
+                report_unloaded("the presentation", error);
+                if let Some(root) = document().document_element() {
+                    let _ = root.class_list().remove_1("present-pending");
+                }
+                owner.with(|| schedule_islands(&body, owner.clone()));
+            }
+        }
     });
-    mounted.forget();
 }

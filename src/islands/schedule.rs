@@ -4,8 +4,9 @@
 //! - Islands within [`NEAR`] of the viewport mount first, in the order they came near.
 //! - The small ones (predict steps, reveals, task lists, the progress line) mount one at a time while the browser is
 //!   idle, so the whole lesson is live soon after it loads.
-//! - Widgets, the heaviest (the knee lab builds four charts and starts a simulation), mount only as they come near.
-//!   A widget that reads the knee lab's results (the sizer, the metrics reader) brings the lab to life with it.
+//! - Islands whose code the page fetches on demand ([`OnDemand`]: the widgets, and the chart predictions), mount only
+//!   as they come near, so a visit fetches only the code of what the reader reaches. A widget that reads the knee
+//!   lab's results (the sizer, the metrics reader) brings the lab to life with it.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -16,9 +17,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
-use crate::components::mount::{island_kind, mount_island};
+use crate::components::mount::{mount_island, OnDemand};
 use crate::components::next_task::NextTask;
-use crate::lesson::island_markup::{IslandKind, MOUNTED_CLASS, WIDGET};
+use crate::lesson::island_markup::{MOUNTED_CLASS, WIDGET};
 use crate::lesson::WidgetName;
 
 /// How far outside the viewport an island counts as near: about a screen ahead of the reader.
@@ -49,11 +50,11 @@ thread_local! {
     static QUEUE: RefCell<Queue> = RefCell::default();
 }
 
-/// Mounts `islands` under `owner` as the module doc says; `settled` runs once every island but the widgets is live.
+/// Mounts `islands` under `owner` as the module doc says; `settled` runs once every island but those with code on demand is live.
 pub fn schedule_islands(islands: Vec<Element>, owner: Owner, settled: impl FnOnce() + 'static) {
     let small: Vec<Element> = islands
         .iter()
-        .filter(|island| island_kind(island) != Some(IslandKind::Widget))
+        .filter(|island| OnDemand::of(island).is_none())
         .cloned()
         .collect();
     QUEUE.with_borrow_mut(|queue| {
@@ -199,7 +200,7 @@ fn mount(island: &Element) {
         // The page's islands live as long as the page.
         mounted.forget();
     }
-    if island_kind(island) == Some(IslandKind::Widget) {
+    if OnDemand::of(island).is_some() {
         if reads_the_lab(island) {
             bring_the_lab();
         }

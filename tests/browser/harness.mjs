@@ -26,8 +26,9 @@ const MIME = {
  * A plain static file server: a directory serves its index.html, anything else missing is a 404.
  * `compress`: gzip or brotli as the browser accepts, as a real static host does (the benchmark's load timings).
  * `transform(sitePath, body)`: may return other bytes for a file, e.g. a changed sw.js that stands for a new deploy.
+ * `onServe(sitePath, bytes)`: told each file served and the bytes sent for it (compressed, if it was).
  */
-export async function startStaticServer({ compress = false, transform = undefined } = {}) {
+export async function startStaticServer({ compress = false, transform = undefined, onServe = undefined } = {}) {
   // Compressed once per file and encoding, as a host that precompresses its files: brotli at quality 11 takes
   // seconds for the wasm, which would otherwise count as load time.
   const compressed = new Map();
@@ -55,6 +56,7 @@ export async function startStaticServer({ compress = false, transform = undefine
       }
       res.writeHead(200, headers);
       res.end(body);
+      onServe?.(file.slice(DIST.length + 1), body.length);
     } catch {
       notFound(res);
     }

@@ -28,12 +28,14 @@ const cacheNames = (page) => page.evaluate(async () => (await caches.keys()).fil
 
 test('after one visit, the home page and a lesson deep link load and respond with the network off', async () => {
   const server = await startStaticServer();
-  const { page, context, problems } = await visitUntilControlled(server);
+  const { page, context, problems } = await visitUntilControlled(server, LESSON_PATH);
   assert.deepEqual(await cacheNames(page), [`goodput-${await builtVersion()}`]);
+  // The lab's code is fetched on demand (tools/split-page.mjs): opened once online, it is kept for offline use.
+  await liveWidget(page, 'knee-lab');
 
   await context.setOffline(true);
   server.close();
-  await page.reload();
+  await page.goto(server.url(''));
   await waitForApp(page);
   await page.getByRole('link', { name: LESSON_HEADING.name }).waitFor();
 
@@ -68,6 +70,27 @@ test('after one visit, the home page and a lesson deep link load and respond wit
   ['section#knee-lab :is(output, [role="status"], [aria-live])', JSON.stringify(before)], { timeout: 15000 });
   await screenshot(page, 'offline-lesson');
   assert.deepEqual(problems(), []);
+});
+
+test('offline, a widget never opened says it needs the connection, and comes to life once back online', async () => {
+  const server = await startStaticServer();
+  try {
+    const { page, context, problems } = await visitUntilControlled(server, LESSON_PATH);
+    await context.setOffline(true);
+    const island = page.locator('[data-island="widget"][data-widget-name="batch-timeline"]');
+    await island.scrollIntoViewIfNeeded();
+    const note = island.locator('.island-unavailable');
+    await note.waitFor({ timeout: 15000 });
+    assert.match(await note.innerText(), /could not be loaded: the connection seems to be off/);
+    await screenshot(page, 'offline-widget-unavailable');
+    await context.setOffline(false);
+    await liveWidget(page, 'batch-timeline');
+    assert.equal(await note.count(), 0, 'the note goes once the widget is live');
+    // What the failed fetch wrote to the console, and nothing else.
+    assert.deepEqual(problems().filter((p) => !/Failed to fetch|ERR_INTERNET_DISCONNECTED/.test(p)), []);
+  } finally {
+    server.close();
+  }
 });
 
 test('a new deploy replaces the old cache', async () => {

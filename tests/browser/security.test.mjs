@@ -73,6 +73,16 @@ test('every asset is loaded with an integrity hash that matches its bytes, the w
   // Everything the page loads is covered; sw.js is loaded by the service worker registration, where SRI does not apply,
   // and the on-demand workers (`-worker` in the name) by importScripts inside a worker, which has no integrity check
   // either (they run under the page's policy: see src/components/ask.rs).
+  // The page's on-demand modules (`lazy-*.wasm`) are fetched by its split loader, with their integrity.
+  const loaderFile = [...checked].find((file) => /^split-[0-9a-f]+\.js$/.test(file));
+  assert.ok(loaderFile, 'the split loader is not preloaded with integrity');
+  const loader = await readFile(join(DIST, loaderFile), 'utf8');
+  for (const file of (await readdir(DIST)).filter((f) => /^lazy-.*\.wasm$/.test(f))) {
+    const digest = createHash('sha384').update(await readFile(join(DIST, file))).digest('base64');
+    assert.ok(loader.includes(`fetch(new URL("./${file}", import.meta.url), { integrity: "sha384-${digest}" })`),
+      `${file} is not fetched with its integrity`);
+    checked.add(file);
+  }
   const assets = (await readdir(DIST)).filter((file) => /\.(js|wasm|css|woff2)$/.test(file) && file !== 'sw.js'
     && !file.includes('-worker'));
   assert.deepEqual(assets.filter((file) => !checked.has(file)), [], 'assets loaded without integrity');

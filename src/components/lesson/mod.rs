@@ -5,7 +5,7 @@
 //! No inline styles or scripts: the page runs under a strict CSP, and the look lives in `style/lesson.css`.
 
 mod predict;
-mod predict_chart;
+pub mod predict_chart;
 mod progress_store;
 mod progress_summary;
 mod reveal;

@@ -6,19 +6,18 @@
 //! a native input or button; committing moves focus to Reveal, revealing moves it to the outcome, and a live region
 //! says the result.
 
-use super::predict_chart::ChartGuess;
+use super::predict_chart::chart_parts;
 use super::progress_store::use_progress;
 use super::tally::ClassTally;
-use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
+use crate::components::on_demand::ready_now;
 use crate::components::sync::synced_signal;
 use crate::lesson::island_markup::OPTION_LABEL_CLASS;
 use crate::lesson::judge::{
-    choice_prompt, curve_points, distance_sentence, judge, locate, numeric_answer_text,
-    prediction_scenario, prediction_sweep, CurvePoint,
+    choice_prompt, distance_sentence, judge, locate, numeric_answer_text, prediction_scenario,
 };
 use crate::lesson::predict_phase::PredictPhase;
 use crate::lesson::progress::Guess;
-use crate::lesson::{LoadRange, PredictAnswer, PredictStep as PredictStepData};
+use crate::lesson::{PredictAnswer, PredictStep as PredictStepData};
 use crate::presentation::sync::keys;
 use crate::views::predict::{predict_heading, reveal_hint};
 use leptos::html;
@@ -48,15 +47,21 @@ pub fn PredictStep(
     let revealed = Memo::new(move |_| phase.get().is_revealed());
     let committed = Signal::derive(move || phase.get().is_committed());
 
+    let locked = Signal::derive(move || !phase.get().is_open());
+
     let chart = match &step.answer {
         PredictAnswer::ChartPrediction { target, loads, .. } => Some((*target, *loads)),
         _ => None,
     };
-    // The real curve of a chart prediction, computed after Reveal by each window for itself.
-    let curve = match chart {
-        Some((_, loads)) => true_curve(loads, revealed.into()),
-        None => Signal::derive(Vec::new),
-    };
+    // A chart prediction's chart, and its real curve computed after Reveal by each window for itself (code fetched
+    // before this step mounts: `components::mount`).
+    let chart_parts = chart.and_then(|(target, loads)| {
+        ready_now(chart_parts(id, target, loads, guess, locked, revealed.into()))
+    });
+    let curve = chart_parts
+        .as_ref()
+        .map_or_else(|| Signal::derive(Vec::new), |parts| parts.curve);
+    let chart_view = chart_parts.map(|parts| parts.guess_view);
     let curve_done = Memo::new(move |_| match chart {
         Some((_, loads)) => curve.with(|c| !c.is_empty() && c.len() >= loads.points().len()),
         None => true,
@@ -97,7 +102,6 @@ pub fn PredictStep(
         }
         resets
     });
-    let locked = Signal::derive(move || !phase.get().is_open());
     let commit = move |_| {
         phase.update(|p| *p = p.commit());
         request_animation_frame(move || {
@@ -159,7 +163,7 @@ pub fn PredictStep(
     view! {
         <section class="lesson-predict" id=id aria-labelledby=labelled_by>
             {predict_heading(title_id, is_recall, step.title.clone(), step.question.clone(), title_ref)}
-            {guess_input(step, guess, locked, curve)}
+            {guess_input(step, guess, locked, chart_view)}
             <div class="predict-actions">
                 <button type="button" class="predict-commit"
                     disabled=move || locked.get() || (guess.with(Option::is_none) && !is_recall)
@@ -194,33 +198,13 @@ pub fn PredictStep(
     }
 }
 
-/// A chart prediction's true curve while `revealed`: computed in slices, point by point, each point final once shown.
-fn true_curve(loads: LoadRange, revealed: Signal<bool>) -> Signal<Vec<CurvePoint>> {
-    let (points, state) = use_sliced_sweep(
-        move || revealed.get().then_some(loads),
-        |loads| prediction_sweep(*loads),
-        curve_points,
-        Publish::EveryFinishedPoint,
-        None,
-    );
-    Memo::new(move |_| match state.get() {
-        // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
-        RunState::Invalid(_) => loads
-            .points()
-            .into_iter()
-            .map(CurvePoint::missing)
-            .collect(),
-        _ => points.get().unwrap_or_default(),
-    })
-    .into()
-}
-
-/// Where the learner commits: radio buttons or checkboxes, a number field, the chart marker, or nothing (recall).
+/// Where the learner commits: radio buttons or checkboxes, a number field, the chart marker (`chart_view`), or
+/// nothing (recall).
 fn guess_input(
     step: &'static PredictStepData,
     guess: RwSignal<Option<Guess>>,
     locked: Signal<bool>,
-    curve: Signal<Vec<CurvePoint>>,
+    chart_view: Option<AnyView>,
 ) -> impl IntoView {
     let id: &'static str = step.id.as_str();
     match &step.answer {
@@ -297,10 +281,7 @@ fn guess_input(
             }
             .into_any()
         }
-        PredictAnswer::ChartPrediction { target, loads, .. } => view! {
-            <ChartGuess step_id=id target=*target loads=*loads guess locked curve/>
-        }
-        .into_any(),
+        PredictAnswer::ChartPrediction { .. } => chart_view.unwrap_or_else(|| ().into_any()),
         PredictAnswer::Recall => view! {
             <p class="predict-recall-help">"Cover the screen, say your answer out loud (or to a neighbour), then press the button."</p>
         }

@@ -2,14 +2,72 @@
 //! (keyboard) or by pressing and dragging on the chart (pointer). After Reveal the real curve is drawn over it. The
 //! chart is a [`ChartCanvas`] like the lab's: the same scaling on a projector and at any devicePixelRatio, no drawing
 //! while off screen, and the same keyboard-scrollable data table.
+//!
+//! The chart and the model run that draws the real curve are code of their own ([`chart_parts`], a split point like
+//! the widgets'), fetched when a chart prediction nears the viewport ([`load`]): the other predict steps need none
+//! of it.
 
 use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
+use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::theme::use_chart_theme;
-use crate::lesson::judge::{prediction_chart_data, target_phrase, CurvePoint};
+use crate::lesson::judge::{
+    curve_points, prediction_chart_data, prediction_sweep, target_phrase, CurvePoint,
+};
 use crate::lesson::progress::Guess;
 use crate::lesson::{snap_marker, ChartTarget, LoadRange, MARKER_STEP};
 use leptos::prelude::*;
+use leptos::wasm_split::{wasm_split, SplitLoaderError};
+
+/// Fetches the code of chart predictions (once), so that [`chart_parts`] can build one.
+pub async fn load() -> Result<(), SplitLoaderError> {
+    load_predict_chart().await
+}
+
+/// What a chart prediction adds to its step: the real curve, and the chart with its marker slider.
+pub struct ChartParts {
+    /// The real curve, computed point by point once `revealed`; empty before.
+    pub curve: Signal<Vec<CurvePoint>>,
+    /// The chart of the guess (and, after Reveal, of the curve), with the slider that moves the marker.
+    pub guess_view: AnyView,
+}
+
+/// The chart parts of step `step_id` ([`load`] first, then `ready_now`).
+#[wasm_split(predict_chart, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_predict_chart))]
+pub fn chart_parts(
+    step_id: &'static str,
+    target: ChartTarget,
+    loads: LoadRange,
+    guess: RwSignal<Option<Guess>>,
+    locked: Signal<bool>,
+    revealed: Signal<bool>,
+) -> Result<ChartParts, SplitLoaderError> {
+    let curve = true_curve(loads, revealed);
+    let guess_view =
+        view! { <ChartGuess step_id target loads guess locked curve/> }.into_any();
+    Ok(ChartParts { curve, guess_view })
+}
+
+/// A chart prediction's true curve while `revealed`: computed in slices, point by point, each point final once shown.
+fn true_curve(loads: LoadRange, revealed: Signal<bool>) -> Signal<Vec<CurvePoint>> {
+    let (points, state) = use_sliced_sweep(
+        move || revealed.get().then_some(loads),
+        |loads| prediction_sweep(*loads),
+        curve_points,
+        Publish::EveryFinishedPoint,
+        None,
+    );
+    Memo::new(move |_| match state.get() {
+        // Not with the course's fixed scenario; still, show a curve with no values rather than spin.
+        RunState::Invalid(_) => loads
+            .points()
+            .into_iter()
+            .map(CurvePoint::missing)
+            .collect(),
+        _ => points.get().unwrap_or_default(),
+    })
+    .into()
+}
 
 /// The marker's load from a guess.
 fn marker(guess: &Option<Guess>) -> Option<f64> {
@@ -21,7 +79,7 @@ fn marker(guess: &Option<Guess>) -> Option<f64> {
 
 /// The chart, the slider and, once the curve exists, its data table.
 #[component]
-pub fn ChartGuess(
+fn ChartGuess(
     step_id: &'static str,
     target: ChartTarget,
     loads: LoadRange,

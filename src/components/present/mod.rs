@@ -29,6 +29,8 @@ mod stage;
 pub use plan::{screen_plan, PlannedScreen};
 
 use leptos::prelude::*;
+use leptos::wasm_split::{wasm_split, SplitLoaderError};
+use wasm_bindgen::JsCast;
 
 use super::address::rewrite_query;
 use super::site_base::use_site_base;
@@ -110,6 +112,45 @@ impl Deck {
         let query = merge_place(&location.search().unwrap_or_default(), view, self.place());
         format!("{path}?{query}")
     }
+}
+
+/// Fetches presentation mode's code (once: a module of its own, which a visit that does not present never loads).
+pub async fn load() -> Result<(), SplitLoaderError> {
+    load_presentation().await
+}
+
+/// Turns the lesson page into its presentation ([`load`] first, then [`crate::components::on_demand::ready_now`]):
+/// the article leaves the document (the screens copy its elements, and ids must stay unique) and the presentation
+/// takes `<main>`, under the current reactive owner.
+#[wasm_split(presentation, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_presentation))]
+pub fn present(
+    article: web_sys::Element,
+    query: Option<web_sys::UrlSearchParams>,
+) -> Result<(), SplitLoaderError> {
+    let screens = screen_plan(&article);
+    let title = article
+        .query_selector("h1")
+        .ok()
+        .flatten()
+        .and_then(|h1| h1.text_content())
+        .unwrap_or_default();
+    let slug = article
+        .get_attribute(crate::lesson::island_markup::LESSON_SLUG)
+        .unwrap_or_default();
+    let Some(main) = document()
+        .get_element_by_id("main")
+        .and_then(|main| main.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return Ok(());
+    };
+    article.remove();
+    let view = query.as_ref().and_then(|q| q.get("view"));
+    let screen = query.as_ref().and_then(|q| q.get("screen"));
+    let mounted = leptos::mount::mount_to(main, move || {
+        view! { <Presentation screens title slug view screen/> }
+    });
+    mounted.forget();
+    Ok(())
 }
 
 /// A lesson in presentation mode: its `screens`, `title` and `slug`; `view` and `screen` are the URL's raw values.

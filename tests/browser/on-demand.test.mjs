@@ -1,0 +1,84 @@
+// The page as a thin shell: the lesson's first visit fetches none of the widgets' code, and each widget, opened cold
+// (a fresh profile following a link to it), fetches its own module and the chunks it shares, once, and draws.
+// Presentation mode's code comes only with `?present=1`. Which files are which: tools/split-page.mjs names each
+// on-demand module `lazy-NAME-HASH.wasm` and the loader that fetches them `split-HASH.js`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { siteUnderTest, waitForApp, liveWidget } from './harness.mjs';
+
+const LESSON_PATH = 'lessons/latency-throughput-slos/';
+const site = siteUnderTest();
+
+/** Every request the page makes for an on-demand module, by file name, in order. */
+function recordModules(page) {
+  const fetched = [];
+  page.on('request', (request) => {
+    const file = new URL(request.url()).pathname.split('/').pop();
+    if (/^lazy-.*\.wasm$/.test(file)) fetched.push(file);
+  });
+  return fetched;
+}
+
+/** The names fetched more than once. */
+const twice = (files) => files.filter((file, index) => files.indexOf(file) !== index);
+
+/** What a drawn widget shows: chart widgets a canvas drawn at least once (`chart:draw:*`), the others their output. */
+const DRAWN = {
+  'knee-lab': { chart: true },
+  'goodput-chart': { chart: true },
+  'batch-timeline': { chart: true },
+  'littles-law-sizer': { shows: '.sizer-figures dd' },
+  'metrics-reader': { shows: 'textarea' },
+  'fleet-day': { shows: '.fleet-charts svg' },
+};
+
+test('a first visit at the lesson top fetches no widget or presentation code', async () => {
+  const { page, context, problems } = await site.open(LESSON_PATH);
+  const fetched = recordModules(page);
+  await waitForApp(page);
+  await page.waitForTimeout(1500);
+  assert.deepEqual(fetched, [], 'modules fetched without the reader going near a widget');
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
+
+for (const [name, drawn] of Object.entries(DRAWN)) {
+  test(`the ${name} widget, opened cold by a link, fetches its code once and draws`, async () => {
+    const { page, context, problems } = await site.open(LESSON_PATH);
+    const fetched = recordModules(page);
+    await waitForApp(page);
+    const widget = await liveWidget(page, name);
+    if (drawn.chart) {
+      await page.waitForFunction((widgetName) => {
+        const section = document.querySelector(`section.lesson-widget[data-widget="${widgetName}"]`);
+        return section?.querySelector('canvas')
+          && performance.getEntriesByType('measure').some((entry) => entry.name.startsWith('chart:draw:'));
+      }, name, { timeout: 20000 });
+      const canvas = widget.locator('canvas').first();
+      const box = await canvas.boundingBox();
+      assert.ok(box && box.width > 100 && box.height > 100, `the ${name} canvas has room (${JSON.stringify(box)})`);
+    } else {
+      await widget.locator(drawn.shows).first().waitFor({ timeout: 20000 });
+    }
+    assert.ok(fetched.length > 0, `the ${name} widget came without fetching its module`);
+    assert.ok(!fetched.some((file) => file.includes('presentation')), `presentation code fetched: ${fetched}`);
+    assert.deepEqual(twice(fetched), [], 'a module fetched twice');
+    assert.deepEqual(problems(), []);
+    await context.close();
+  });
+}
+
+test('reading down the whole lesson fetches every widget module once, and presenting fetches its own', async () => {
+  const { page, context, problems } = await site.open(LESSON_PATH);
+  const fetched = recordModules(page);
+  await waitForApp(page);
+  for (const name of Object.keys(DRAWN)) await liveWidget(page, name);
+  assert.deepEqual(twice(fetched), [], 'a module fetched twice');
+  assert.ok(!fetched.some((file) => file.includes('presentation')), `presentation code fetched: ${fetched}`);
+  await page.goto(site.url(`${LESSON_PATH}?present=1`));
+  await waitForApp(page);
+  await page.locator('.present-stage').first().waitFor({ timeout: 15000 });
+  assert.ok(fetched.some((file) => file.includes('presentation')), `presenting fetched no presentation code: ${fetched}`);
+  assert.deepEqual(problems(), []);
+  await context.close();
+});

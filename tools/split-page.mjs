@@ -1,0 +1,123 @@
+// Trunk post-build step (run first by tools/post-build.sh): cuts the page's wasm into the module every visit loads
+// and the modules loaded on demand. The page marks its split points with `#[wasm_split]` (the widgets in
+// src/components/widgets/mod.rs, presentation mode in src/components/present/mod.rs); what only one split point
+// reaches (its components, the model, plotters, serde_json…) leaves the page's wasm for a module of its own, and
+// what several share for a chunk each of them loads. Leptos's `#[lazy]` is built on the same split points, and
+// cargo-leptos runs the same steps; Trunk cannot, so this does them over Trunk's output:
+//  1. wasm-split-cli (crates.io `wasm_split_cli_support`, installed by tools/ensure-tools.sh) over cargo's own
+//     goodput.wasm, which keeps its relocations for it (build.rs links the page with --emit-relocs): the main
+//     module, one .wasm per split point and shared chunk, and the loader module __wasm_split.js;
+//  2. wasm-bindgen over the main module, as Trunk ran it, keeping the exports the split modules link against;
+//  3. wasm-opt over each module (Trunk's own wasm-opt pass is off for the page: it would optimise what this
+//     replaces);
+//  4. the results under Trunk's names for the page's glue and wasm, with their integrity in index.html updated; the
+//     loader and each on-demand module named after a hash of their bytes (`split-HASH.js`, `lazy-NAME-HASH.wasm`,
+//     so a page of one build never loads another's, and fetched with their integrity), the loader preloaded beside
+//     the glue with its integrity. The service worker
+//     (tools/service-worker.mjs) precaches the loader, and keeps each lazy module the first time it is fetched.
+// Usage: node tools/split-page.mjs SITE_DIR   (TRUNK_PROFILE, CARGO_TARGET_DIR from the environment)
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { argv, env, exit } from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// wasm-opt for every module, as the page's link in index.html had it: -Os to convergence gives a larger file than -Oz
+// but a smaller one after brotli (1.4 kB less on the whole page, measured), which is what a visit downloads; the
+// features are those current rustc emits by default.
+const WASM_OPT_RELEASE = ['-Os', '--converge', '--strip-producers', '--enable-bulk-memory',
+  '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types',
+  '--enable-multivalue'];
+
+function fail(message) {
+  console.error(`split-page: ${message}`);
+  exit(1);
+}
+
+const site = argv[2] ?? fail('usage: node tools/split-page.mjs SITE_DIR');
+const release = (env.TRUNK_PROFILE ?? 'release') === 'release';
+const targetDir = env.CARGO_TARGET_DIR ?? join(ROOT, 'target');
+const raw = join(targetDir, 'wasm32-unknown-unknown', release ? 'release' : 'debug', 'goodput.wasm');
+const page = join(site, 'index.html');
+let html = await readFile(page, 'utf8');
+
+const glueLink = html.match(/<link rel="modulepreload" href="[^"]*?([^"/]+)\.js"[^>]*? integrity="([^"]+)"[^>]*>/)
+  ?? fail(`${page} has no <link rel="modulepreload"> with integrity for the page's glue`);
+const [glueTag, glueStem, glueIntegrity] = glueLink;
+const wasmLink = html.match(/<link rel="preload" href="[^"]*?([^"/]+\.wasm)"[^>]*? integrity="([^"]+)"/)
+  ?? fail(`${page} has no <link rel="preload"> with integrity for the page's wasm`);
+const [, wasmName, wasmIntegrity] = wasmLink;
+if ((await stat(raw).catch(() => fail(`no ${raw} (cargo's build of the page)`))).mtimeMs
+  < (await stat(join(site, wasmName))).mtimeMs - 600_000) {
+  fail(`${raw} is older than this build's ${wasmName}: not the wasm Trunk just built`);
+}
+
+// Kept after the build: split/goodput.wasm is the page's main module before wasm-bindgen and wasm-opt, with its
+// function names, for twiggy (make bench).
+const work = join(targetDir, 'split-page');
+await rm(work, { recursive: true, force: true });
+await mkdir(work, { recursive: true });
+{
+  const run = (command, args) => new Promise((resolve) => {
+    execFile(command, args, { cwd: ROOT, maxBuffer: 1 << 26 }, (error, _stdout, stderr) => {
+      if (error) fail(`${command} failed: ${String(stderr || error.message).trim().split('\n').slice(-5).join(' / ')}`);
+      resolve();
+    });
+  });
+  const splitDir = join(work, 'split');
+  await run('wasm-split-cli', [raw, splitDir, '--out-name', 'goodput']);
+  const bindgenDir = join(work, 'bindgen');
+  await run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript', '--out-dir', bindgenDir,
+    '--out-name', 'goodput', join(splitDir, 'goodput.wasm')]);
+  const modules = (await readdir(splitDir)).filter((file) => file.endsWith('.wasm') && file !== 'goodput.wasm').sort();
+  // wasm-opt over every module, as many at once as there are cores (the main module, the largest, first).
+  const jobs = [[join(bindgenDir, 'goodput_bg.wasm'), join(site, wasmName)],
+    ...modules.map((module) => [join(splitDir, module), join(work, module)])];
+  const optimise = async () => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) {
+      const [input, output] = job;
+      await (release ? run('wasm-opt', [...WASM_OPT_RELEASE, input, '-o', output]) : run('cp', [input, output]));
+    }
+  };
+  await Promise.all(Array.from({ length: availableParallelism() }, optimise));
+
+  const digest = (bytes, algorithm = 'sha256') => createHash(algorithm).update(bytes).digest();
+  const named = (stem, bytes, extension) => `${stem}-${digest(bytes).toString('hex').slice(0, 16)}${extension}`;
+  const integrity = (bytes) => `sha384-${digest(bytes, 'sha384').toString('base64')}`;
+
+  // The on-demand modules, named after their content; the loader fetches them by those names, with their integrity,
+  // as every other file of the page is fetched.
+  let loader = await readFile(join(splitDir, '__wasm_split.js'), 'utf8');
+  for (const module of modules) {
+    const fetchCall = `fetch(new URL("./${module}", import.meta.url))`;
+    if (!loader.includes(fetchCall)) fail(`__wasm_split.js does not fetch ${module} as ${fetchCall}`);
+    const bytes = await readFile(join(work, module));
+    const name = named(`lazy-${module.replace(/\.wasm$/, '').replaceAll('_', '-')}`, bytes, '.wasm');
+    await writeFile(join(site, name), bytes);
+    loader = loader.replace(fetchCall, `fetch(new URL("./${name}", import.meta.url), { integrity: "${integrity(bytes)}" })`);
+  }
+  const mainImport = 'from "./goodput.js"';
+  if (!loader.includes(mainImport)) fail(`__wasm_split.js no longer imports the page's glue ${mainImport}`);
+  loader = loader.replace(mainImport, `from "./${glueStem}.js"`);
+  const loaderName = named('split', loader, '.js');
+  await writeFile(join(site, loaderName), loader);
+
+  // The page's glue and wasm under Trunk's names, importing the loader by its name.
+  let glue = await readFile(join(bindgenDir, 'goodput.js'), 'utf8');
+  // Only the import statements: the import object's keys stay the module name the wasm asks for.
+  const loaderImport = /from (['"])\.\/__wasm_split\.js\1/g;
+  if (!loaderImport.test(glue)) fail('the page\'s glue does not import ./__wasm_split.js: were no split points found?');
+  glue = glue.replace(loaderImport, `from "./${loaderName}"`);
+  await writeFile(join(site, `${glueStem}.js`), glue);
+  const wasm = await readFile(join(site, wasmName));
+
+  // The loader is imported by the glue: preloaded beside it, it costs no extra round trip before the wasm starts.
+  const loaderTag = glueTag.replace(`${glueStem}.js`, loaderName).replace(glueIntegrity, integrity(loader));
+  html = html.replace(glueTag, `${glueTag.replace(glueIntegrity, integrity(glue))}\n    ${loaderTag}`)
+    .replaceAll(wasmIntegrity, integrity(wasm));
+  await writeFile(page, html);
+  console.error(`split-page: the page's wasm ${wasm.length} bytes, ${modules.length} modules on demand, loader ${loaderName}`);
+}
