@@ -1,5 +1,5 @@
-//! Fuzzing the parsers "Your server" and the teacher added: `vllm bench serve` result JSON, request traces (CSV and
-//! JSON lines), scrape pairs for calibration, the stored calibrated server (`calibrate::handoff`), and the stream
+//! Fuzzing the parsers "Your server" and the teacher added: `vllm bench serve` result JSON, inference-perf's
+//! lifecycle reports, request traces (CSV and JSON lines), scrape pairs for calibration, the stored calibrated server (`calibrate::handoff`), and the stream
 //! of the learner's own model (`teacher::model::StreamReader`).
 //!
 //! Every target checks the same three things: no panic, a case done in bounded time ([`CASE_LIMIT`]), and either a
@@ -23,6 +23,12 @@ use std::time::{Duration, Instant};
 #[path = "support/fuzz.rs"]
 mod fuzzing;
 use fuzzing::{edits, fuzz, mutate};
+
+#[path = "support/synthetic_server.rs"]
+mod synthetic_server;
+
+#[path = "support/inference_perf_reports.rs"]
+mod inference_perf_reports;
 
 /// Longest a case may take, however hostile its input: a parse and a fit are milliseconds.
 const CASE_LIMIT: Duration = Duration::from_secs(2);
@@ -178,6 +184,54 @@ fn generated_detailed_results_read_or_refuse_in_one_line() {
         );
         reads_to_the_fit("result.json", &text)
     });
+}
+
+// ── inference-perf's reports ────────────────────────────────────────────────────────────────────────────────────
+
+const INFERENCE_PERF_TOKENS: &[&str] = &[
+    "\"load_summary\": ",
+    "\"requested_rate\": ",
+    "\"achieved_rate\": ",
+    "\"concurrency\": ",
+    "\"successes\": ",
+    "\"latency\": ",
+    "\"time_to_first_token\": ",
+    "\"median\": ",
+    "\"benchmark_time_seconds\": ",
+    "\"requests_per_sec\": ",
+    "1e300",
+    "1e-300",
+    "-5",
+    "0",
+    "NaN",
+    "Infinity",
+    "null",
+    "[]",
+    "{}",
+    ",",
+    "\"",
+    "18446744073709551616",
+];
+
+#[test]
+fn mutated_inference_perf_reports_read_or_refuse_in_one_line() {
+    use inference_perf_reports::{report, stage, Layout, Load};
+    let (_, lives) = synthetic_server::simulated(0.8, 30, 1);
+    let seeds = vec![
+        stage(0.8, 30, 1, Layout::Summer2025),
+        stage(0.8, 30, 1, Layout::Autumn2025),
+        stage(0.8, 30, 1, Layout::Current),
+        report(&lives, Load::Concurrency(4), Layout::Current),
+        report(&lives, Load::Summary, Layout::Current),
+    ];
+    fuzz(
+        "calibrate-inference-perf",
+        (
+            proptest::sample::select(seeds),
+            edits(INFERENCE_PERF_TOKENS),
+        ),
+        |(seed, edits)| reads_to_the_fit("stage_0_lifecycle_metrics.json", &mutate(&seed, &edits)),
+    );
 }
 
 // ── Traces ──────────────────────────────────────────────────────────────────────────────────────────────────────

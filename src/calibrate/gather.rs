@@ -75,6 +75,32 @@ pub(super) fn gather(
     }
 }
 
+/// Leaves out the inference-perf summaries when any other result is given with them: a summary mixes every stage of
+/// its run, which the stage files give one rate at a time. The report's line for each one left out.
+pub(super) fn leave_out_whole_runs(parsed: &mut Vec<inputs::Input>) -> Vec<String> {
+    let whole_run =
+        |input: &inputs::Input| matches!(&input.parsed, Parsed::Bench(b) if b.whole_run);
+    let by_rate = parsed
+        .iter()
+        .any(|input| matches!(&input.parsed, Parsed::Bench(b) if !b.whole_run));
+    if !by_rate {
+        return Vec::new();
+    }
+    let notes = parsed
+        .iter()
+        .filter(|input| whole_run(input))
+        .map(|input| {
+            format!(
+                "{} left out: an inference-perf summary mixes every stage of its run, and the results given with \
+                 it show one rate each",
+                input.name
+            )
+        })
+        .collect();
+    parsed.retain(|input| !whole_run(input));
+    notes
+}
+
 impl Gathered {
     fn bench(
         &mut self,

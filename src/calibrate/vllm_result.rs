@@ -39,7 +39,7 @@ fn as_number(value: &Value) -> Option<f64> {
 }
 
 /// The value as the file wrote it, short enough for a one-line message.
-fn shown(value: &Value) -> String {
+pub(super) fn shown(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() > 24 {
         format!("{}…", text.chars().take(24).collect::<String>())
@@ -191,6 +191,7 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<BenchResult, Stri
         goodput: goodput(object),
         lives,
         burstiness: number(object, "burstiness").filter(|b| *b > 0.0),
+        whole_run: false,
     })
 }
 
