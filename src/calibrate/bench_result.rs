@@ -60,9 +60,6 @@ pub struct BenchResult {
     pub lives: Option<Vec<Life>>,
     /// `--burstiness` B, the gamma shape of the gaps (1: Poisson; infinite: evenly spaced), when saved.
     pub burstiness: Option<f64>,
-    /// An inference-perf summary: every stage of a run together, at their mixed rates. The calibration leaves it
-    /// out when stage files are given with it, since they hold the same requests one rate at a time.
-    pub whole_run: bool,
 }
 
 impl BenchResult {

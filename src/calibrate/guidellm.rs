@@ -158,7 +158,6 @@ fn read_benchmark(
         goodput: None,
         lives: Some(lives).filter(|l| !l.is_empty()),
         burstiness: strategy.burstiness(),
-        whole_run: false,
     })
 }
 

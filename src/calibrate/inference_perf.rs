@@ -19,6 +19,15 @@ pub fn is_report(object: &Map<String, Value>) -> bool {
         .all(|key| object.get(*key).is_some_and(Value::is_object))
 }
 
+/// Whether the report is a run's summary, which mixes every stage of the run: a stage's `load_summary` holds the
+/// rate asked for (or its concurrency), a summary's does not.
+pub fn is_summary(object: &Map<String, Value>) -> bool {
+    object
+        .get("load_summary")
+        .and_then(|load| load.get("requested_rate"))
+        .is_none_or(Value::is_null)
+}
+
 /// Reads one lifecycle report; the error is one line naming the file and the field.
 pub fn read(name: &str, object: &Map<String, Value>) -> Result<BenchResult, String> {
     let report = Report { name, object };
@@ -50,7 +59,7 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<BenchResult, Stri
     let ttft_mean = report.positive(&format!("{ttft}/mean"))?;
     let tpot_mean = report.positive(&format!("{tpot}/mean"))?;
     Ok(BenchResult {
-        kind: if report.is_summary() {
+        kind: if is_summary(object) {
             "inference-perf summary (every stage of the run)".to_owned()
         } else {
             "inference-perf stage".to_owned()
@@ -80,7 +89,6 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<BenchResult, Stri
         goodput: report.optional("successes/goodput_metrics/request_goodput")?,
         lives: None,
         burstiness: None,
-        whole_run: report.is_summary(),
     })
 }
 
@@ -201,11 +209,6 @@ impl Report<'_> {
         Ok(self.positive(&path)? / requests_per_sec)
     }
 
-    /// A stage's `load_summary` holds the rate asked for (or its concurrency); a summary's does not.
-    fn is_summary(&self) -> bool {
-        self.get("load_summary/requested_rate").is_none()
-    }
-
     /// A Prometheus report writes an empty `load_summary` and server-side figures under `successes`, with no
     /// `latency` section.
     fn is_prometheus(&self) -> bool {
@@ -236,7 +239,7 @@ impl Report<'_> {
                 })?;
             return Ok((None, Some(users as u32)));
         }
-        if self.is_summary() {
+        if is_summary(self.object) {
             let sent = self.count("load_summary/count")?.max(1) as f64;
             let rate = sent / duration;
             derived.push(format!(

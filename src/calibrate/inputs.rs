@@ -42,6 +42,9 @@ pub struct Input {
     pub name: String,
     /// What it is.
     pub parsed: Parsed,
+    /// Whether it mixes every stage of a run at their different rates (an inference-perf summary): the calibration
+    /// leaves it out when results of one rate each are given with it.
+    pub whole_run: bool,
 }
 
 /// What calibrate reads, for the message when a file is none of them.
@@ -78,6 +81,7 @@ pub fn parse_all(file: &InputFile) -> Result<Vec<Input>, String> {
         vec![Input {
             name: name.clone(),
             parsed,
+            whole_run: false,
         }]
     };
     if trimmed.starts_with('#') || trimmed.starts_with("vllm:") {
@@ -142,6 +146,7 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
         vec![Input {
             name: name.to_owned(),
             parsed: Parsed::Trace(lives),
+            whole_run: false,
         }]
     };
     if first.contains_key("arrival_s") {
@@ -156,6 +161,7 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
             .map(|(name, bench)| Input {
                 name,
                 parsed: Parsed::Bench(bench),
+                whole_run: false,
             })
             .collect());
     }
@@ -164,6 +170,7 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
             vec![Input {
                 name: name.to_owned(),
                 parsed: Parsed::Bench(bench),
+                whole_run: inference_perf::is_summary(first),
             }]
         });
     }
@@ -210,6 +217,7 @@ fn bench_results(name: &str, values: &[(usize, Value)]) -> Result<Vec<Input>, St
             Ok(Input {
                 parsed: Parsed::Bench(vllm_result::read(&label, object)?),
                 name: label,
+                whole_run: false,
             })
         })
         .collect()

@@ -191,7 +191,6 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<BenchResult, Stri
         goodput: goodput(object),
         lives,
         burstiness: number(object, "burstiness").filter(|b| *b > 0.0),
-        whole_run: false,
     })
 }
 
