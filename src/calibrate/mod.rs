@@ -30,6 +30,7 @@ pub mod fit;
 mod gather;
 pub mod guidellm;
 pub mod handoff;
+pub mod inference_perf;
 pub mod inputs;
 pub mod observations;
 pub mod otel;
@@ -207,6 +208,9 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     for file in files {
         parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
     }
+    settings
+        .assumptions
+        .extend(gather::leave_out_whole_runs(&mut parsed));
     let shared_prefix_tokens = settings.shared_prefix(flags, &parsed);
     let shape = Shape {
         replicas: f64::from(settings.replicas),

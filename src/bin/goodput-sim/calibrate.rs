@@ -19,7 +19,8 @@ pub enum Switch {
 #[derive(Args)]
 pub struct CalibrateArgs {
     /// The inputs, recognised by content: `vllm bench serve --save-result` JSON files (one a rate; with or without
-    /// --save-detailed), request traces (JSON lines or CSV with arrival_s, prompt_tokens, output_tokens, and
+    /// --save-detailed), GuideLLM's benchmarks.json, inference-perf's stage_N_lifecycle_metrics.json, vLLM's
+    /// OpenTelemetry spans, request traces (JSON lines or CSV with arrival_s, prompt_tokens, output_tokens, and
     /// first_token_s, last_token_s for the latencies), or /metrics scrapes of one server in the order taken (each
     /// two in a row make a window). - reads standard input.
     #[arg(required = true)]
