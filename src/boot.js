@@ -3,7 +3,8 @@
 //  - applies the reader's stored theme at once (src/components/theme.rs keeps it under this key), so a reader who
 //    picked dark never sees a light page flash first;
 //  - hides the article of a presentation address until the presentation takes over (style/present.css shows it
-//    anyway after a few seconds, should the wasm never arrive).
+//    anyway after a few seconds, should the wasm never arrive);
+//  - tells the service worker which on-demand modules came before it took control (below).
 (function () {
   var root = document.documentElement;
   root.classList.add('js');
@@ -14,4 +15,13 @@
     // Storage refused (private mode, blocked): the system's theme until the page can say more.
   }
   if (/[?&]present=(1|true|yes|on)(&|$)/.test(window.location.search)) root.classList.add('present-pending');
+  // On a first visit, the on-demand modules (tools/split-page.mjs) load before the service worker controls the page:
+  // once it does, it is told which, and keeps them for offline use (tools/sw.template.js), as it keeps later ones.
+  if ('serviceWorker' in navigator && window.performance && performance.getEntriesByType) {
+    navigator.serviceWorker.addEventListener('controllerchange', function () {
+      var keep = performance.getEntriesByType('resource').map(function (entry) { return entry.name; })
+        .filter(function (name) { return /\/lazy-[^/?#]*\.wasm$/.test(name); });
+      if (keep.length && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({ keep: keep });
+    });
+  }
 })();

@@ -63,7 +63,8 @@ await mkdir(work, { recursive: true });
 {
   const run = (command, args) => new Promise((resolve) => {
     execFile(command, args, { cwd: ROOT, maxBuffer: 1 << 26 }, (error, _stdout, stderr) => {
-      if (error) fail(`${command} failed: ${String(stderr || error.message).trim().split('\n').slice(-5).join(' / ')}`);
+      // The first line says what went wrong (wasm-split-cli follows it with a backtrace).
+      if (error) fail(`${command} failed: ${String(stderr || error.message).trim().split('\n')[0]}`);
       resolve();
     });
   });

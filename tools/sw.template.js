@@ -1,7 +1,8 @@
 // goodput's service worker: after one visit the course works with the network off.
 // Generated at build time by tools/service-worker.mjs from tools/sw.template.js; BUILD lists this build's files.
 //  - install: precache every page and asset of the build in a cache named after a hash of the build, except the
-//    on-demand modules (web workers of rarely used tools), cached the first time a page loads one;
+//    on-demand modules (web workers of rarely used tools, the page's widgets and presentation mode), cached the first
+//    time a page loads one;
 //  - activate: delete the caches of older builds, and take control of open pages;
 //  - fetch: the build's assets (hashed names, never changed) cache-first; page loads network-first, falling back to
 //    the cache when the network fails or hangs.
@@ -22,7 +23,9 @@ self.addEventListener('install', (event) => {
     const cache = await caches.open(CACHE);
     // Pages keep their names across builds, so they are revalidated; hashed assets may come from the HTTP cache.
     await cache.addAll(PAGE_URLS.map((url) => new Request(url, { cache: 'no-cache' })));
-    await cache.addAll([...ASSET_URLS]);
+    // The page has just loaded its assets; their names change with their content, so the browser's copy is taken
+    // whatever its age, and a first visit downloads each once, on any host.
+    await cache.addAll([...ASSET_URLS].map((url) => new Request(url, { cache: 'force-cache' })));
     // Every asset a page needs is loaded at start-up, so an open page never asks for a file the new build dropped.
     await self.skipWaiting();
   })());
@@ -35,6 +38,21 @@ self.addEventListener('activate', (event) => {
       .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE)
       .map((name) => caches.delete(name)));
     await self.clients.claim();
+  })());
+});
+
+// A page that loaded on-demand modules before this worker controlled it (a first visit: a presenter's rehearsal,
+// say) names them once it does (src/boot.js); they are kept as if loaded through the worker. Only this build's
+// on-demand files are taken.
+self.addEventListener('message', (event) => {
+  const keep = Array.isArray(event.data?.keep) ? event.data.keep.filter((url) => typeof url === 'string') : [];
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    for (const url of new Set(keep.map(absolute).map(withoutQuery))) {
+      if (ON_DEMAND_URLS.has(url) && !(await cache.match(url))) {
+        await cache.add(new Request(url, { cache: 'force-cache' })).catch(() => {});
+      }
+    }
   })());
 });
 

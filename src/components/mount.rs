@@ -12,14 +12,11 @@ use leptos::tachys::view::any_view::AnyViewState;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-use crate::components::lesson::predict_chart;
 use crate::components::lesson::{progress_summary, PredictStep, Reveal, TaskChecklist};
-use crate::components::on_demand::report_unloaded;
+use crate::components::on_demand::{points, report_unloaded, OnDemand};
 use crate::components::theme::ThemeSwitcher;
-use crate::components::widgets;
 use crate::lesson::island_markup::{self as markup, IslandKind};
-use crate::lesson::{PredictAnswer, WidgetName};
-use leptos::wasm_split::SplitLoaderError;
+use crate::lesson::PredictAnswer;
 use read::report;
 
 /// A mounted island, or one whose code is still on its way; dropping it unmounts the component (or, while the code
@@ -47,39 +44,21 @@ pub fn island_kind(element: &Element) -> Option<IslandKind> {
         .and_then(IslandKind::from_name)
 }
 
-/// Code an island needs that the page fetches on demand (`components::on_demand`): a widget's, or a chart
-/// prediction's chart and model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnDemand {
-    Widget(WidgetName),
-    PredictChart,
-}
-
-impl OnDemand {
-    /// What `island` needs fetched before it can mount, if anything.
-    pub fn of(island: &Element) -> Option<OnDemand> {
-        match island_kind(island)? {
-            IslandKind::Widget => Some(OnDemand::Widget(read::widget(island).ok()?.name)),
-            IslandKind::Predict => read::predict_step(island)
-                .ok()
-                .filter(|step| matches!(step.answer, PredictAnswer::ChartPrediction { .. }))
-                .map(|_| OnDemand::PredictChart),
-            _ => None,
-        }
-    }
-
-    /// Fetches the code (once).
-    pub async fn load(self) -> Result<(), SplitLoaderError> {
-        match self {
-            OnDemand::Widget(name) => widgets::load(name).await,
-            OnDemand::PredictChart => predict_chart::load().await,
-        }
+/// What `island` needs fetched before it can mount, if anything: a widget's code, or a chart prediction's.
+pub fn on_demand(island: &Element) -> Option<OnDemand> {
+    match island_kind(island)? {
+        IslandKind::Widget => Some(OnDemand::Widget(read::widget(island).ok()?.name)),
+        IslandKind::Predict => read::predict_step(island)
+            .ok()
+            .filter(|step| matches!(step.answer, PredictAnswer::ChartPrediction { .. }))
+            .map(|_| OnDemand::PredictChart),
+        _ => None,
     }
 }
 
 /// Replaces the island's static content with its live component, under the current reactive owner, carrying over
 /// what the reader did to the static copy and keeping in place what they were looking at (see [`ReaderState`]).
-/// Code the island needs on demand ([`OnDemand`]) is fetched first, the first time, while its static copy stays on
+/// Code the island needs on demand ([`on_demand`]) is fetched first, the first time, while its static copy stays on
 /// show. `None` (the static version stays, the console says why) if the island cannot be read or is mounted already.
 pub fn mount_island(island: &Element) -> Option<MountedIsland> {
     let classes = island.class_list();
@@ -87,7 +66,7 @@ pub fn mount_island(island: &Element) -> Option<MountedIsland> {
         return None;
     }
     island_kind(island)?;
-    let Some(code) = OnDemand::of(island) else {
+    let Some(code) = on_demand(island) else {
         let mounted = place(island, |reader| island_view(island, reader));
         return Some(MountedIsland {
             _live: Rc::new(RefCell::new(mounted)),
@@ -102,7 +81,7 @@ pub fn mount_island(island: &Element) -> Option<MountedIsland> {
         let loaded = code.load().await;
         let _ = island.class_list().remove_1(LOADING_CLASS);
         if let Err(error) = loaded {
-            report_unloaded(&format!("{code:?}"), error);
+            report_unloaded(&format!("{code:?}"), &error);
             say_unavailable(&island, owner);
             return;
         }
@@ -263,7 +242,7 @@ const FOCUSABLE: &str =
     "button:not([disabled]), input:not([disabled]), select, textarea, summary, [tabindex]";
 
 /// The live component of an island, built from what the page says about it and what the reader did to it (its
-/// [`OnDemand`] code loaded).
+/// on-demand code loaded).
 fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
     let answer_opened = reader.answer_opened;
     Some(match island_kind(island)? {
@@ -283,7 +262,7 @@ fn island_view(island: &Element, reader: &ReaderState) -> Option<AnyView> {
         }
         IslandKind::Widget => {
             let widget = report(read::widget(island))?;
-            widgets::widget_view(widget, widget.id.clone().unwrap_or_default())?
+            (points()?.widget)(widget, widget.id.clone().unwrap_or_default())?
         }
     })
 }

@@ -1,14 +1,115 @@
-//! Code the page fetches when it is needed, not on every visit: each widget kind and presentation mode is a
-//! `#[wasm_split]` point, and the build (tools/split-page.mjs) cuts what only that point reaches out of the page's
-//! wasm into a module of its own, loaded by the split's generated `preload` function (once; a failed load is retried
-//! on the next call). The pattern: `load().await` while the static copy stays on show, then build the component at
-//! once with [`ready_now`], under the reactive owner it belongs to.
+//! Code the page fetches when it is needed, not on every visit: each widget kind, the chart predictions and
+//! presentation mode sit behind a `#[wasm_split]` point, and the build (tools/split-page.mjs) cuts what only that
+//! point reaches out of the page's wasm into a module of its own, fetched by the point's `load` (once; a failed load
+//! is tried again on the next call).
+//!
+//! The points themselves are defined in the page's binary (`src/main.rs`), not here: a split point exports a
+//! symbol, and every wasm binary that links this library (the workers too) would export it and carry the code
+//! behind it. The binary registers them with [`register`]; the library reaches them through [`points`]. The
+//! pattern: `load().await` while the static copy stays on show, then build the component at once (the module is
+//! there, so the point's call resolves at its first poll: [`ready_now`]), under the reactive owner it belongs to.
 
+use std::cell::RefCell;
 use std::future::Future;
-use std::pin::pin;
+use std::pin::{pin, Pin};
+use std::rc::Rc;
+use std::sync::OnceLock;
 use std::task::{Context, Poll, Waker};
 
+use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
+
+use crate::components::lesson::predict_chart::{ChartArgs, ChartParts};
+use crate::lesson::{WidgetEmbed, WidgetName};
+
+/// Code that the page fetches on demand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnDemand {
+    /// A widget's (the knee lab's and the goodput chart's are one).
+    Widget(WidgetName),
+    /// A chart prediction's chart and the model run that draws its real curve.
+    PredictChart,
+    /// Presentation mode.
+    Presentation,
+}
+
+/// A fetch of on-demand code.
+pub type Loading = Pin<Box<dyn Future<Output = Result<(), SplitLoaderError>>>>;
+
+/// The page's split points, as its binary defines them. Each builder returns `None` if its code is not loaded.
+pub struct SplitPoints {
+    /// Fetches the code (once).
+    pub load: fn(OnDemand) -> Loading,
+    /// The widget `widget` names, with its anchor id.
+    pub widget: fn(&'static WidgetEmbed, String) -> Option<AnyView>,
+    /// A chart prediction's chart and real curve.
+    pub chart_parts: fn(ChartArgs) -> Option<ChartParts>,
+    /// Turns the lesson page's `article` into its presentation (see `components::present::present`).
+    pub present: fn(web_sys::Element, Option<web_sys::UrlSearchParams>) -> Option<()>,
+}
+
+static POINTS: OnceLock<&'static SplitPoints> = OnceLock::new();
+
+/// Registers the page's split points; the page's binary calls it once, before the page starts.
+pub fn register(points: &'static SplitPoints) {
+    let _ = POINTS.set(points);
+}
+
+/// The page's split points; `None` in a binary that registered none (then nothing loads on demand).
+pub fn points() -> Option<&'static SplitPoints> {
+    POINTS.get().copied()
+}
+
+impl OnDemand {
+    /// Fetches the code (once); on failure, what went wrong.
+    pub async fn load(self) -> Result<(), String> {
+        match points() {
+            Some(points) => (points.load)(self).await.map_err(|error| error.to_string()),
+            None => Err("this build has no split points".to_owned()),
+        }
+    }
+}
+
+/// Fetches each of `codes` (all at once, each once), then calls `done` with those that did not load, once every fetch
+/// has settled; what went wrong with each is said in the console.
+pub fn load_all(codes: Vec<OnDemand>, done: impl FnOnce(Vec<OnDemand>) + 'static) {
+    struct Settling {
+        left: usize,
+        failed: Vec<OnDemand>,
+        done: Option<Box<dyn FnOnce(Vec<OnDemand>)>>,
+    }
+    let settling = Rc::new(RefCell::new(Settling {
+        left: codes.len(),
+        failed: Vec::new(),
+        done: Some(Box::new(done)),
+    }));
+    let settle = |settling: &RefCell<Settling>| {
+        let mut state = settling.borrow_mut();
+        if state.left == 0 {
+            if let Some(done) = state.done.take() {
+                let failed = std::mem::take(&mut state.failed);
+                drop(state);
+                done(failed);
+            }
+        }
+    };
+    for code in codes {
+        let settling = settling.clone();
+        leptos::task::spawn_local(async move {
+            let loaded = code.load().await;
+            {
+                let mut state = settling.borrow_mut();
+                state.left -= 1;
+                if let Err(error) = loaded {
+                    report_unloaded(&format!("{code:?}"), &error);
+                    state.failed.push(code);
+                }
+            }
+            settle(&settling);
+        });
+    }
+    settle(&settling);
+}
 
 /// The value of a split point's call whose module is loaded, which resolves at its first poll; `None` (and a note
 /// in the console) if it is not loaded after all.
@@ -27,8 +128,8 @@ pub fn ready_now<T>(call: impl Future<Output = Result<T, SplitLoaderError>>) -> 
 }
 
 /// Says in the console that the code of `what` could not be fetched (offline before its first use, say): the static
-/// copy stays, and the next time it is needed the page tries again.
-pub fn report_unloaded(what: &str, error: SplitLoaderError) {
+/// copy stays, and the page tries again when it is next needed.
+pub fn report_unloaded(what: &str, error: &str) {
     web_sys::console::warn_1(
         &format!("goodput: {what} stays static: its code did not load ({error})").into(),
     );

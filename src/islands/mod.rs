@@ -17,9 +17,9 @@ use leptos::prelude::*;
 use web_sys::Element;
 
 use crate::components::lesson::provide_progress;
+use crate::components::mount::on_demand;
 use crate::components::mount::read::{all, predict_steps};
-use crate::components::on_demand::{ready_now, report_unloaded};
-use crate::components::present;
+use crate::components::on_demand::{load_all, points, OnDemand};
 use crate::components::site_base::SiteBase;
 use crate::components::theme::provide_theme;
 use crate::components::widgets::provide_lab_link;
@@ -78,7 +78,10 @@ fn mark_mounted() {
     }
 }
 
-/// Turns the lesson page into its presentation once its code is here; failing that (offline before presenting ever
+/// Turns the lesson page into its presentation once its code is here, with the code of every island its screens
+/// show (each widget's, the chart predictions'): a presenter moving between screens never waits for a fetch, and after
+/// one rehearsal the service worker has all of it for a classroom without a network. An island whose code did not
+/// come stays static on its screen and says so. Failing presentation mode's own code (offline before presenting ever
 /// loaded it), the lesson stays the ordinary page.
 fn start_presentation(
     article: Element,
@@ -86,19 +89,23 @@ fn start_presentation(
     owner: Owner,
     body: Element,
 ) {
-    leptos::task::spawn_local(async move {
-        match present::load().await {
-            Ok(()) => {
-                owner.with(|| ready_now(present::present(article, query)));
-                mark_mounted();
-            }
-            Err(error) => {
-                report_unloaded("the presentation", error);
-                if let Some(root) = document().document_element() {
-                    let _ = root.class_list().remove_1("present-pending");
-                }
-                owner.with(|| schedule_islands(&body, owner.clone()));
-            }
+    let mut needed = vec![OnDemand::Presentation];
+    for island in all(&article, &format!("[{}]", markup::ISLAND)) {
+        if let Some(code) = on_demand(&island).filter(|code| !needed.contains(code)) {
+            needed.push(code);
         }
+    }
+    load_all(needed, move |failed| {
+        if failed.contains(&OnDemand::Presentation) {
+            if let Some(root) = document().document_element() {
+                let _ = root.class_list().remove_1("present-pending");
+            }
+            owner.with(|| schedule_islands(&body, owner.clone()));
+            return;
+        }
+        if let Some(points) = points() {
+            owner.with(|| (points.present)(article, query));
+        }
+        mark_mounted();
     });
 }

@@ -4,7 +4,7 @@
 //! - Islands within [`NEAR`] of the viewport mount first, in the order they came near.
 //! - The small ones (predict steps, reveals, task lists, the progress line) mount one at a time while the browser is
 //!   idle, so the whole lesson is live soon after it loads.
-//! - Islands whose code the page fetches on demand ([`OnDemand`]: the widgets, and the chart predictions), mount only
+//! - Islands whose code the page fetches on demand (`components::mount::on_demand`: the widgets, and the chart predictions), mount only
 //!   as they come near, so a visit fetches only the code of what the reader reaches. A widget that reads the knee
 //!   lab's results (the sizer, the metrics reader) brings the lab to life with it.
 
@@ -17,7 +17,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 
-use crate::components::mount::{mount_island, OnDemand};
+use crate::components::mount::{mount_island, on_demand};
 use crate::components::next_task::NextTask;
 use crate::lesson::island_markup::{MOUNTED_CLASS, WIDGET};
 use crate::lesson::WidgetName;
@@ -54,7 +54,7 @@ thread_local! {
 pub fn schedule_islands(islands: Vec<Element>, owner: Owner, settled: impl FnOnce() + 'static) {
     let small: Vec<Element> = islands
         .iter()
-        .filter(|island| OnDemand::of(island).is_none())
+        .filter(|island| on_demand(island).is_none())
         .cloned()
         .collect();
     QUEUE.with_borrow_mut(|queue| {
@@ -200,7 +200,7 @@ fn mount(island: &Element) {
         // The page's islands live as long as the page.
         mounted.forget();
     }
-    if OnDemand::of(island).is_some() {
+    if on_demand(island).is_some() {
         if reads_the_lab(island) {
             bring_the_lab();
         }

@@ -24,14 +24,49 @@ async function visitUntilControlled(server, path = '') {
   return opened;
 }
 
+/** The page's on-demand modules (tools/split-page.mjs names them `lazy-NAME-HASH.wasm`). */
+const ON_DEMAND = /\/lazy-[^/]*\.wasm$/;
+/**
+ * The widgets' pictures for readers without JavaScript (never precached), which the static copy of a widget whose
+ * code did not come shows, as it would without JavaScript.
+ */
+const PICTURE = /\/pictures\/[^?]*\.svg$/;
+
+/**
+ * The page's on-demand modules it asked for, and every request that failed, by path: offline, a module never fetched
+ * online cannot come (nor the picture its static copy shows), and that is all that may fail.
+ */
+function recordFetches(page) {
+  const fetched = { modules: new Set(), failed: new Set() };
+  const path = (request) => new URL(request.url()).pathname;
+  page.on('request', (request) => { if (ON_DEMAND.test(path(request))) fetched.modules.add(path(request)); });
+  page.on('requestfailed', (request) => fetched.failed.add(path(request)));
+  return fetched;
+}
+
+/** What a failed fetch of on-demand code writes to the console: the browser's note and the split loader's error. */
+const FAILED_FETCH = /^console error: (Failed to load resource: net::(ERR_FAILED|ERR_INTERNET_DISCONNECTED)|TypeError: Failed to fetch)/;
+
+/** Checks that only on-demand modules failed offline, none of those fetched `online`; the problems but their notes. */
+function offlineProblems(problems, fetched, online) {
+  const failed = [...fetched.failed];
+  assert.deepEqual(failed.filter((path) => !ON_DEMAND.test(path) && !PICTURE.test(path)), [],
+    'offline, more than on-demand code and the pictures standing in for it failed');
+  assert.deepEqual(failed.filter((path) => online.has(path)), [], 'a module fetched online was not kept for offline use');
+  return problems().filter((problem) => !FAILED_FETCH.test(problem));
+}
+
 const cacheNames = (page) => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('goodput-')));
 
 test('after one visit, the home page and a lesson deep link load and respond with the network off', async () => {
   const server = await startStaticServer();
   const { page, context, problems } = await visitUntilControlled(server, LESSON_PATH);
+  const fetched = recordFetches(page);
   assert.deepEqual(await cacheNames(page), [`goodput-${await builtVersion()}`]);
   // The lab's code is fetched on demand (tools/split-page.mjs): opened once online, it is kept for offline use.
   await liveWidget(page, 'knee-lab');
+  const online = new Set(fetched.modules);
+  assert.ok(online.size > 0, 'the lab came without fetching its module');
 
   await context.setOffline(true);
   server.close();
@@ -69,13 +104,15 @@ test('after one visit, the home page and a lesson deep link load and respond wit
     JSON.stringify([...document.querySelectorAll(selector)].map((el) => el.innerText)) !== was,
   ['section#knee-lab :is(output, [role="status"], [aria-live])', JSON.stringify(before)], { timeout: 15000 });
   await screenshot(page, 'offline-lesson');
-  assert.deepEqual(problems(), []);
+  // Widgets never opened online, near the lesson's top, stay static offline: their fetches fail, and only theirs.
+  assert.deepEqual(offlineProblems(problems, fetched, online), []);
 });
 
 test('offline, a widget never opened says it needs the connection, and comes to life once back online', async () => {
   const server = await startStaticServer();
   try {
     const { page, context, problems } = await visitUntilControlled(server, LESSON_PATH);
+    const fetched = recordFetches(page);
     await context.setOffline(true);
     const island = page.locator('[data-island="widget"][data-widget-name="batch-timeline"]');
     await island.scrollIntoViewIfNeeded();
@@ -86,11 +123,48 @@ test('offline, a widget never opened says it needs the connection, and comes to 
     await context.setOffline(false);
     await liveWidget(page, 'batch-timeline');
     assert.equal(await note.count(), 0, 'the note goes once the widget is live');
-    // What the failed fetch wrote to the console, and nothing else.
-    assert.deepEqual(problems().filter((p) => !/Failed to fetch|ERR_INTERNET_DISCONNECTED/.test(p)), []);
+    // What the failed fetches wrote to the console, and nothing else.
+    assert.deepEqual(offlineProblems(problems, fetched, new Set()), []);
   } finally {
     server.close();
   }
+});
+
+test('presenting once online keeps what every screen needs: offline, the whole lesson presents live', async () => {
+  const server = await startStaticServer();
+  // The rehearsal: a fresh profile presents the lesson; presenting fetches every module the screens need.
+  const { page, context, problems } = await visitUntilControlled(server, `${LESSON_PATH}?present=1`);
+  const fetched = recordFetches(page);
+  await page.locator('.present-audience').waitFor({ timeout: 15000 });
+  // They came before the service worker controlled this first visit: it is told, and keeps them.
+  await page.waitForFunction(async () => {
+    const loaded = performance.getEntriesByType('resource').map((entry) => entry.name)
+      .filter((name) => /\/lazy-[^/]*\.wasm$/.test(name));
+    const cache = await caches.open((await caches.keys()).find((name) => name.startsWith('goodput-')));
+    const kept = new Set((await cache.keys()).map((request) => request.url));
+    return loaded.length > 0 && loaded.every((name) => kept.has(name));
+  }, null, { timeout: 30000, polling: 500 });
+
+  await context.setOffline(true);
+  server.close();
+  await page.reload();
+  await page.locator('.present-audience').waitFor({ timeout: 15000 });
+  const screens = Number((await page.locator('.present-position').textContent()).split('/')[1]);
+  const live = new Set();
+  for (let n = 1; n <= screens; n++) {
+    await page.locator('.present-position').filter({ hasText: new RegExp(`^${n} / `) }).waitFor({ timeout: 5000 });
+    const current = page.locator('.present-current');
+    for (const island of await current.locator('[data-island="widget"], [data-answer="chart-prediction"]').all()) {
+      await island.and(page.locator('.island-mounted')).waitFor({ state: 'attached', timeout: 5000 });
+      live.add(await island.getAttribute('data-widget-name') ?? await island.getAttribute('data-step-id'));
+    }
+    assert.equal(await current.locator('.island-unavailable').count(), 0, `screen ${n} has an island without its code`);
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.ok(live.size >= 7, `the presented widgets and chart predictions live offline: ${[...live]}`);
+  assert.deepEqual([...fetched.failed], [], 'offline, a fetch failed');
+  assert.deepEqual(problems(), []);
+  await context.close();
 });
 
 test('a new deploy replaces the old cache', async () => {

@@ -6,10 +6,10 @@
 //! a native input or button; committing moves focus to Reveal, revealing moves it to the outcome, and a live region
 //! says the result.
 
-use super::predict_chart::chart_parts;
+use super::predict_chart::ChartArgs;
 use super::progress_store::use_progress;
 use super::tally::ClassTally;
-use crate::components::on_demand::ready_now;
+use crate::components::on_demand::points;
 use crate::components::sync::synced_signal;
 use crate::lesson::island_markup::OPTION_LABEL_CLASS;
 use crate::lesson::judge::{
@@ -56,7 +56,14 @@ pub fn PredictStep(
     // A chart prediction's chart, and its real curve computed after Reveal by each window for itself (code fetched
     // before this step mounts: `components::mount`).
     let chart_parts = chart.and_then(|(target, loads)| {
-        ready_now(chart_parts(id, target, loads, guess, locked, revealed.into()))
+        (points()?.chart_parts)(ChartArgs {
+            step_id: id,
+            target,
+            loads,
+            guess,
+            locked,
+            revealed: revealed.into(),
+        })
     });
     let curve = chart_parts
         .as_ref()

@@ -3,9 +3,9 @@
 //! chart is a [`ChartCanvas`] like the lab's: the same scaling on a projector and at any devicePixelRatio, no drawing
 //! while off screen, and the same keyboard-scrollable data table.
 //!
-//! The chart and the model run that draws the real curve are code of their own ([`chart_parts`], a split point like
-//! the widgets'), fetched when a chart prediction nears the viewport ([`load`]): the other predict steps need none
-//! of it.
+//! The chart and the model run that draws the real curve are code of their own ([`chart_parts`], behind a split
+//! point like the widgets', `crate::components::on_demand`), fetched when a chart prediction nears the viewport:
+//! the other predict steps need none of it.
 
 use crate::charts::ChartSpec;
 use crate::components::chart_canvas::ChartCanvas;
@@ -17,11 +17,15 @@ use crate::lesson::judge::{
 use crate::lesson::progress::Guess;
 use crate::lesson::{snap_marker, ChartTarget, LoadRange, MARKER_STEP};
 use leptos::prelude::*;
-use leptos::wasm_split::{wasm_split, SplitLoaderError};
 
-/// Fetches the code of chart predictions (once), so that [`chart_parts`] can build one.
-pub async fn load() -> Result<(), SplitLoaderError> {
-    load_predict_chart().await
+/// What a chart prediction's step gives its chart.
+pub struct ChartArgs {
+    pub step_id: &'static str,
+    pub target: ChartTarget,
+    pub loads: LoadRange,
+    pub guess: RwSignal<Option<Guess>>,
+    pub locked: Signal<bool>,
+    pub revealed: Signal<bool>,
 }
 
 /// What a chart prediction adds to its step: the real curve, and the chart with its marker slider.
@@ -32,20 +36,19 @@ pub struct ChartParts {
     pub guess_view: AnyView,
 }
 
-/// The chart parts of step `step_id` ([`load`] first, then `ready_now`).
-#[wasm_split(predict_chart, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_predict_chart))]
-pub fn chart_parts(
-    step_id: &'static str,
-    target: ChartTarget,
-    loads: LoadRange,
-    guess: RwSignal<Option<Guess>>,
-    locked: Signal<bool>,
-    revealed: Signal<bool>,
-) -> Result<ChartParts, SplitLoaderError> {
+/// The chart parts of a step, behind the page's `predict_chart` split point (`crate::components::on_demand`).
+pub fn chart_parts(args: ChartArgs) -> ChartParts {
+    let ChartArgs {
+        step_id,
+        target,
+        loads,
+        guess,
+        locked,
+        revealed,
+    } = args;
     let curve = true_curve(loads, revealed);
-    let guess_view =
-        view! { <ChartGuess step_id target loads guess locked curve/> }.into_any();
-    Ok(ChartParts { curve, guess_view })
+    let guess_view = view! { <ChartGuess step_id target loads guess locked curve/> }.into_any();
+    ChartParts { curve, guess_view }
 }
 
 /// A chart prediction's true curve while `revealed`: computed in slices, point by point, each point final once shown.

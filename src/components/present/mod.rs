@@ -29,7 +29,6 @@ mod stage;
 pub use plan::{screen_plan, PlannedScreen};
 
 use leptos::prelude::*;
-use leptos::wasm_split::{wasm_split, SplitLoaderError};
 use wasm_bindgen::JsCast;
 
 use super::address::rewrite_query;
@@ -114,19 +113,10 @@ impl Deck {
     }
 }
 
-/// Fetches presentation mode's code (once: a module of its own, which a visit that does not present never loads).
-pub async fn load() -> Result<(), SplitLoaderError> {
-    load_presentation().await
-}
-
-/// Turns the lesson page into its presentation ([`load`] first, then [`crate::components::on_demand::ready_now`]):
-/// the article leaves the document (the screens copy its elements, and ids must stay unique) and the presentation
-/// takes `<main>`, under the current reactive owner.
-#[wasm_split(presentation, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_presentation))]
-pub fn present(
-    article: web_sys::Element,
-    query: Option<web_sys::UrlSearchParams>,
-) -> Result<(), SplitLoaderError> {
+/// Turns the lesson page into its presentation, behind the page's `presentation` split point
+/// (`crate::components::on_demand`): the article leaves the document (the screens copy its elements, and ids must
+/// stay unique) and the presentation takes `<main>`, under the current reactive owner.
+pub fn present(article: web_sys::Element, query: Option<web_sys::UrlSearchParams>) {
     let screens = screen_plan(&article);
     let title = article
         .query_selector("h1")
@@ -141,7 +131,7 @@ pub fn present(
         .get_element_by_id("main")
         .and_then(|main| main.dyn_into::<web_sys::HtmlElement>().ok())
     else {
-        return Ok(());
+        return;
     };
     article.remove();
     let view = query.as_ref().and_then(|q| q.get("view"));
@@ -150,7 +140,6 @@ pub fn present(
         view! { <Presentation screens title slug view screen/> }
     });
     mounted.forget();
-    Ok(())
 }
 
 /// A lesson in presentation mode: its `screens`, `title` and `slug`; `view` and `screen` are the URL's raw values.
