@@ -109,8 +109,10 @@ fn say_unavailable(island: &Element, owner: Option<Owner>) {
         ));
         let _ = island.prepend_with_node_1(&note);
     }
+    /// The islands waiting for the browser to be back online, each with its owner.
+    type Waiting = Option<Vec<(Element, Option<Owner>)>>;
     thread_local! {
-        static WAITING: RefCell<Option<Vec<(Element, Option<Owner>)>>> = const { RefCell::new(None) };
+        static WAITING: RefCell<Waiting> = const { RefCell::new(None) };
     }
     let first = WAITING.with_borrow_mut(|waiting| {
         let first = waiting.is_none();
