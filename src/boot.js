@@ -15,12 +15,12 @@
     // Storage refused (private mode, blocked): the system's theme until the page can say more.
   }
   if (/[?&]present=(1|true|yes|on)(&|$)/.test(window.location.search)) root.classList.add('present-pending');
-  // On a first visit, the on-demand modules (tools/split-page.mjs) load before the service worker controls the page:
+  // On a first visit, the on-demand modules (tools/split-page.mjs) and workers load before the service worker controls the page:
   // once it does, it is told which, and keeps them for offline use (tools/sw.template.js), as it keeps later ones.
   if ('serviceWorker' in navigator && window.performance && performance.getEntriesByType) {
     navigator.serviceWorker.addEventListener('controllerchange', function () {
       var keep = performance.getEntriesByType('resource').map(function (entry) { return entry.name; })
-        .filter(function (name) { return /\/lazy-[^/?#]*\.wasm$/.test(name); });
+        .filter(function (name) { return /\/lazy-[^/?#]*\.wasm$|-worker[^/?#]*$/.test(name); });
       if (keep.length && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({ keep: keep });
     });
   }
