@@ -29,6 +29,8 @@ enum Expect {
     Slo(Workload),
     /// "Not in this lesson".
     NotCovered,
+    /// Little's Law worked for one of its three quantities (L, W or X), with this value. This teacher works none.
+    LittlesLaw,
 }
 
 struct Case {
@@ -58,6 +60,12 @@ fn expectation(text: &str) -> Expect {
     }
     if let Some(name) = text.strip_prefix("slo=") {
         return Expect::Slo(workload(name));
+    }
+    if ["in-flight=", "latency-s=", "qps="]
+        .iter()
+        .any(|prefix| text.starts_with(prefix))
+    {
+        return Expect::LittlesLaw;
     }
     let mut parts = text.split(" ~ ");
     let ids = parts.next().expect("a section");
