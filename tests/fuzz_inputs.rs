@@ -1,5 +1,5 @@
-//! Fuzzing the parsers "Your server" and the teacher added: `vllm bench serve` result JSON, request traces (CSV and
-//! JSON lines), scrape pairs for calibration, the stored calibrated server (`calibrate::handoff`), and the stream
+//! Fuzzing the parsers "Your server" and the teacher added: `vllm bench serve` result JSON, inference-perf's
+//! lifecycle reports, request traces (CSV and JSON lines), scrape pairs for calibration, the stored calibrated server (`calibrate::handoff`), and the stream
 //! of the learner's own model (`teacher::model::StreamReader`).
 //!
 //! Every target checks the same three things: no panic, a case done in bounded time ([`CASE_LIMIT`]), and either a
@@ -23,6 +23,12 @@ use std::time::{Duration, Instant};
 #[path = "support/fuzz.rs"]
 mod fuzzing;
 use fuzzing::{edits, fuzz, mutate};
+
+#[path = "support/synthetic_server.rs"]
+mod synthetic_server;
+
+#[path = "support/inference_perf_reports.rs"]
+mod inference_perf_reports;
 
 /// Longest a case may take, however hostile its input: a parse and a fit are milliseconds.
 const CASE_LIMIT: Duration = Duration::from_secs(2);
@@ -99,15 +105,8 @@ fn reads_to_the_fit(name: &str, text: &str) -> Result<(), TestCaseError> {
 
 // ── Result JSON ─────────────────────────────────────────────────────────────────────────────────────────────────
 
-const RESULT_TOKENS: &[&str] = &[
-    "\"request_throughput\": ",
-    "\"completed\": ",
-    "\"mean_ttft_ms\": ",
-    "\"median_tpot_ms\": ",
-    "\"p99_ttft_ms\": ",
-    "\"itls\": [[1e308, 1e308]], ",
-    "\"input_lens\": [1], \"output_lens\": [2], \"ttfts\": [0.1], ",
-    "\"request_rate\": \"inf\", ",
+/// Values that test a JSON reader's checks: extremes, Python's bare tokens, the wrong kinds, broken syntax.
+const JSON_VALUE_TOKENS: &[&str] = &[
     "1e300",
     "1e-300",
     "-5",
@@ -124,12 +123,28 @@ const RESULT_TOKENS: &[&str] = &[
     "18446744073709551616",
 ];
 
+/// A format's own keys with [`JSON_VALUE_TOKENS`], as one dictionary for the whole run.
+fn json_dictionary(keys: &[&'static str]) -> &'static [&'static str] {
+    Box::leak([keys, JSON_VALUE_TOKENS].concat().into_boxed_slice())
+}
+
+const RESULT_KEYS: &[&str] = &[
+    "\"request_throughput\": ",
+    "\"completed\": ",
+    "\"mean_ttft_ms\": ",
+    "\"median_tpot_ms\": ",
+    "\"p99_ttft_ms\": ",
+    "\"itls\": [[1e308, 1e308]], ",
+    "\"input_lens\": [1], \"output_lens\": [2], \"ttfts\": [0.1], ",
+    "\"request_rate\": \"inf\", ",
+];
+
 #[test]
 fn mutated_results_read_or_refuse_in_one_line() {
     let seeds = proptest::sample::select(vec![RESULT_LIGHT, RESULT_HEAVIER]);
     fuzz(
         "calibrate-result-json",
-        (seeds, edits(RESULT_TOKENS)),
+        (seeds, edits(json_dictionary(RESULT_KEYS))),
         |(seed, edits)| reads_to_the_fit("result.json", &mutate(seed, &edits)),
     );
 }
@@ -178,6 +193,42 @@ fn generated_detailed_results_read_or_refuse_in_one_line() {
         );
         reads_to_the_fit("result.json", &text)
     });
+}
+
+// ── inference-perf's reports ────────────────────────────────────────────────────────────────────────────────────
+
+const INFERENCE_PERF_KEYS: &[&str] = &[
+    "\"load_summary\": ",
+    "\"requested_rate\": ",
+    "\"achieved_rate\": ",
+    "\"concurrency\": ",
+    "\"successes\": ",
+    "\"latency\": ",
+    "\"time_to_first_token\": ",
+    "\"median\": ",
+    "\"benchmark_time_seconds\": ",
+    "\"requests_per_sec\": ",
+];
+
+#[test]
+fn mutated_inference_perf_reports_read_or_refuse_in_one_line() {
+    use inference_perf_reports::{report, stage, Layout, Load};
+    let (_, lives) = synthetic_server::simulated(0.8, 30, 1);
+    let seeds = vec![
+        stage(0.8, 30, 1, Layout::Summer2025),
+        stage(0.8, 30, 1, Layout::Autumn2025),
+        stage(0.8, 30, 1, Layout::Current),
+        report(&lives, Load::Concurrency(4), Layout::Current),
+        report(&lives, Load::Summary, Layout::Current),
+    ];
+    fuzz(
+        "calibrate-inference-perf",
+        (
+            proptest::sample::select(seeds),
+            edits(json_dictionary(INFERENCE_PERF_KEYS)),
+        ),
+        |(seed, edits)| reads_to_the_fit("stage_0_lifecycle_metrics.json", &mutate(&seed, &edits)),
+    );
 }
 
 // ── Traces ──────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,5 @@
 //! What the readers of every format give: one benchmark run's figures ([`BenchResult`]) and its requests' lives
-//! ([`Life`]). Below both the readers (`vllm_result`, `guidellm`, `otel`) and the recognising of a file
+//! ([`Life`]). Below both the readers (`vllm_result`, `guidellm`, `inference_perf`, `otel`) and the recognising of a file
 //! (`inputs`), so neither reaches into the other.
 
 /// One request's life as a file shows it, in seconds on the file's own clock.
@@ -17,11 +17,11 @@ pub struct Life {
     pub e2e: Option<f64>,
 }
 
-/// One benchmark run, as its result file reports it (times in seconds): a `vllm bench serve` result or one of a
-/// GuideLLM report's benchmarks.
+/// One benchmark run, as its result file reports it (times in seconds): a `vllm bench serve` result, one of a
+/// GuideLLM report's benchmarks, or an inference-perf stage or summary.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchResult {
-    /// What it is, in words ("vllm bench serve result", "GuideLLM benchmark").
+    /// What it is, in words ("vllm bench serve result", "GuideLLM benchmark", "inference-perf stage").
     pub kind: String,
     /// The rate asked for, requests per second; `None` for `"inf"` (everything sent at once, or as fast as
     /// `max_concurrency` lets them).

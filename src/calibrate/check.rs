@@ -62,6 +62,75 @@ pub struct Check {
     pub measured: BenchFigures,
     /// What the model gives for the same experiment.
     pub model: BenchFigures,
+    /// Whether the model ran the input's own arrivals (a trace, a result with send times), so that its throughput
+    /// is comparable; a result of a few hundred requests sent at random times gives a throughput that another
+    /// draw of the same rate misses by several per cent.
+    pub same_arrivals: bool,
+}
+
+/// How far the model's repeat of an input may miss each figure before the fit is said not to reproduce it (the
+/// accuracy targets of issue 40): TTFT p50 30%, TTFT p99 50%, TPOT 20%, throughput 10%.
+pub const TOLERANCES: [(&str, f64); 4] = [
+    ("TTFT p50", 0.3),
+    ("TTFT p99", 0.5),
+    ("TPOT p50", 0.2),
+    ("throughput", 0.1),
+];
+
+/// The most the ranges are widened by when the fit misses its own inputs: ten times the fitted spread.
+pub const MAX_WIDENING: f64 = 10.0;
+
+impl Check {
+    /// Each figure's relative miss beside its tolerance (throughput only when the arrivals were the input's own).
+    fn misses(&self) -> Vec<(&'static str, f64, f64)> {
+        let (m, p) = (&self.measured, &self.model);
+        let pairs = [
+            Some((m.ttft_p50, p.ttft_p50)),
+            m.ttft_p99.zip(p.ttft_p99),
+            Some((m.tpot_p50, p.tpot_p50)),
+            self.same_arrivals.then_some((m.throughput, p.throughput)),
+        ];
+        TOLERANCES
+            .iter()
+            .zip(pairs)
+            .filter_map(|(&(name, tolerance), pair)| {
+                let (measured, model) = pair?;
+                let error = (model - measured) / measured;
+                error.is_finite().then_some((name, error, tolerance))
+            })
+            .collect()
+    }
+}
+
+/// The figures of an input its repeat in the model misses by more than [`TOLERANCES`], in words.
+pub fn misses(summary: &super::InputSummary) -> Vec<String> {
+    let Some(check) = &summary.check else {
+        return Vec::new();
+    };
+    check
+        .misses()
+        .into_iter()
+        .filter(|(_, error, tolerance)| error.abs() > *tolerance)
+        .map(|(name, error, tolerance)| {
+            format!(
+                "{}: {name} {:+.0}% (tolerance ±{:.0}%)",
+                summary.name,
+                error * 100.0,
+                tolerance * 100.0
+            )
+        })
+        .collect()
+}
+
+/// The input's worst miss as a multiple of its tolerance (1 when every figure is within it, or it has no check).
+pub fn worst_miss(summary: &super::InputSummary) -> f64 {
+    summary.check.as_ref().map_or(1.0, |check| {
+        check
+            .misses()
+            .into_iter()
+            .map(|(_, error, tolerance)| error.abs() / tolerance)
+            .fold(1.0, f64::max)
+    })
 }
 
 /// The model's run of a benchmark at `rate` (`None`: all sent at once) of `n` requests, from `seed`.
@@ -104,12 +173,14 @@ pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
                 return Some(Check {
                     measured: BenchFigures::of_result(bench),
                     model: closed_loop_figures(scenario, users, bench.completed, 1)?,
+                    same_arrivals: false,
                 });
             }
             let summary = simulate_bench(scenario, bench.request_rate, bench.completed, 1).ok()?;
             Some(Check {
                 measured: BenchFigures::of_result(bench),
                 model: BenchFigures::of(&summary),
+                same_arrivals: false,
             })
         }
         Parsed::Trace(lives) => {
@@ -118,6 +189,7 @@ pub fn check(scenario: &Scenario, input: &Parsed) -> Option<Check> {
             Some(Check {
                 measured,
                 model: BenchFigures::of(&summary),
+                same_arrivals: true,
             })
         }
         Parsed::Metrics(_) => None,

@@ -4,6 +4,12 @@
 //! pick each prefill's larger branch with the new coefficients, solve again, until no branch changes. A
 //! coefficient the data cannot tell apart from another (a near-zero singular value) or that comes out below 0 is
 //! set to 0 and named, rather than guessed.
+//!
+//! With an [`Anchor`] (the step time physics gives for the model on its GPUs, see `super::prior`) the fit adjusts
+//! it rather than replacing it: each coefficient is also observed once at the anchor's value, with the anchor's
+//! spread, so what the inputs measure moves it and what they cannot tell (the compute cost with one prompt
+//! length, the growth of a decode step to a full batch) stays at physics. Each coefficient then says how much of
+//! it came from the inputs ([`Fitted::from_inputs`]).
 
 use nalgebra::{DMatrix, DVector};
 
@@ -124,6 +130,44 @@ pub struct Fitted {
     pub relative_error: Option<f64>,
     /// Why it is not fitted, when it is not.
     pub not_determined: Option<String>,
+    /// The anchor's value, when the fit had one.
+    pub anchor: Option<f64>,
+    /// How much of what is known of it the inputs gave, from 0 (the anchor alone) to 1 (the inputs alone): one
+    /// less the ratio of its variance after the fit to the anchor's. `None` without an anchor.
+    pub from_inputs: Option<f64>,
+}
+
+impl Fitted {
+    /// Whether the inputs, more than the anchor, set it.
+    pub fn measured(&self) -> bool {
+        self.from_inputs.is_none_or(|share| share >= 0.5)
+    }
+}
+
+/// What the fit starts from: each coefficient's value before any measurement, and how far off it may be (a
+/// relative standard deviation: 0.3 is ±30%).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Anchor {
+    /// The values, in [`COEFFICIENTS`]' order.
+    pub value: [f64; 4],
+    /// Their relative spreads.
+    pub spread: [f64; 4],
+}
+
+/// The relative misfit an input's figure is expected to keep (the step-time model is not exact): an anchor's
+/// one-spread deviation costs the fit as much as this misfit of one input's figure.
+const FIGURE_MISFIT: f64 = 0.1;
+
+impl Anchor {
+    /// The weight of coefficient `k`'s observation at the anchor (0 when it has none: a value or spread of 0).
+    fn weight(&self, k: usize) -> f64 {
+        let sd = self.value[k] * self.spread[k];
+        if sd.is_finite() && sd > 0.0 {
+            FIGURE_MISFIT / sd
+        } else {
+            0.0
+        }
+    }
 }
 
 /// The fit's outcome.
@@ -153,12 +197,47 @@ const GIVE_WAY: [usize; 4] = [FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN, FIXED];
 /// Most iterations of the SVD's QR sweeps (nalgebra's default, 0, is unbounded).
 const SVD_ITERATIONS: usize = 10_000;
 
+/// The weighted least-squares system of `rows` over `columns`, each prefill on the branch `memory_bound` says, and
+/// below it one row per column observing it at the anchor's value.
+fn system(
+    rows: &[Row],
+    weight: &[f64],
+    memory_bound: &[bool],
+    columns: &[usize],
+    anchor: Option<&Anchor>,
+) -> (DMatrix<f64>, DVector<f64>) {
+    let extra = if anchor.is_some() { columns.len() } else { 0 };
+    let mut a = DMatrix::zeros(rows.len() + extra, columns.len());
+    let mut b = DVector::zeros(rows.len() + extra);
+    for (i, row) in rows.iter().enumerate() {
+        let design = row.design(memory_bound[i]);
+        for (c, &k) in columns.iter().enumerate() {
+            a[(i, c)] = design[k] * weight[i];
+        }
+        b[i] = row.y * weight[i];
+    }
+    if let Some(anchor) = anchor {
+        for (c, &k) in columns.iter().enumerate() {
+            let w = anchor.weight(k);
+            a[(rows.len() + c, c)] = w;
+            b[rows.len() + c] = anchor.value[k] * w;
+        }
+    }
+    (a, b)
+}
+
 /// Fits the rows; `None` when no coefficient can be determined (no rows, or a row [`Row::problem`] refuses).
 pub fn fit(rows: &[Row]) -> Option<Fit> {
+    fit_around(rows, None)
+}
+
+/// [`fit`], around `anchor` when given.
+pub fn fit_around(rows: &[Row], anchor: Option<&Anchor>) -> Option<Fit> {
     if rows.is_empty() || rows.iter().any(|r| r.problem().is_some()) {
         return None;
     }
     let weight = weights(rows);
+    let mut shares = [None; 4];
     let mut active = [true; 4];
     let mut why: [Option<String>; 4] = Default::default();
     // Start compute-bound: a prefill of any length is compute-bound on a GPU, short ones aside.
@@ -170,10 +249,7 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
         if columns.is_empty() {
             return None;
         }
-        let a = DMatrix::from_fn(rows.len(), columns.len(), |i, c| {
-            rows[i].design(memory_bound[i])[columns[c]] * weight[i]
-        });
-        let b = DVector::from_fn(rows.len(), |i, _| rows[i].y * weight[i]);
+        let (a, b) = system(rows, &weight, &memory_bound, &columns, anchor);
         let norms: Vec<f64> = (0..columns.len()).map(|c| a.column(c).norm()).collect();
         // A coefficient no row depends on is not determined at all.
         if let Some(c) = norms.iter().position(|&n| n == 0.0) {
@@ -192,14 +268,14 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
             .try_svd(true, true, f64::EPSILON, SVD_ITERATIONS)?;
         let singular = &svd.singular_values;
         let (smallest, largest) = (singular.min(), singular.max());
-        if columns.len() > rows.len() || smallest < INDISTINCT * largest {
+        if columns.len() > a.nrows() || smallest < INDISTINCT * largest {
             // The right singular vector of the smallest value says which coefficients move together.
             let v_t = svd.v_t.as_ref().expect("asked for V");
             let weakest = (0..singular.len())
                 .min_by(|&i, &j| singular[i].total_cmp(&singular[j]))
                 .unwrap_or(0);
             let involved: Vec<usize> = (0..columns.len())
-                .filter(|&c| columns.len() > rows.len() || v_t[(weakest, c)].abs() > 0.3)
+                .filter(|&c| columns.len() > a.nrows() || v_t[(weakest, c)].abs() > 0.3)
                 .map(|c| columns[c])
                 .collect();
             let drop = GIVE_WAY
@@ -247,17 +323,23 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
         }
         // Standard errors: the residual variance times the diagonal of (AᵀA)⁻¹ = V Σ⁻² Vᵀ (scaled back).
         let residual = &b - &a * &solution;
-        let dof = rows.len().saturating_sub(columns.len()).max(1) as f64;
+        let dof = a.nrows().saturating_sub(columns.len()).max(1) as f64;
         let variance = residual.norm_squared() / dof;
         let v_t = svd.v_t.as_ref().expect("asked for V");
         errors = [None; 4];
+        shares = [None; 4];
         for (c, &k) in columns.iter().enumerate() {
             let diagonal: f64 = (0..singular.len())
                 .map(|s| (v_t[(s, c)] / singular[s]).powi(2))
                 .sum();
             let se = (variance * diagonal).sqrt() / norms[c];
             // With no more figures than coefficients there is no residual to estimate an error from.
-            errors[k] = (theta[k] > 0.0 && rows.len() > columns.len()).then(|| se / theta[k]);
+            errors[k] = (theta[k] > 0.0 && a.nrows() > columns.len()).then(|| se / theta[k]);
+            // The anchor alone would leave a variance of 1 / weight²; the inputs shrink it.
+            shares[k] = anchor.map(|anchor| {
+                let w = anchor.weight(k);
+                (1.0 - diagonal / (norms[c] * norms[c]) * w * w).clamp(0.0, 1.0)
+            });
         }
         let next: Vec<bool> = rows
             .iter()
@@ -272,6 +354,8 @@ pub fn fit(rows: &[Row]) -> Option<Fit> {
         value: theta[k],
         relative_error: if active[k] { errors[k] } else { None },
         not_determined: why[k].clone(),
+        anchor: anchor.map(|anchor| anchor.value[k]),
+        from_inputs: if active[k] { shares[k] } else { None },
     });
     Some(Fit {
         coefficients,
@@ -293,24 +377,29 @@ fn weights(rows: &[Row]) -> Vec<f64> {
 /// The fitted coefficients' covariance, seconds² (0 in the rows and columns of a coefficient not fitted): the
 /// residual variance times `(AᵀA)⁻¹` of the weighted design at the fit's solution, each prefill on the branch the
 /// fit settled on. `None` with no more rows than fitted coefficients (no residual to estimate it from) or a design
-/// that cannot be inverted.
-pub fn covariance(rows: &[Row], fit: &Fit) -> Option<[[f64; 4]; 4]> {
+/// that cannot be inverted. With an anchor, its observations count as rows.
+pub fn covariance(rows: &[Row], fit: &Fit, anchor: Option<&Anchor>) -> Option<[[f64; 4]; 4]> {
     let theta = fit.theta();
     let columns: Vec<usize> = (0..4)
         .filter(|&k| fit.coefficients[k].not_determined.is_none() && theta[k] > 0.0)
         .collect();
-    if columns.is_empty() || rows.len() <= columns.len() {
+    let weight = weights(rows);
+    let memory_bound: Vec<bool> = rows
+        .iter()
+        .map(|r| dot(&r.memory, &theta) >= dot(&r.compute, &theta))
+        .collect();
+    let (a, b) = system(rows, &weight, &memory_bound, &columns, anchor);
+    if columns.is_empty() || a.nrows() <= columns.len() {
         return None;
     }
-    let weight = weights(rows);
-    let a = DMatrix::from_fn(rows.len(), columns.len(), |i, c| {
-        let memory_bound = dot(&rows[i].memory, &theta) >= dot(&rows[i].compute, &theta);
-        rows[i].design(memory_bound)[columns[c]] * weight[i]
-    });
-    let residual = DVector::from_fn(rows.len(), |i, _| {
-        (rows[i].y - rows[i].value(&theta)) * weight[i]
-    });
-    let variance = residual.norm_squared() / (rows.len() - columns.len()) as f64;
+    let solution = DVector::from_fn(columns.len(), |c, _| theta[columns[c]]);
+    let residual = &b - &a * &solution;
+    let mut variance = residual.norm_squared() / (a.nrows() - columns.len()) as f64;
+    if anchor.is_some() {
+        // The anchor's spreads are stated against this misfit: a closer fit of a few inputs does not make the
+        // coefficients the inputs cannot tell any surer than physics is.
+        variance = variance.max(FIGURE_MISFIT * FIGURE_MISFIT);
+    }
     // Columns scaled to unit length before inverting, for the conditioning.
     let norms: Vec<f64> = (0..columns.len()).map(|c| a.column(c).norm()).collect();
     if norms.iter().any(|n| !(n.is_finite() && *n > 0.0)) {

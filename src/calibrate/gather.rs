@@ -75,6 +75,30 @@ pub(super) fn gather(
     }
 }
 
+/// Leaves out the inference-perf summaries when any other result is given with them: a summary mixes every stage of
+/// its run, which the stage files give one rate at a time. The report's line for each one left out.
+pub(super) fn leave_out_whole_runs(parsed: &mut Vec<inputs::Input>) -> Vec<String> {
+    let by_rate = parsed
+        .iter()
+        .any(|input| !input.whole_run && matches!(input.parsed, Parsed::Bench(_)));
+    if !by_rate {
+        return Vec::new();
+    }
+    let notes = parsed
+        .iter()
+        .filter(|input| input.whole_run)
+        .map(|input| {
+            format!(
+                "{} left out: an inference-perf summary mixes every stage of its run, and the results given with \
+                 it show one rate each",
+                input.name
+            )
+        })
+        .collect();
+    parsed.retain(|input| !input.whole_run);
+    notes
+}
+
 impl Gathered {
     fn bench(
         &mut self,

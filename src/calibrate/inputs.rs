@@ -1,11 +1,12 @@
 //! The files `calibrate` reads, recognised by their content: a `vllm bench serve --save-result` JSON of any
 //! version since 0.5 ([`vllm_result`]: summary only or with `--save-detailed`'s lists, one run or several appended),
-//! GuideLLM's `benchmarks.json` ([`guidellm`]), vLLM's OpenTelemetry request spans ([`otel`]), a per-request trace
+//! GuideLLM's `benchmarks.json` ([`guidellm`]), inference-perf's `stage_N_lifecycle_metrics.json` and
+//! `summary_lifecycle_metrics.json` ([`inference_perf`]), vLLM's OpenTelemetry request spans ([`otel`]), a per-request trace
 //! (JSON lines or CSV, as `run --trace` reads it, optionally with token times), or a vLLM `/metrics` page. Every
 //! error is one line naming the file and what is missing.
 
 pub use super::bench_result::{BenchResult, Life};
-use super::{guidellm, otel, vllm_result};
+use super::{guidellm, inference_perf, otel, vllm_result};
 use crate::cluster::metrics::{self, Exposition};
 use serde::Deserialize;
 use serde_json::Value;
@@ -41,12 +42,15 @@ pub struct Input {
     pub name: String,
     /// What it is.
     pub parsed: Parsed,
+    /// Whether it mixes every stage of a run at their different rates (an inference-perf summary): the calibration
+    /// leaves it out when results of one rate each are given with it.
+    pub whole_run: bool,
 }
 
 /// What calibrate reads, for the message when a file is none of them.
-const FORMATS: &str =
-    "a vllm bench serve result, GuideLLM's benchmarks.json, vLLM's OpenTelemetry spans, a \
-                       request trace (JSON lines or CSV with arrival_s) or a /metrics page";
+const FORMATS: &str = "a vllm bench serve result, GuideLLM's benchmarks.json, an inference-perf \
+                       lifecycle report, vLLM's OpenTelemetry spans, a request trace (JSON lines or CSV with \
+                       arrival_s) or a /metrics page";
 
 /// Recognises and parses one file holding one input; the error is one line naming it.
 pub fn parse(file: &InputFile) -> Result<Parsed, String> {
@@ -77,6 +81,7 @@ pub fn parse_all(file: &InputFile) -> Result<Vec<Input>, String> {
         vec![Input {
             name: name.clone(),
             parsed,
+            whole_run: false,
         }]
     };
     if trimmed.starts_with('#') || trimmed.starts_with("vllm:") {
@@ -84,7 +89,7 @@ pub fn parse_all(file: &InputFile) -> Result<Vec<Input>, String> {
             .map(|page| one(Parsed::Metrics(page)))
             .map_err(|e| format!("{name}: not a readable /metrics page: {e}"));
     }
-    if trimmed.starts_with('{') {
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return json_inputs(name, text);
     }
     if trimmed.contains("arrival_s") {
@@ -126,12 +131,22 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
         Err(e) => return Err(e),
     };
     let Some((_, Value::Object(first))) = values.first() else {
+        if values
+            .first()
+            .is_some_and(|(_, v)| is_inference_perf_requests(v))
+        {
+            return Err(format!(
+                "{name}: inference-perf's per-request report, which calibrate does not read: give the \
+                 stage_N_lifecycle_metrics.json files of the same run"
+            ));
+        }
         return Err(format!("{name}: JSON, but not an object: not {FORMATS}"));
     };
     let trace = |lives: Vec<Life>| {
         vec![Input {
             name: name.to_owned(),
             parsed: Parsed::Trace(lives),
+            whole_run: false,
         }]
     };
     if first.contains_key("arrival_s") {
@@ -146,10 +161,28 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
             .map(|(name, bench)| Input {
                 name,
                 parsed: Parsed::Bench(bench),
+                whole_run: false,
             })
             .collect());
     }
+    if inference_perf::is_report(first) {
+        return inference_perf::read(name, first).map(|bench| {
+            vec![Input {
+                name: name.to_owned(),
+                parsed: Parsed::Bench(bench),
+                whole_run: inference_perf::is_summary(first),
+            }]
+        });
+    }
     bench_results(name, &values)
+}
+
+/// inference-perf's `per_request_lifecycle_metrics.json`: a list of requests with their start and end times.
+fn is_inference_perf_requests(value: &Value) -> bool {
+    value
+        .as_array()
+        .and_then(|requests| requests.first())
+        .is_some_and(|r| r.get("start_time").is_some() && r.get("end_time").is_some())
 }
 
 fn first_line_is_trace(text: &str) -> bool {
@@ -177,12 +210,14 @@ fn bench_results(name: &str, values: &[(usize, Value)]) -> Result<Vec<Input>, St
                 .ok_or_else(|| {
                     format!(
                         "{label}: a JSON object, but not a vllm bench serve result (no \"request_throughput\" \
-                         and \"completed\") nor a GuideLLM report (no \"benchmarks\")"
+                         and \"completed\"), a GuideLLM report (no \"benchmarks\") nor an inference-perf report \
+                         (no \"load_summary\" and \"successes\")"
                     )
                 })?;
             Ok(Input {
                 parsed: Parsed::Bench(vllm_result::read(&label, object)?),
                 name: label,
+                whole_run: false,
             })
         })
         .collect()

@@ -13,13 +13,15 @@
 //! - [`handoff`]: the calibrated server as the page keeps it;
 //! - [`page`]: what the page's worker does with a learner's files;
 //! - [`prefix`]: a prompt prefix every request shares, found in the idle requests' TTFTs;
+//! - [`prior`]: the step time physics gives for the model on its GPUs, which the fit adjusts;
 //! - [`uncertainty`]: the fit's uncertainty carried to the capacity and the knee, as ranges.
 //!
 //! The fitted step time is the model's `max(memory, compute)` form: a step costs `fixed + per_context_token ×`
 //! the decoding sequences' context (weights and KV cache read), or `compute.per_token ×` the tokens it processes
 //! when that is longer (a prefill); the front end adds `frontend_overhead` to every TTFT. `per_decode_seq` and
 //! `per_prefill_token` stay 0: at the light loads a calibration wants, the per-sequence cost cannot be told apart
-//! from the context cost, and the prefill's cost is the compute term.
+//! from the context cost, and the prefill's cost is the compute term. With the model and GPU named, the fit starts
+//! from the roofline's coefficients ([`prior`]) and moves only those the inputs measure.
 
 pub mod bench_result;
 pub mod check;
@@ -28,11 +30,13 @@ pub mod fit;
 mod gather;
 pub mod guidellm;
 pub mod handoff;
+pub mod inference_perf;
 pub mod inputs;
 pub mod observations;
 pub mod otel;
 pub mod page;
 pub mod prefix;
+pub mod prior;
 pub mod report;
 pub mod scrapes;
 pub mod uncertainty;
@@ -65,6 +69,15 @@ pub struct ServerFlags {
     /// Leading prompt tokens every request shares, cached after the first (`None`: found in the data, see
     /// [`prefix`]; `Some(0)`: none).
     pub shared_prefix_tokens: Option<u32>,
+    /// The model served, by name (`--model`: a Hugging Face id of the table in [`crate::model::hardware`]);
+    /// `None` takes a result file's `model_id`.
+    pub model: Option<String>,
+    /// The GPU, by name (`--gpu`); `None` takes a result file's `gpu_name`.
+    pub gpu: Option<String>,
+    /// GPUs one replica spans (`--tensor-parallel-size`); `None` takes a result file's `gpu_count`, else 1.
+    pub tensor_parallel_size: Option<u32>,
+    /// The model and GPU as figures typed in ("other"), which take the place of the names.
+    pub deployment: Option<crate::model::hardware::Deployment>,
 }
 
 /// Shortest window between two scrapes accepted, seconds (Prometheus scrapes every few seconds at the fastest).
@@ -176,6 +189,11 @@ pub struct Calibration {
     /// How sure the fit is of the capacity and the knee: filled by [`Calibration::with_uncertainty`], which costs
     /// some tens of simulated runs (`None` until then, or when it cannot be estimated).
     pub uncertainty: Option<uncertainty::Uncertainty>,
+    /// The step time physics gives for the model on its GPUs, which the fit adjusted (`None`: not named).
+    pub prior: Option<prior::Prior>,
+    /// The figures of its own inputs the calibrated model misses by more than [`check::TOLERANCES`], in words:
+    /// when any, the step-time model does not describe the server, and the ranges are widened.
+    pub unreproduced: Vec<String>,
 }
 
 /// Calibrates from the files; an error is one line naming the flag or file at fault and what is missing.
@@ -185,10 +203,17 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     }
     flags.check()?;
     let mut settings = Settings::from(flags);
+    let prior = prior::choose(flags, files, &mut settings.assumptions)?;
+    if let (None, Some(p)) = (flags.kv_cache_tokens, &prior) {
+        settings.kv_cache_from(p);
+    }
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
         parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
     }
+    settings
+        .assumptions
+        .extend(gather::leave_out_whole_runs(&mut parsed));
     let shared_prefix_tokens = settings.shared_prefix(flags, &parsed);
     let shape = Shape {
         replicas: f64::from(settings.replicas),
@@ -216,9 +241,19 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             problem: format!("shows {problem}; check the file"),
         });
     }
-    let fit = fit::fit(&gathered.rows).ok_or_else(|| {
-        CalibrateError::Undetermined("the inputs determine no step time".to_owned())
-    })?;
+    let undetermined =
+        || CalibrateError::Undetermined("the inputs determine no step time".to_owned());
+    let mut anchor = prior.as_ref().map(|p| p.anchor);
+    let mut fit = fit::fit_around(&gathered.rows, anchor.as_ref()).ok_or_else(undetermined)?;
+    // The KV cache is read as efficiently as the weights: once the inputs measure the one, the other's prior follows.
+    if let Some(p) = prior
+        .as_ref()
+        .filter(|_| fit.coefficients[fit::FIXED].measured())
+    {
+        let read_as_measured = p.read_as_measured(fit.theta()[fit::FIXED]);
+        fit = fit::fit_around(&gathered.rows, Some(&read_as_measured)).ok_or_else(undetermined)?;
+        anchor = Some(read_as_measured);
+    }
     let theta = fit.theta();
     if theta[fit::FIXED] <= 0.0 {
         let why = fit.coefficients[fit::FIXED]
@@ -270,7 +305,8 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     for (summary, experiment) in summaries.iter_mut().zip(&gathered.experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));
     }
-    let covariance = fit::covariance(&gathered.rows, &fit);
+    let covariance = fit::covariance(&gathered.rows, &fit, anchor.as_ref());
+    let unreproduced = summaries.iter().flat_map(check::misses).collect();
     Ok(Calibration {
         scenario,
         fit,
@@ -279,6 +315,8 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         assumptions: std::mem::take(&mut settings.assumptions),
         covariance,
         uncertainty: None,
+        prior,
+        unreproduced,
     })
 }
 
@@ -353,6 +391,35 @@ impl From<&ServerFlags> for Settings {
 }
 
 impl Settings {
+    /// The KV cache as vLLM would size it for the prior's model on its GPUs (`--gpu-memory-utilization` 0.9,
+    /// [`prior::ACTIVATIONS_GIB`] a GPU for activations and graphs), in place of an unlimited one.
+    fn kv_cache_from(&mut self, prior: &prior::Prior) {
+        let memory = prior
+            .deployment
+            .roofline()
+            .gpu_memory(0.9, prior::ACTIVATIONS_GIB);
+        let tokens = memory.tokens();
+        if tokens == 0 {
+            return;
+        }
+        if let Some(line) = self
+            .assumptions
+            .iter_mut()
+            .find(|l| l.starts_with("KV cache not limited"))
+        {
+            *line = format!(
+                "KV cache {tokens} tokens per replica (from physics: 90% of {} × {} GiB less {:.1} GiB of weights \
+                 and {} GiB a GPU of activations; give --kv-cache-tokens, the \"GPU KV cache size\" of the start-up \
+                 log)",
+                memory.gpus,
+                memory.gpu_memory_gib,
+                memory.weights_gib,
+                prior::ACTIVATIONS_GIB
+            );
+        }
+        self.kv_cache = KvCache::Memory(memory);
+    }
+
     /// The prompt prefix every request shares, cached: as given, or found in the inputs' idle requests (0 when
     /// none is found), with the report's line saying which.
     fn shared_prefix(&mut self, flags: &ServerFlags, parsed: &[inputs::Input]) -> u32 {
@@ -378,7 +445,7 @@ impl Calibration {
     /// gives them; the page's worker, which answers within 200 ms, does not.
     pub fn with_uncertainty(mut self) -> Calibration {
         let highest_measured = self.inputs.iter().filter_map(|s| s.rate).reduce(f64::max);
-        self.uncertainty = self.covariance.as_ref().and_then(|covariance| {
+        self.uncertainty = self.widened_covariance().as_ref().and_then(|covariance| {
             uncertainty::estimate(
                 &self.scenario,
                 &self.fit.theta(),
@@ -396,7 +463,7 @@ impl Calibration {
     pub fn with_band(mut self) -> (Calibration, crate::model::your_server::YourServer) {
         let highest_measured = self.inputs.iter().filter_map(|s| s.rate).reduce(f64::max);
         let (uncertainty, band) = self
-            .covariance
+            .widened_covariance()
             .as_ref()
             .and_then(|covariance| {
                 uncertainty::band(
@@ -413,6 +480,20 @@ impl Calibration {
             ..self.your_server()
         };
         (self, server)
+    }
+
+    /// The covariance the ranges are drawn from: the fit's, widened by the square of the worst miss's multiple of
+    /// its tolerance when the fit does not reproduce its own inputs (a model that misses what it was fitted to is
+    /// less sure than its residuals say).
+    pub fn widened_covariance(&self) -> Option<[[f64; 4]; 4]> {
+        let covariance = self.covariance?;
+        let factor = self
+            .inputs
+            .iter()
+            .map(check::worst_miss)
+            .fold(1.0, f64::max)
+            .min(check::MAX_WIDENING);
+        Some(covariance.map(|row| row.map(|v| v * factor * factor)))
     }
 
     /// The calibrated server for the lab: the scenario, each input with a rate beside the model's repeat of it, and

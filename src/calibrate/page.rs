@@ -51,6 +51,10 @@ pub fn flags_from_fields(
         replicas: field(replicas, "replicas")?,
         window_seconds: None,
         shared_prefix_tokens: None,
+        model: None,
+        gpu: None,
+        tensor_parallel_size: None,
+        deployment: None,
     })
 }
 

@@ -61,27 +61,115 @@ const SOURCES: [&str; 4] = [
     "the TTFT left when the prefill is taken away",
 ];
 
+/// What physics says each coefficient is, in words.
+fn physics(k: usize, prior: &super::prior::Prior) -> String {
+    let roofline = prior.deployment.roofline();
+    let gpu = &prior.deployment.gpu;
+    let a = &prior.deployment.architecture;
+    let gpus = f64::from(prior.deployment.tensor_parallel);
+    match k {
+        super::fit::FIXED => format!(
+            "{:.1} GB of weights a GPU read at {:.0}% of {:.2} TB/s{}",
+            a.weights_bytes() / gpus / 1e9,
+            roofline.efficiency.bandwidth * 100.0,
+            gpu.bandwidth / 1e12,
+            if roofline.all_reduce_time() > 0.0 {
+                format!(", and {} of all-reduces", ms(roofline.all_reduce_time()))
+            } else {
+                String::new()
+            }
+        ),
+        super::fit::PER_CONTEXT_TOKEN => format!(
+            "{:.0} KB of KV cache a token and GPU, read as efficiently as the weights",
+            roofline.kv_bytes_per_token_per_gpu() / 1e3
+        ),
+        super::fit::PER_TOKEN => format!(
+            "2 × {:.2} B active parameters a token over {:.0}% of {:.0} TFLOP/s",
+            a.active_parameters / 1e9 / gpus,
+            roofline.efficiency.compute * 100.0,
+            gpu.peak_flops(a.weight_bytes) / 1e12
+        ),
+        _ => "vLLM's front end, about 4 ms".to_owned(),
+    }
+}
+
+fn value_text(k: usize, value: f64) -> String {
+    if k == super::fit::FIXED || k == super::fit::FRONTEND {
+        ms(value)
+    } else {
+        format!("{value:.3e} s")
+    }
+}
+
+/// One coefficient's line (and, with a prior, the line saying what physics gave).
+fn coefficient(
+    out: &mut String,
+    k: usize,
+    fitted: &super::fit::Fitted,
+    prior: Option<&super::prior::Prior>,
+) {
+    let value = value_text(k, fitted.value);
+    let error = fitted
+        .relative_error
+        .map_or(String::new(), |e| format!("± {:.0}%, ", e * 100.0));
+    let how = match (&fitted.not_determined, fitted.from_inputs, prior) {
+        (Some(why), _, _) => format!("not determined, set to 0: {why}"),
+        (None, Some(share), Some(_)) if share < 0.5 => format!(
+            "{error}PRIOR (physics; the inputs gave {:.0}% of it: they cannot tell it)",
+            share * 100.0
+        ),
+        (None, Some(share), Some(_)) => format!(
+            "{error}FIT ({:.0}% from the inputs: {})",
+            share * 100.0,
+            SOURCES[k]
+        ),
+        (None, _, _) if fitted.relative_error.is_some() => format!("{error}from {}", SOURCES[k]),
+        (None, _, _) => format!(
+            "from {} (no more figures than coefficients: no error estimate)",
+            SOURCES[k]
+        ),
+    };
+    let _ = writeln!(out, "  {:<28} {value:>12}  {how}", COEFFICIENTS[k]);
+    if let (Some(prior), Some(anchor)) = (prior, fitted.anchor) {
+        let _ = writeln!(
+            out,
+            "  {:<28} {:>12}  physics: {}{}",
+            "",
+            value_text(k, anchor),
+            physics(k, prior),
+            if fitted.not_determined.is_none() && anchor > 0.0 {
+                format!(" (fitted ÷ physics: {:.2})", fitted.value / anchor)
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
 /// The report as text.
 pub fn render(calibration: &Calibration) -> String {
     let mut out = String::new();
     let fit = &calibration.fit;
     let _ = writeln!(out, "Calibration from {} observations", fit.rows);
-    let _ = writeln!(out, "\nCoefficients (least squares):");
-    for (k, coefficient) in fit.coefficients.iter().enumerate() {
-        let value = if k == super::fit::FIXED || k == super::fit::FRONTEND {
-            ms(coefficient.value)
-        } else {
-            format!("{:.3e} s", coefficient.value)
-        };
-        let how = match (&coefficient.not_determined, coefficient.relative_error) {
-            (Some(why), _) => format!("not determined, set to 0: {why}"),
-            (None, Some(e)) => format!("± {:.0}%, from {}", e * 100.0, SOURCES[k]),
-            (None, None) => format!(
-                "from {} (no more figures than coefficients: no error estimate)",
-                SOURCES[k]
-            ),
-        };
-        let _ = writeln!(out, "  {:<28} {value:>12}  {how}", COEFFICIENTS[k]);
+    let prior = calibration.prior.as_ref();
+    match prior {
+        Some(p) => {
+            let _ = writeln!(
+                out,
+                "\nCoefficients (least squares around the step time physics gives for {}: {}):",
+                p.deployment.describe(),
+                p.named_by
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "\nCoefficients (least squares, no prior from physics):"
+            );
+        }
+    }
+    for (k, fitted) in fit.coefficients.iter().enumerate() {
+        coefficient(&mut out, k, fitted, prior);
     }
     let _ = writeln!(
         out,
@@ -112,6 +200,7 @@ pub fn render(calibration: &Calibration) -> String {
             figures(&mut out, &check.measured, &check.model);
         }
     }
+    reproduced(&mut out, &calibration.unreproduced);
     uncertainty(&mut out, calibration.uncertainty.as_ref());
     let _ = writeln!(out, "\nLengths: {}", calibration.lengths_from);
     let _ = writeln!(out, "Server flags:");
@@ -119,6 +208,36 @@ pub fn render(calibration: &Calibration) -> String {
         let _ = writeln!(out, "  {line}");
     }
     out
+}
+
+/// Whether the calibrated model repeats its own inputs within the tolerances, and what it means when it does not.
+fn reproduced(out: &mut String, misses: &[String]) {
+    let tolerances = super::check::TOLERANCES
+        .iter()
+        .map(|(name, t)| format!("{name} {:.0}%", t * 100.0))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if misses.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nIts own inputs, repeated in the model: every figure within the tolerances ({tolerances}; \
+             throughput only where the model ran the input's own arrivals)."
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nTHE FIT DOES NOT REPRODUCE ITS OWN INPUTS (tolerances: {tolerances}):"
+    );
+    for miss in misses {
+        let _ = writeln!(out, "  {miss}");
+    }
+    let _ = writeln!(
+        out,
+        "  The step-time model does not describe these measurements, so what it predicts beyond them is not a \
+         forecast: the ranges below are widened by the worst miss, and no knee should be planned on. Check the \
+         flags (--max-num-seqs, --kv-cache-tokens, --model, --gpu) and measure a run near the rate you plan for."
+    );
 }
 
 fn range(r: &super::uncertainty::Range) -> String {

@@ -39,7 +39,7 @@ fn as_number(value: &Value) -> Option<f64> {
 }
 
 /// The value as the file wrote it, short enough for a one-line message.
-fn shown(value: &Value) -> String {
+pub(super) fn shown(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() > 24 {
         format!("{}…", text.chars().take(24).collect::<String>())

@@ -27,6 +27,7 @@
 
 pub mod analytic;
 pub mod fleet;
+pub mod hardware;
 pub mod presets;
 pub mod progressive;
 pub mod scenario;

@@ -1,5 +1,8 @@
 //! Ready-made scenarios: the course's 4×H100 box, the published DistServe OPT-13B/A100 fit, and the textbook M/M/c.
+//! The two LLM presets are stated in the prior's terms too ([`course_deployment`], [`distserve_deployment`]): the
+//! model and GPUs each stands for, whose roofline ([`super::hardware`]) the tests compare with its coefficients.
 
+use super::hardware::{find_gpu, find_model, Architecture, Deployment};
 use super::scenario::{
     Arrivals, GpuMemory, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind, Slo,
     TextbookService,
@@ -157,6 +160,37 @@ impl Scenario {
             warm_up: 20_000,
         }
     }
+}
+
+/// The course preset's server in the prior's terms: no particular model, a dense ~27B one (27 B parameters in FP8,
+/// 60 layers, 8 KV heads of 128, a BF16 KV cache) on four H100 SXM GPUs with tensor parallelism. Its roofline at
+/// the published efficiencies gives `fixed` ≈ 5.2 ms (the preset: 5.5), `per_context_token` ≈ 25 ns (30) and
+/// 10.5 µs of compute a token (the preset's `per_prefill_token`: 12).
+pub fn course_deployment() -> Deployment {
+    let architecture = Architecture {
+        parameters: 27e9,
+        active_parameters: 27e9,
+        layers: 60,
+        hidden_size: 5120,
+        attention_heads: 40,
+        kv_heads: 8,
+        head_dim: 128,
+        weight_bytes: 1.0,
+        kv_bytes: 2,
+    };
+    let h100 = find_gpu("H100 SXM").expect("the H100 SXM is in the table");
+    Deployment::new("a ~27B model in FP8", architecture, h100.name, h100.gpu, 4)
+        .expect("the course's figures are a model's")
+}
+
+/// The DistServe preset's server in the prior's terms: OPT-13B (FP16) on one A100 SXM 80 GB. Its roofline at the
+/// published efficiencies gives `fixed` ≈ 17.5 ms (DistServe's fit: 19.9), `per_context_token` ≈ 0.56 µs (0.63) and
+/// 0.127 ms of compute a prompt token (DistServe's linearised 0.098, with a 16.5 ms intercept the roofline has not).
+pub fn distserve_deployment() -> Deployment {
+    let opt = find_model("facebook/opt-13b").expect("OPT-13B is in the table");
+    let a100 = find_gpu("NVIDIA A100-SXM4-80GB").expect("the A100 SXM 80 GB is in the table");
+    Deployment::new(opt.name, opt.architecture(), a100.name, a100.gpu, 1)
+        .expect("the table's figures are a model's")
 }
 
 /// One replica with `(max_num_seqs, max_num_batched_tokens, chunked_prefill)` and its KV cache, full recompute on

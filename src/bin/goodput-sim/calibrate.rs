@@ -19,7 +19,8 @@ pub enum Switch {
 #[derive(Args)]
 pub struct CalibrateArgs {
     /// The inputs, recognised by content: `vllm bench serve --save-result` JSON files (one a rate; with or without
-    /// --save-detailed), request traces (JSON lines or CSV with arrival_s, prompt_tokens, output_tokens, and
+    /// --save-detailed), GuideLLM's benchmarks.json, inference-perf's stage_N_lifecycle_metrics.json, vLLM's
+    /// OpenTelemetry spans, request traces (JSON lines or CSV with arrival_s, prompt_tokens, output_tokens, and
     /// first_token_s, last_token_s for the latencies), or /metrics scrapes of one server in the order taken (each
     /// two in a row make a window). - reads standard input.
     #[arg(required = true)]
@@ -44,6 +45,17 @@ pub struct CalibrateArgs {
     /// gauge stands in for the concurrency).
     #[arg(long, allow_negative_numbers = true)]
     seconds: Option<f64>,
+    /// The model served, by its Hugging Face id (e.g. meta-llama/Meta-Llama-3-8B-Instruct): with --gpu, the fit
+    /// starts from the step time physics gives and adjusts it (default: a result file's model_id).
+    #[arg(long)]
+    model: Option<String>,
+    /// The GPU, by name (e.g. H100-SXM, NVIDIA-H100-PCIe, A100-SXM4-80GB, RTX-4090) (default: a result file's
+    /// gpu_name).
+    #[arg(long)]
+    gpu: Option<String>,
+    /// GPUs one replica spans (default: a result file's gpu_count, else 1).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
+    tensor_parallel_size: Option<u32>,
 }
 
 /// Reads the files, fits, prints the scenario and the report; an error is one line.
@@ -67,6 +79,10 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         replicas: args.replicas,
         window_seconds: args.seconds,
         shared_prefix_tokens: None,
+        model: args.model.clone(),
+        gpu: args.gpu.clone(),
+        tensor_parallel_size: args.tensor_parallel_size,
+        deployment: None,
     };
     let calibration = calibrate(&files, &flags)
         .map_err(|e| e.to_string())?

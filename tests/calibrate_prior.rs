@@ -1,0 +1,174 @@
+//! The fit adjusts the step time physics gives rather than replacing it: on real `vllm bench serve` results of
+//! Llama-3-8B on an H100 PCIe (vLLM 0.8.5, `../shared/data/vllm-bench-0.8.5/`, source in
+//! `tests/fixtures/PUBLIC-DATA.md`), whose `model_id` and `gpu_name` name the prior, light load measures the decode
+//! step and the front end, and leaves the prefill's compute (one prompt length) and the KV read's growth to physics;
+//! a fit that cannot repeat its own inputs says so and widens its ranges.
+
+use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
+use goodput::calibrate::inputs::InputFile;
+use goodput::calibrate::{calibrate, report, CalibrateError, ServerFlags};
+
+fn data(path: &str) -> Option<InputFile> {
+    let full = format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    match std::fs::read_to_string(&full) {
+        Ok(text) => Some(InputFile {
+            name: path.rsplit('/').next().unwrap().to_owned(),
+            text,
+        }),
+        Err(_) => {
+            eprintln!("left out, not here: {full} (tests/fixtures/PUBLIC-DATA.md)");
+            None
+        }
+    }
+}
+
+fn h100(rate: u32) -> Option<InputFile> {
+    data(&format!(
+        "vllm-bench-0.8.5/vllm_200prompts{rate}qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-H100-PCIe.json"
+    ))
+}
+
+#[test]
+fn the_result_files_name_the_prior_and_light_load_moves_only_what_it_measures() {
+    let (Some(light), Some(four)) = (h100(1), h100(4)) else {
+        return;
+    };
+    let calibration = calibrate(&[light, four], &ServerFlags::default()).unwrap();
+    let text = report::render(&calibration);
+    println!("{text}");
+    let prior = calibration
+        .prior
+        .as_ref()
+        .expect("a prior from the files' names");
+    assert_eq!(prior.deployment.describe(), "Llama 3 8B on 1 × H100 PCIe");
+    let c = &calibration.fit.coefficients;
+    // Measured: the decode step and the front end.
+    assert!(c[FIXED].measured() && c[FRONTEND].measured(), "{c:?}");
+    // Not measurable with one prompt length and batches of a few: the compute cost and the KV read stay physics'.
+    assert!(
+        !c[PER_TOKEN].measured() && !c[PER_CONTEXT_TOKEN].measured(),
+        "{c:?}"
+    );
+    let physics = prior.anchor.value[PER_TOKEN];
+    assert!((c[PER_TOKEN].value / physics - 1.0).abs() < 0.1, "{c:?}");
+    // The front end is a few milliseconds, not 0 and not the whole TTFT (the fit without physics put it at 0 and
+    // charged 75 µs a prompt token, 2.3 times what the H100 computes, to the prefill).
+    assert!((0.002..0.01).contains(&c[FRONTEND].value), "{c:?}");
+    assert!(
+        text.contains("PRIOR (physics") && text.contains("FIT (") && text.contains("physics: ")
+    );
+    assert!(
+        calibration.unreproduced.is_empty(),
+        "{:?}",
+        calibration.unreproduced
+    );
+    assert!(
+        text.contains("every figure within the tolerances"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_model_or_gpu_flag_the_tables_lack_is_refused_naming_the_flag() {
+    let Some(light) = h100(1) else { return };
+    let cases = [
+        (Some("meta-llama/Llama-9-1T"), None, "--model"),
+        (None, Some("NVIDIA B999"), "--gpu"),
+    ];
+    for (model, gpu, flag) in cases {
+        let flags = ServerFlags {
+            model: model.map(str::to_owned),
+            gpu: gpu.map(str::to_owned),
+            ..ServerFlags::default()
+        };
+        match calibrate(std::slice::from_ref(&light), &flags) {
+            Err(e @ CalibrateError::Flag { .. }) => {
+                let message = e.to_string();
+                assert!(
+                    message.contains(flag) && message.contains("not in the table"),
+                    "{message}"
+                );
+            }
+            other => panic!("{flag}: {other:?}"),
+        }
+    }
+    // Named by flags, the prior follows them over the file's names.
+    let flags = ServerFlags {
+        gpu: Some("H100 SXM".to_owned()),
+        tensor_parallel_size: Some(2),
+        ..ServerFlags::default()
+    };
+    let calibration = calibrate(&[light], &flags).unwrap();
+    let prior = calibration.prior.unwrap();
+    assert_eq!(prior.deployment.describe(), "Llama 3 8B on 2 × H100 SXM");
+    assert!(
+        prior.named_by.contains("GPU H100 SXM (given)"),
+        "{}",
+        prior.named_by
+    );
+}
+
+#[test]
+fn without_names_there_is_no_prior_and_the_report_says_what_to_give() {
+    let trace = "{\"arrival_s\": 0, \"prompt_tokens\": 100, \"output_tokens\": 20, \"first_token_s\": 0.05, \"last_token_s\": 0.25}\n\
+                 {\"arrival_s\": 2, \"prompt_tokens\": 300, \"output_tokens\": 30, \"first_token_s\": 2.07, \"last_token_s\": 2.36}\n\
+                 {\"arrival_s\": 4, \"prompt_tokens\": 600, \"output_tokens\": 10, \"first_token_s\": 4.1, \"last_token_s\": 4.19}\n";
+    let file = InputFile {
+        name: "trace.jsonl".to_owned(),
+        text: trace.to_owned(),
+    };
+    let calibration = calibrate(&[file], &ServerFlags::default()).unwrap();
+    assert!(calibration.prior.is_none());
+    let text = report::render(&calibration);
+    assert!(
+        text.contains("no prior from physics: name the model and the GPU (--model, --gpu)"),
+        "{text}"
+    );
+}
+
+/// The 4 req/s result with its p99 TTFT set to 2.5 s, as a server with a stall in it would report (the rest of the
+/// file as measured): no step time repeats both files, and the calibration must say so rather than give the same
+/// confident ranges.
+#[test]
+fn a_fit_that_cannot_repeat_its_inputs_says_so_and_widens_its_ranges() {
+    let (Some(light), Some(four)) = (h100(1), h100(4)) else {
+        return;
+    };
+    let honest = calibrate(&[light.clone(), four.clone()], &ServerFlags::default())
+        .unwrap()
+        .with_uncertainty();
+    let mut result: serde_json::Value = serde_json::from_str(&four.text).unwrap();
+    result["p99_ttft_ms"] = serde_json::json!(2500.0);
+    let stalled = InputFile {
+        name: "stalled-4qps.json".to_owned(),
+        text: result.to_string(),
+    };
+    let calibration = calibrate(&[light, stalled], &ServerFlags::default())
+        .unwrap()
+        .with_uncertainty();
+    let text = report::render(&calibration);
+    println!("{text}");
+    assert!(
+        calibration
+            .unreproduced
+            .iter()
+            .any(|m| m.starts_with("stalled-4qps.json: TTFT p99 -9")),
+        "{:?}",
+        calibration.unreproduced
+    );
+    assert!(
+        text.contains("THE FIT DOES NOT REPRODUCE ITS OWN INPUTS"),
+        "{text}"
+    );
+    assert!(text.contains("no knee should be planned on"), "{text}");
+    let spread = |c: &goodput::calibrate::Calibration| {
+        let u = c.uncertainty.as_ref().expect("ranges");
+        (u.capacity.high - u.capacity.low) / u.capacity.central
+    };
+    assert!(
+        spread(&calibration) > 2.0 * spread(&honest),
+        "{} vs {}",
+        spread(&calibration),
+        spread(&honest)
+    );
+}
