@@ -218,3 +218,50 @@ fn scrapes_across_a_restart_say_the_server_restarted() {
     );
     assert!(!e.contains("no request got its first token"), "{e}");
 }
+
+#[test]
+fn a_subnormal_time_or_an_impossible_count_is_refused_in_one_line() {
+    let files = [result_with(|v| {
+        v["median_ttft_ms"] = serde_json::json!(1e-320)
+    })];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.contains("\"median_ttft_ms\" is 1e-320 ms, shorter than any server answers in"),
+        "{e}"
+    );
+    let files = [result_with(|v| {
+        v["completed"] = serde_json::json!(18446744073709551616.0)
+    })];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.contains("\"completed\" is 1.8446744073709552e19, not a count"),
+        "{e}"
+    );
+    // A count that disagrees with the throughput and duration written beside it.
+    let files = [result_with(|v| v["completed"] = serde_json::json!(59_000))];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.contains("disagrees with \"request_throughput\" × \"duration\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_result_of_ten_million_token_outputs_is_refused_before_any_simulation() {
+    let started = std::time::Instant::now();
+    // The 1.4 kB summary: the light result's figures, with ten million output tokens a request.
+    let mut summary: Value = serde_json::from_str(&synthetic_result(0.3, 60, 1, false)).unwrap();
+    summary["total_output_tokens"] = serde_json::json!(60u64 * 10_000_000);
+    let files = [file("result.json", summary.to_string())];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.starts_with("too much work to simulate: result.json: measuring the capacity"),
+        "{e}"
+    );
+    assert!(e.contains("1.00e7 output tokens on average"), "{e}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
