@@ -265,3 +265,24 @@ fn a_result_of_ten_million_token_outputs_is_refused_before_any_simulation() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_timed_trace_where_every_request_overlaps_one_long_one_calibrates_in_linear_time() {
+    // 100,000 requests, each decoding beside one that decodes for the whole trace: scanning the others for each
+    // request's batch was quadratic (the 1.9 MB trace: 131 s).
+    let mut text = String::from(
+        "arrival_s,prompt_tokens,output_tokens,ttft_s,e2e_s\n0,100,20000,0.05,10000\n",
+    );
+    for i in 1..100_000 {
+        text.push_str(&format!("{:.1},100,20,0.05,0.5\n", f64::from(i) * 0.1));
+    }
+    let started = std::time::Instant::now();
+    let calibration = calibrate(&[file("timed.csv", text)], &ServerFlags::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(calibration.inputs[0].requests, 100_000);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+}

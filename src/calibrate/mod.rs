@@ -24,6 +24,7 @@
 //! from the roofline's coefficients ([`prior`]) and moves only those the inputs measure.
 
 pub mod bench_result;
+mod beside;
 mod budget;
 pub mod check;
 mod error;
