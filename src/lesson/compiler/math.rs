@@ -68,7 +68,7 @@ fn render(latex: &str, display: bool) -> Result<String, String> {
         .map(|event| match event {
             Event::Content(
                 Content::Text(text) | Content::Number(text) | Content::Function(text),
-            ) => Some(with_stand_ins(text)),
+            ) => Some(with_stand_ins_keeping_entities(text)),
             _ => None,
         })
         .collect();
@@ -109,6 +109,42 @@ fn stand_in(c: char) -> char {
 
 fn with_stand_ins(text: &str) -> String {
     text.chars().map(stand_in).collect()
+}
+
+/// A text the renderer made, with stand-ins, but the entities it writes itself kept: `\ ` is the text `&nbsp;`.
+/// (An entity writes one character, never markup; an `&` that starts none is the author's, and escaped.)
+fn with_stand_ins_keeping_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let entity = (c == '&').then(|| entity_length(rest)).flatten();
+        match entity {
+            Some(length) => {
+                out.push_str(&rest[..length]);
+                rest = &rest[length..];
+            }
+            None => {
+                out.push(stand_in(c));
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out
+}
+
+/// The length of the character reference `text` starts with (`&nbsp;`, `&#160;`, `&#xA0;`), if it starts with one.
+fn entity_length(text: &str) -> Option<usize> {
+    let body = text.strip_prefix('&')?;
+    let end = body.find(';')?;
+    let name = &body[..end];
+    let well_formed = match name.strip_prefix('#') {
+        Some(number) => match number.strip_prefix(['x', 'X']) {
+            Some(hex) => !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit()),
+            None => !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()),
+        },
+        None => !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric()),
+    };
+    (well_formed && end <= 32).then_some(end + 2)
 }
 
 /// A one-character symbol with its stand-in. (A relation's character cannot be rewritten: pulldown-latex keeps it
@@ -178,6 +214,18 @@ mod tests {
         let mathml = to_mathml(r"L = \lambda W", false).unwrap();
         assert!(mathml.starts_with("<math"), "{mathml}");
         assert!(mathml.contains("<mi>L</mi>"), "{mathml}");
+    }
+
+    #[test]
+    fn the_renderers_own_entities_stay_and_an_authors_ampersand_is_escaped() {
+        let mathml = to_mathml(r"8\ \text{s}", false).unwrap();
+        assert!(mathml.contains("<mtext>&nbsp;</mtext>"), "{mathml}");
+        assert!(!mathml.contains("&amp;nbsp;"), "{mathml}");
+        let mathml = to_mathml(r"\text{a&b <c>}", false).unwrap_or_default();
+        assert!(
+            !mathml.contains("a&b") && !mathml.contains("<c>"),
+            "{mathml}"
+        );
     }
 
     #[test]
