@@ -276,3 +276,15 @@ fn a_huge_fleet_is_refused_before_calibrating() {
         "{e}"
     );
 }
+
+#[test]
+fn one_file_named_more_times_than_a_calibration_takes_is_refused_before_reading() {
+    let data = "../shared/data/vllm-bench-0.8.5";
+    let light = format!(
+        "{data}/vllm_200prompts1qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-H100-PCIe.json"
+    );
+    let mut args = vec!["calibrate"];
+    args.extend(std::iter::repeat_n(light.as_str(), 40));
+    let e = refused(&args);
+    assert!(e.starts_with("more than 32 inputs (at "), "{e}");
+}
