@@ -288,3 +288,19 @@ fn one_file_named_more_times_than_a_calibration_takes_is_refused_before_reading(
     let e = refused(&args);
     assert!(e.starts_with("more than 32 inputs (at "), "{e}");
 }
+
+#[test]
+fn a_trace_longer_than_a_run_replays_is_refused_before_it_is_parsed() {
+    let dir = folder("long-trace");
+    // Ten million and two requests of six bytes: 60 MB, generated here.
+    let mut text = String::with_capacity(61 << 20);
+    text.push_str("arrival_s,prompt_tokens,output_tokens\n");
+    for _ in 0..10_000_002 {
+        text.push_str("0,1,1\n");
+    }
+    let trace = write(&dir, "long.csv", &text);
+    drop(text);
+    let e = refused(&["run", "--trace", &trace]);
+    assert!(e.ends_with("long.csv has 10000003 lines, more than the 10000000 requests a run replays (replay a part, or sample it)"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
