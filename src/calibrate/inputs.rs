@@ -150,15 +150,19 @@ fn json_values(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String> {
 }
 
 fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
-    let values = match json_values(name, text) {
-        Ok(values) => values,
-        // A trace's lines are read one by one, so its error names the line and the field.
-        Err(e) if first_line_is_trace(text) => {
-            trace_json_lines(name, text)?;
-            return Err(e);
-        }
-        Err(e) => return Err(e),
+    let trace = |lives: Vec<Life>| {
+        vec![Input {
+            name: name.to_owned(),
+            parsed: Parsed::Trace(lives),
+            whole_run: false,
+        }]
     };
+    // A trace's lines are read one by one into their fields, never held as JSON values first (a value of a short
+    // line takes ten times its bytes), and its error names the line and the field.
+    if first_line_is_trace(text) {
+        return trace_json_lines(name, text).map(trace);
+    }
+    let values = json_values(name, text)?;
     let Some((_, Value::Object(first))) = values.first() else {
         if values
             .first()
@@ -170,13 +174,6 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
             ));
         }
         return Err(format!("{name}: JSON, but not an object: not {FORMATS}"));
-    };
-    let trace = |lives: Vec<Life>| {
-        vec![Input {
-            name: name.to_owned(),
-            parsed: Parsed::Trace(lives),
-            whole_run: false,
-        }]
     };
     if first.contains_key("arrival_s") {
         return trace_json_lines(name, text).map(trace);
