@@ -1,35 +1,12 @@
 //! Memory in proportion to the input (issue 42): the heap's peak while reading and calibrating from a file, counted
 //! by a global allocator that keeps the high-water mark, stays within a few times the file's size.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use goodput::calibrate::inputs::InputFile;
 use goodput::calibrate::{calibrate, ServerFlags};
 
-/// The system allocator, counting the bytes held and their peak.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's layout is passed on unchanged.
-        let pointer = unsafe { System.alloc(layout) };
-        if !pointer.is_null() {
-            let held = HELD.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(held, Ordering::Relaxed);
-        }
-        pointer
-    }
-
-    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
-        // SAFETY: `pointer` came from `alloc` with this layout.
-        unsafe { System.dealloc(pointer, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "support/peak_alloc.rs"]
+mod peak_alloc;
+use peak_alloc::{peak_of, Counting};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
@@ -50,12 +27,10 @@ fn a_json_lines_trace_is_calibrated_in_a_few_times_its_size() {
         name: "trace.jsonl".to_owned(),
         text,
     };
-    let before = HELD.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let calibration = calibrate(std::slice::from_ref(&file), &ServerFlags::default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (peak, calibration) =
+        peak_of(|| calibrate(std::slice::from_ref(&file), &ServerFlags::default()));
+    let calibration = calibration.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(calibration.inputs[0].requests, 200_000);
-    let peak = PEAK.load(Ordering::Relaxed) - before;
     eprintln!(
         "peak {:.0} MB over a {:.0} MB trace: {:.1}×",
         peak as f64 / 1e6,
