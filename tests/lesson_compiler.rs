@@ -6,18 +6,9 @@ use goodput::lesson::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-const FILE: &str = "lessons/99-sample.md";
-
-/// Front matter on lines 1–8, so a body's first line is line 9.
-const FRONT_MATTER: &str = "+++
-title = \"Sample\"
-number = 99
-slug = \"sample\"
-summary = \"A sample.\"
-objectives = [\"Learn.\"]
-minutes = 3
-+++
-";
+#[path = "support/sample_lesson.rs"]
+mod sample_lesson;
+use sample_lesson::{FILE, FRONT_MATTER};
 
 /// Compiles `body` after the standard front matter and returns the error it must produce.
 fn error_of(body: &str) -> CompileError {
@@ -629,6 +620,61 @@ fn the_sample_lesson_compiles_into_typed_data() {
         ),
         "{}",
         code.as_str()
+    );
+}
+
+/// A section with two paragraphs, then another section, then `answers` (an `@answers` body) on line 19.
+fn with_answers(answers: &str) -> String {
+    format!(
+        "## First\n\nQueueing plus prefill make TTFT.\n\nThe knee is a bend.\n\n## Second\n\nThe knee, again.\n\n```@answers\n{answers}```\n"
+    )
+}
+
+#[test]
+fn an_answers_entry_must_point_at_one_passage_of_its_section() {
+    let entry = |passage: &str| {
+        format!("[[questions]]\nkind = \"composition\"\npassage = \"{passage}\"\nasks = [\"What is TTFT made of?\"]\n")
+    };
+    assert_error(
+        &error_of(&with_answers(&entry("pantry"))),
+        22,
+        "points nowhere",
+    );
+    assert_error(
+        &error_of(&with_answers(&entry("the knee"))),
+        22,
+        "is in 2 passages",
+    );
+    assert_error(
+        &error_of(&with_answers(&entry("queueing plus PREFILL"))),
+        22,
+        "not in the section this `@answers` block stands in",
+    );
+    let source = format!("{FRONT_MATTER}{}", with_answers(&entry("KNEE, again")));
+    let lesson = compile_lesson(FILE, &source).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(lesson.answers[0].passage, 2, "{:?}", lesson.answers);
+}
+
+#[test]
+fn an_answers_entry_needs_a_known_kind_and_questions() {
+    assert_error(
+        &error_of(&with_answers(
+            "[[questions]]\nkind = \"recipe\"\npassage = \"again\"\nasks = [\"How?\"]\n",
+        )),
+        21,
+        "unknown question kind `recipe`; use one of definition, comparison,",
+    );
+    assert_error(
+        &error_of(&with_answers(
+            "[[questions]]\nkind = \"why\"\npassage = \"again\"\nasks = []\n",
+        )),
+        23,
+        "`asks` lists the questions the passage answers",
+    );
+    assert_error(
+        &error_of(&with_answers("")),
+        19,
+        "needs at least one [[questions]] entry",
     );
 }
 
