@@ -15,13 +15,26 @@
     // Storage refused (private mode, blocked): the system's theme until the page can say more.
   }
   if (/[?&]present=(1|true|yes|on)(&|$)/.test(window.location.search)) root.classList.add('present-pending');
-  // On a first visit, the on-demand modules (tools/split-page.mjs) and workers load before the service worker controls the page:
-  // once it does, it is told which, and keeps them for offline use (tools/sw.template.js), as it keeps later ones.
-  if ('serviceWorker' in navigator && window.performance && performance.getEntriesByType) {
-    navigator.serviceWorker.addEventListener('controllerchange', function () {
-      var keep = performance.getEntriesByType('resource').map(function (entry) { return entry.name; })
-        .filter(function (name) { return /\/lazy-[^/?#]*\.wasm$|-worker[^/?#]*$/.test(name); });
-      if (keep.length && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage({ keep: keep });
-    });
+  // On a first visit, the on-demand modules (tools/split-page.mjs) load before the service worker controls the page:
+  // it is told which once it does, and of each that finishes loading after that, and keeps them for offline use
+  // (tools/sw.template.js), as it keeps those loaded through it. (A module requested before the worker took control
+  // may finish after it did.) Workers' files are not in the page's resource timing: src/offline.rs names those.
+  if ('serviceWorker' in navigator && window.PerformanceObserver) {
+    var loaded = [];
+    var tell = function (names) {
+      var controller = navigator.serviceWorker.controller;
+      if (names.length && controller) controller.postMessage({ keep: names });
+    };
+    try {
+      new PerformanceObserver(function (list) {
+        var names = list.getEntries().map(function (entry) { return entry.name; })
+          .filter(function (name) { return /\/lazy-[^/?#]*\.wasm$/.test(name); });
+        loaded = loaded.concat(names);
+        tell(names);
+      }).observe({ type: 'resource', buffered: true });
+      navigator.serviceWorker.addEventListener('controllerchange', function () { tell(loaded); });
+    } catch (unsupported) {
+      // A browser without resource timing by type: what loads before the worker is fetched again when next needed.
+    }
   }
 })();

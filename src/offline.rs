@@ -61,6 +61,47 @@ fn register_now() {
     });
 }
 
+/// Has the service worker keep `urls` (this build's on-demand files) for offline use, as it keeps those loaded through
+/// it (tools/sw.template.js): a worker's files when a page starts it before the service worker controls the page (a
+/// first visit: the worker's requests are not in the page's resource timing, so src/boot.js cannot name them as it
+/// names the page's modules), and the workers a presentation's screens will start. Told at once if it controls the
+/// page, else once it does.
+pub fn keep_for_offline(urls: &[String]) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let navigator = window.navigator();
+    if !js_sys_has(&navigator, "serviceWorker") {
+        return;
+    }
+    let container = navigator.service_worker();
+    let keep: web_sys::js_sys::Array = urls.iter().map(|url| JsValue::from_str(url)).collect();
+    let message = web_sys::js_sys::Object::new();
+    if web_sys::js_sys::Reflect::set(&message, &"keep".into(), &keep).is_err() {
+        return;
+    }
+    let post = move |container: &web_sys::ServiceWorkerContainer| {
+        if let Some(controller) = container.controller() {
+            let _ = controller.post_message(&message);
+        }
+    };
+    // Controlled already: its files went through the worker (a blob worker inherits its page's), and a second
+    // mention costs a cache lookup. Not yet: once it is.
+    if container.controller().is_some() {
+        post(&container);
+        return;
+    }
+    let waiting = container.clone();
+    let on_change = Closure::once_into_js(move || post(&waiting));
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_once(true);
+    let _ = container.add_event_listener_with_callback_and_add_event_listener_options(
+        "controllerchange",
+        on_change.unchecked_ref(),
+        &options,
+    );
+}
+
 fn warn(reason: &str) {
     web_sys::console::warn_1(
         &format!("goodput: offline use is unavailable ({reason}); the course still works online")

@@ -99,7 +99,9 @@ pub fn mount_island(island: &Element) -> Option<MountedIsland> {
 }
 
 /// The note an island gets when its code could not be fetched (offline before it was ever opened): the static copy
-/// stays, and the page tries again once the browser is back online, under the same reactive owner.
+/// stays, and the page tries again once the browser is back online, under the same reactive owner. A fetch that
+/// fails while the browser says it is online (the network just came back and the service worker's fetch did not see
+/// it yet, or the server hiccuped) is tried again a few times, a little later each time.
 fn say_unavailable(island: &Element, owner: Option<Owner>) {
     if let Ok(note) = document().create_element("p") {
         note.set_class_name(UNAVAILABLE_CLASS);
@@ -109,42 +111,71 @@ fn say_unavailable(island: &Element, owner: Option<Owner>) {
         ));
         let _ = island.prepend_with_node_1(&note);
     }
-    /// The islands waiting for the browser to be back online, each with its owner.
-    type Waiting = Option<Vec<(Element, Option<Owner>)>>;
-    thread_local! {
-        static WAITING: RefCell<Waiting> = const { RefCell::new(None) };
-    }
     let first = WAITING.with_borrow_mut(|waiting| {
-        let first = waiting.is_none();
+        let first = waiting.islands.is_none();
         waiting
+            .islands
             .get_or_insert_with(Vec::new)
             .push((island.clone(), owner));
         first
     });
     if first {
         let on_online = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
-            let waiting = WAITING.with_borrow_mut(|waiting| waiting.as_mut().map(std::mem::take));
-            // Islands still in the page (not on a presentation screen left meanwhile).
-            let waiting = waiting.unwrap_or_default().into_iter();
-            for (island, owner) in waiting.filter(|(island, _)| island.is_connected()) {
-                if let Some(note) = island
-                    .query_selector(&format!(".{UNAVAILABLE_CLASS}"))
-                    .ok()
-                    .flatten()
-                {
-                    note.remove();
-                }
-                let mount = || mount_island(&island).map(MountedIsland::forget);
-                match owner {
-                    Some(owner) => owner.with(mount),
-                    None => mount(),
-                };
-            }
+            WAITING.with_borrow_mut(|waiting| waiting.retries = 0);
+            mount_waiting();
         });
         let _ =
             window().add_event_listener_with_callback("online", on_online.as_ref().unchecked_ref());
         // Listens for as long as the page lives.
         on_online.forget();
+    }
+    if window().navigator().on_line() {
+        let retries = WAITING.with_borrow_mut(|waiting| {
+            waiting.retries += 1;
+            waiting.retries
+        });
+        if retries <= ONLINE_RETRIES {
+            gloo_timers::callback::Timeout::new(ONLINE_RETRY_MS << retries, mount_waiting).forget();
+        }
+    }
+}
+
+/// The islands waiting for their code, each with its owner, and how many times in a row their fetch failed while the
+/// browser said it was online.
+#[derive(Default)]
+struct Waiting {
+    islands: Option<Vec<(Element, Option<Owner>)>>,
+    retries: u32,
+}
+
+thread_local! {
+    static WAITING: RefCell<Waiting> = RefCell::new(Waiting::default());
+}
+
+/// Tries a failed fetch again while the browser says it is online: after 1, 2, 4, 8 and 16 s, then not until an
+/// `online` event.
+const ONLINE_RETRY_MS: u32 = 500;
+const ONLINE_RETRIES: u32 = 5;
+
+/// Mounts the islands waiting for their code that are still in the page (not on a presentation screen left since).
+fn mount_waiting() {
+    let waiting = WAITING.with_borrow_mut(|waiting| waiting.islands.as_mut().map(std::mem::take));
+    for (island, owner) in waiting.unwrap_or_default().into_iter() {
+        if !island.is_connected() {
+            continue;
+        }
+        if let Some(note) = island
+            .query_selector(&format!(".{UNAVAILABLE_CLASS}"))
+            .ok()
+            .flatten()
+        {
+            note.remove();
+        }
+        let mount = || mount_island(&island).map(MountedIsland::forget);
+        match owner {
+            Some(owner) => owner.with(mount),
+            None => mount(),
+        };
     }
 }
 

@@ -61,6 +61,16 @@ pub fn points() -> Option<&'static SplitPoints> {
 }
 
 impl OnDemand {
+    /// The web workers this code starts, as Trunk names their builds: presenting keeps them for offline use with it.
+    pub fn workers(self) -> &'static [&'static str] {
+        match self {
+            OnDemand::Widget(WidgetName::FleetDay) => &["fleet-worker"],
+            // The knee lab's "Your server" and the metrics reader read operators' files in it.
+            OnDemand::Widget(WidgetName::KneeLab | WidgetName::MetricsReader) => &["server-worker"],
+            _ => &[],
+        }
+    }
+
     /// Fetches the code (once); on failure, what went wrong.
     pub async fn load(self) -> Result<(), String> {
         match points() {

@@ -20,18 +20,15 @@ pub use crate::server_protocol::{CRASHED, FAILED};
 /// Starts the worker Trunk built as `name` (e.g. `teacher-worker`); `on_message` gets each message it posts, an
 /// array, [`FAILED`] if it never starts and [`CRASHED`] if it fails later. `None` when the browser refuses workers.
 pub fn start(name: &str, on_message: impl Fn(Array) + 'static) -> Option<Worker> {
-    let document = leptos::prelude::document();
-    let location = document.location()?;
-    let site = format!("{}{}", location.origin().ok()?, SiteBase::from_document().0);
-    let name = built_name(&document, name);
+    let (script, wasm) = files(name)?;
     // Every error in the worker becomes one message to the page, FAILED before its wasm runs and CRASHED after.
     let loader = format!(
         "const waiting=[];let running=false;\
          const report=(what)=>postMessage([running?\"{CRASHED}\":\"{FAILED}\",String(what)]);\
          self.addEventListener(\"error\",(e)=>{{e.preventDefault();report(e.message);}});\
          self.addEventListener(\"unhandledrejection\",(e)=>{{e.preventDefault();report(e.reason);}});\
-         self.onmessage=(e)=>waiting.push(e);importScripts(\"{site}/{name}.js\");\
-         wasm_bindgen({{module_or_path:\"{site}/{name}_bg.wasm\"}})\
+         self.onmessage=(e)=>waiting.push(e);importScripts(\"{script}\");\
+         wasm_bindgen({{module_or_path:\"{wasm}\"}})\
          .then(()=>{{running=true;waiting.forEach((e)=>self.onmessage(e));}},report);"
     );
     let options = BlobPropertyBag::new();
@@ -39,6 +36,7 @@ pub fn start(name: &str, on_message: impl Fn(Array) + 'static) -> Option<Worker>
     let parts: Array = std::iter::once(JsValue::from(loader)).collect();
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
     let worker = Worker::new(&Url::create_object_url_with_blob(&blob).ok()?).ok()?;
+    crate::offline::keep_for_offline(&[script, wasm]);
     let on_message = std::rc::Rc::new(on_message);
     let replies = on_message.clone();
     let handler = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
@@ -91,6 +89,22 @@ pub fn listen_for_parts(on_parts: impl Fn(Vec<String>) + 'static) {
 /// The name of worker `name`'s files in this page's build: `tools/version-workers.mjs` adds a hash of their content
 /// and writes it into the page as `<meta name="goodput-NAME" content="NAME-HASH">`, so that a page never loads the
 /// worker of another build. Without that (a build that skipped the step), Trunk's own name.
+/// Has the service worker keep the worker Trunk built as `name` for offline use, without starting it: presenting
+/// does, for the workers its screens' widgets start (a classroom offline after one rehearsal).
+pub fn keep_for_offline(name: &str) {
+    if let Some((script, wasm)) = files(name) {
+        crate::offline::keep_for_offline(&[script, wasm]);
+    }
+}
+
+/// The addresses of the script and the wasm of the worker Trunk built as `name`.
+fn files(name: &str) -> Option<(String, String)> {
+    let document = leptos::prelude::document();
+    let site = format!("{}{}", document.location()?.origin().ok()?, SiteBase::from_document().0);
+    let name = built_name(&document, name);
+    Some((format!("{site}/{name}.js"), format!("{site}/{name}_bg.wasm")))
+}
+
 fn built_name(document: &web_sys::Document, name: &str) -> String {
     document
         .query_selector(&format!("meta[name=\"goodput-{name}\"]"))

@@ -95,6 +95,9 @@ fn start_presentation(
             needed.push(code);
         }
     }
+    for name in needed.iter().flat_map(|code| code.workers()) {
+        crate::components::worker::keep_for_offline(name);
+    }
     load_all(needed, move |failed| {
         if failed.contains(&OnDemand::Presentation) {
             if let Some(root) = document().document_element() {
