@@ -100,9 +100,16 @@ pub fn keep_for_offline(name: &str) {
 /// The addresses of the script and the wasm of the worker Trunk built as `name`.
 fn files(name: &str) -> Option<(String, String)> {
     let document = leptos::prelude::document();
-    let site = format!("{}{}", document.location()?.origin().ok()?, SiteBase::from_document().0);
+    let site = format!(
+        "{}{}",
+        document.location()?.origin().ok()?,
+        SiteBase::from_document().0
+    );
     let name = built_name(&document, name);
-    Some((format!("{site}/{name}.js"), format!("{site}/{name}_bg.wasm")))
+    Some((
+        format!("{site}/{name}.js"),
+        format!("{site}/{name}_bg.wasm"),
+    ))
 }
 
 fn built_name(document: &web_sys::Document, name: &str) -> String {

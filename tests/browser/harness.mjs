@@ -2,6 +2,7 @@
 // driven by playwright-core, and the checks every page must pass (console, origin, axe).
 import { before, after } from 'node:test';
 import { createServer } from 'node:http';
+import { createHash } from 'node:crypto';
 import { readFile, stat, mkdir } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -26,7 +27,8 @@ const MIME = {
  * A plain static file server: a directory serves its index.html, anything else missing is a 404.
  * `compress`: gzip or brotli as the browser accepts, as a real static host does (the benchmark's load timings).
  * `transform(sitePath, body)`: may return other bytes for a file, e.g. a changed sw.js that stands for a new deploy.
- * `onServe(sitePath, bytes)`: told each file served and the bytes sent for it (compressed, if it was).
+ * `onServe(sitePath, bytes)`: told each file served and the bytes sent for it (compressed, if it was; none for a
+ *   304, when the browser's copy, named by its ETag, is current).
  */
 export async function startStaticServer({ compress = false, transform = undefined, onServe = undefined } = {}) {
   // Compressed once per file and encoding, as a host that precompresses its files: brotli at quality 11 takes
@@ -45,7 +47,15 @@ export async function startStaticServer({ compress = false, transform = undefine
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
       let body = await readFile(file);
       body = transform?.(file.slice(DIST.length + 1), body) ?? body;
-      const headers = { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
+      // A validator, as every real static host sends: a page the service worker revalidates is not sent again.
+      const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 20)}"`;
+      const headers = { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', etag };
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, headers);
+        res.end();
+        onServe?.(file.slice(DIST.length + 1), 0);
+        return;
+      }
       const accepted = String(req.headers['accept-encoding'] ?? '');
       if (compress && /\bbr\b/.test(accepted)) {
         body = encode(`br:${file}:${body.length}`, body, brotliCompressSync);
