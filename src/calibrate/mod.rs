@@ -24,6 +24,8 @@
 //! from the roofline's coefficients ([`prior`]) and moves only those the inputs measure.
 
 pub mod bench_result;
+mod beside;
+mod budget;
 pub mod check;
 mod error;
 pub mod fit;
@@ -201,6 +203,8 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     if files.is_empty() {
         return Err(CalibrateError::NoInput);
     }
+    inputs::check_sizes(files.iter().map(|f| (f.name.as_str(), f.text.len() as f64)))
+        .map_err(CalibrateError::TooMuchInput)?;
     flags.check()?;
     let mut settings = Settings::from(flags);
     let prior = prior::choose(flags, files, &mut settings.assumptions)?;
@@ -301,6 +305,16 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         warm_up: 2_000,
     };
     scenario.validate().map_err(CalibrateError::Refused)?;
+    let names = files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    budget::check(
+        &scenario,
+        &parsed.iter().map(|i| &i.parsed).collect::<Vec<_>>(),
+        &names,
+    )?;
     let mut summaries = gathered.summaries;
     for (summary, experiment) in summaries.iter_mut().zip(&gathered.experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));

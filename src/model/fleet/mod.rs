@@ -35,6 +35,7 @@ pub mod traffic;
 pub use run::simulate;
 pub use traffic::{Shape, Traffic, TrafficPoint};
 
+use super::budget;
 use super::scenario::{Scenario, ServiceKind};
 use serde::{Deserialize, Serialize};
 
@@ -305,6 +306,14 @@ impl FleetSpec {
                 "traffic",
                 format!("brings about {expected:.0} requests; a day takes at most {MAX_DAY_REQUESTS:.0}"),
             );
+        }
+        if let Err(refused) = budget::check_mean(
+            scenario,
+            expected,
+            budget::Sending::Rate(expected / self.seconds),
+            "traffic",
+        ) {
+            return bad("traffic", refused.problem);
         }
         if self.triggers.is_empty() || self.triggers.len() > MAX_TRIGGERS {
             return bad(
