@@ -282,6 +282,9 @@ fn the_morning_ramp_step_is_answered_by_the_fleet_model() {
             // The figures the reveal quotes are the widget's.
             let sized = format_hours(sized_at_80(&spec));
             let (busy_met, busy_hours) = shown(&busy);
+            // "All but a few requests in 10,000": between 1 and 9 of them miss the SLO.
+            let missed_per_10k = 100.0 * (100.0 - busy.summary.slo_attainment);
+            assert!((1.0..10.0).contains(&missed_per_10k), "{missed_per_10k}");
             let queue_hours = format_hours(
                 waiting
                     .summary
@@ -293,7 +296,10 @@ fn the_morning_ramp_step_is_answered_by_the_fleet_model() {
             states(
                 &reveal,
                 &[
-                    format!("{busy_met} of requests and pays {busy_hours} replica-hours"),
+                    format!(
+                        "all but a few requests in 10,000 (the widget shows {busy_met}) and pays {busy_hours} \
+                         replica-hours"
+                    ),
                     format!("more than twice the {sized} that Little's Law sizing at 80% would pay"),
                     format!("{queue_hours} replica-hours, and meet the SLO for only about three requests in four"),
                 ],
@@ -341,8 +347,9 @@ fn the_passage_states_what_every_choice_does_on_every_day() {
             ),
         ],
     );
-    // Requests running: on the ramp, 10 replicas' batches hold about a quarter of the target each, so the fleet is
-    // cut to 4, each at its full capacity; the day's figures.
+    // Requests running: on the ramp, 10 replicas' batches hold about a quarter of the target each, so within five
+    // minutes the fleet is cut, scrape by scrape, to a few replicas each near its capacity, and the queue grows again
+    // until the replicas asked for next are ready; the day's figures.
     let running = on(ramp, one(Signal::Running));
     let at_ten: Vec<f64> = running
         .series
@@ -358,24 +365,48 @@ fn the_passage_states_what_every_choice_does_on_every_day() {
         .iter()
         .position(|p| p.replicas == 10 && p.starting == 0)
         .expect("reaches 10");
-    let cut = running.series[ten..]
+    let cut_starts = ten
+        + running.series[ten..]
+            .iter()
+            .position(|p| fleet(p) < 10)
+            .expect("cut");
+    assert!(running.series[cut_starts].t - running.series[ten].t <= 300.0 + 15.0);
+    // The cut goes on while the count falls and nothing starts; its last point is the fleet it leaves.
+    let cutting = running.series[cut_starts..]
+        .windows(2)
+        .take_while(|w| w[1].starting == 0 && fleet(&w[1]) <= fleet(&w[0]))
+        .count();
+    let cut = &running.series[cut_starts + cutting];
+    let load = cut.offered_rps / (f64::from(fleet(cut)) * cap);
+    assert!(fleet(cut) <= 5 && (0.9..1.0).contains(&load), "{cut:?}");
+    // The queue grows past the target of 5 per replica before the next replicas are ready.
+    let regrown = running.series[cut_starts + cutting..]
         .iter()
-        .find(|p| fleet(p) < 10)
-        .expect("cut");
-    assert!(
-        fleet(cut) == 4 && (cut.offered_rps / (4.0 * cap) - 1.0).abs() < 0.02,
-        "{cut:?}"
-    );
-    assert!(cut.t - running.series[ten].t <= 300.0 + 15.0, "{cut:?}");
+        .position(|p| p.replicas > fleet(cut))
+        .expect("asks for more")
+        + cut_starts
+        + cutting;
+    assert!(running.series[cut_starts + cutting..regrown]
+        .iter()
+        .any(|p| p.starting > 0 && p.waiting > 5.0));
     let (met, hours) = shown(running);
     states(
         &text,
         &[format!(
-            "{met} of requests meet the SLO, for {hours} replica-hours"
+            "cuts the fleet to {} replicas, each at {:.0}% of its capacity, and the queue grows again until the \
+             replicas it asks for next have started: {met} of requests meet the SLO, for {hours} replica-hours",
+            fleet(cut),
+            100.0 * load
         )],
     );
-    let (met, hours) = shown(on(ramp, one(Signal::Inflight)));
-    states(&text, &[format!("{met} for {hours} replica-hours")]);
+    // Requests in flight fare no better on this day.
+    let inflight = on(ramp, one(Signal::Inflight));
+    assert!(inflight.summary.slo_attainment <= running.summary.slo_attainment);
+    let (met, hours) = shown(inflight);
+    states(
+        &text,
+        &[format!("fare no better, {met} for {hours} replica-hours")],
+    );
     // The pair llm-d's KEDA example uses, the queue and requests running (`--scale-on waiting,running`): the largest
     // proposal wins, so running's deep cut stays, and the queue explodes as often.
     let pair = with(
@@ -393,7 +424,7 @@ fn the_passage_states_what_every_choice_does_on_every_day() {
         )],
     );
     // The request rate at 80%: the cheapest day that serves, and short of the SLO; with a start-up of headroom,
-    // 99% and more at well under two thirds of utilisation's cost.
+    // under a fifth as many requests miss it, at well under two thirds of utilisation's cost.
     let rate = on(ramp, one(Signal::Rate));
     let advised = on(ramp, Policy::RateWithStartUpHeadroom);
     let busy = on(ramp, one(Signal::Utilization));
@@ -406,7 +437,8 @@ fn the_passage_states_what_every_choice_does_on_every_day() {
         }
     }
     assert!(rate.summary.slo_attainment < 95.0);
-    assert!(advised.summary.slo_attainment >= 99.0);
+    let missed = |day: &FleetDay| 100.0 - day.summary.slo_attainment;
+    assert!(missed(advised) < 0.2 * missed(rate));
     let share = advised.summary.replica_seconds / busy.summary.replica_seconds;
     assert!(share < 0.6, "{share}");
     let advised_target = Policy::RateWithStartUpHeadroom.triggers(&course)[0].target;
@@ -429,14 +461,24 @@ fn the_passage_states_what_every_choice_does_on_every_day() {
     let headroom_batch = llm.batch_at(start_up_share()).round();
     let running_headroom = with(&[Signal::Running], &[headroom_batch], ramp);
     assert!(running_headroom.summary.slo_attainment >= 98.5);
-    assert!(running_headroom.summary.replica_seconds < 0.75 * busy.summary.replica_seconds);
+    // It rescues the morning too, for less than utilisation pays (the text quotes both figures, not a ratio).
+    assert!(running_headroom.summary.replica_seconds < busy.summary.replica_seconds);
+    // The rate does it for less, and a few more of its requests miss the SLO: under one in a hundred more.
     assert!(running_headroom.summary.replica_seconds > advised.summary.replica_seconds);
+    let more_missed = missed(advised) - missed(&running_headroom);
+    assert!((0.0..1.0).contains(&more_missed), "{more_missed}");
     let (met, hours) = shown(&running_headroom);
     states(
         &text,
         &[format!(
             "(`--scale-on running --target {headroom_batch}`), meet the SLO for {met} of requests, for {hours} \
              replica-hours"
+        )],
+    );
+    states(
+        &text,
+        &[format!(
+            "does it for less: {advised_hours} replica-hours against {hours}, for a few more requests over the SLO"
         )],
     );
     // The slow ramp: the advice against utilisation.
