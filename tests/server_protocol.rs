@@ -3,7 +3,7 @@
 
 use goodput::calibrate::inputs::InputFile;
 use goodput::cluster::vllm::SloTargets;
-use goodput::server_protocol::{FlagFields, FromWorker, Sample, ToWorker};
+use goodput::server_protocol::{FlagFields, FromWorker, HardwareFigures, Sample, ToWorker};
 
 fn to_worker() -> Vec<ToWorker> {
     let mut messages = vec![
@@ -36,6 +36,16 @@ fn to_worker() -> Vec<ToWorker> {
                 chunked_prefill: false,
                 kv_cache_tokens: "40592".to_owned(),
                 replicas: " 2 ".to_owned(),
+                model: "other".to_owned(),
+                gpu: "GeForce RTX 4090".to_owned(),
+                tensor_parallel: "2".to_owned(),
+                figures: HardwareFigures {
+                    parameters_billions: "8.03".to_owned(),
+                    layers: "32".to_owned(),
+                    head_size: "128".to_owned(),
+                    memory_gb: "24".to_owned(),
+                    ..HardwareFigures::default()
+                },
             },
             files: vec![
                 InputFile {
