@@ -24,6 +24,8 @@
 //! from the roofline's coefficients ([`prior`]) and moves only those the inputs measure.
 
 pub mod bench_result;
+mod beside;
+mod budget;
 pub mod check;
 mod error;
 pub mod fit;
@@ -204,6 +206,9 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     flags.check()?;
     let mut settings = Settings::from(flags);
     let prior = prior::choose(flags, files, &mut settings.assumptions)?;
+    if let (None, Some(p)) = (flags.kv_cache_tokens, &prior) {
+        settings.kv_cache_from(p);
+    }
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
         parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
@@ -298,6 +303,16 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         warm_up: 2_000,
     };
     scenario.validate().map_err(CalibrateError::Refused)?;
+    let names = files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    budget::check(
+        &scenario,
+        &parsed.iter().map(|i| &i.parsed).collect::<Vec<_>>(),
+        &names,
+    )?;
     let mut summaries = gathered.summaries;
     for (summary, experiment) in summaries.iter_mut().zip(&gathered.experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));
@@ -388,6 +403,35 @@ impl From<&ServerFlags> for Settings {
 }
 
 impl Settings {
+    /// The KV cache as vLLM would size it for the prior's model on its GPUs (`--gpu-memory-utilization` 0.9,
+    /// [`prior::ACTIVATIONS_GIB`] a GPU for activations and graphs), in place of an unlimited one.
+    fn kv_cache_from(&mut self, prior: &prior::Prior) {
+        let memory = prior
+            .deployment
+            .roofline()
+            .gpu_memory(0.9, prior::ACTIVATIONS_GIB);
+        let tokens = memory.tokens();
+        if tokens == 0 {
+            return;
+        }
+        if let Some(line) = self
+            .assumptions
+            .iter_mut()
+            .find(|l| l.starts_with("KV cache not limited"))
+        {
+            *line = format!(
+                "KV cache {tokens} tokens per replica (from physics: 90% of {} × {} GiB less {:.1} GiB of weights \
+                 and {} GiB a GPU of activations; give --kv-cache-tokens, the \"GPU KV cache size\" of the start-up \
+                 log)",
+                memory.gpus,
+                memory.gpu_memory_gib,
+                memory.weights_gib,
+                prior::ACTIVATIONS_GIB
+            );
+        }
+        self.kv_cache = KvCache::Memory(memory);
+    }
+
     /// The prompt prefix every request shares, cached: as given, or found in the inputs' idle requests (0 when
     /// none is found), with the report's line saying which.
     fn shared_prefix(&mut self, flags: &ServerFlags, parsed: &[inputs::Input]) -> u32 {

@@ -13,6 +13,10 @@ use crate::model::hardware::Deployment;
 /// (REFERENCE §5: the front-end overhead found when this model was first checked against vLLM 0.8.5).
 pub const FRONTEND_PRIOR: f64 = 4e-3;
 
+/// GiB a GPU vLLM keeps for activations, CUDA graphs and buffers besides the weights and the KV cache, when the
+/// start-up log is not given (the presets' 2–3 GiB).
+pub const ACTIVATIONS_GIB: f64 = 2.0;
+
 /// How far each coefficient's prior may be off (relative standard deviations, in [`super::fit::COEFFICIENTS`]'
 /// order): the decode step's memory time within about 30% (published efficiencies run from 63% to 82% of the
 /// bandwidth), the KV read's within 50%, the compute cost within 30% (MFU from about 45% to 90%), the front end

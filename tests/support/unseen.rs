@@ -24,10 +24,24 @@ pub struct Server {
     pub flags: ServerFlags,
 }
 
+const CODELLAMA: &str = "codellama/CodeLlama-34b-Instruct-hf";
+
 const BASELINE_PREFIX: Option<u32> = None;
 
-fn flags(max_num_seqs: u32, max_num_batched_tokens: u32, kv_cache_tokens: u64) -> ServerFlags {
+/// The GPU of the four servers: "one 80 GB GPU" in their logs, an H100 SXM by the BLIS project's testbed (its
+/// `hardware_config.json` has H100 and A100 only, and a 26 ms decode step of CodeLlama-34B is faster than an A100's
+/// 2.0 TB/s can read its 67 GB of weights).
+const GPU: &str = "H100 SXM";
+
+fn flags(
+    model: &str,
+    max_num_seqs: u32,
+    max_num_batched_tokens: u32,
+    kv_cache_tokens: u64,
+) -> ServerFlags {
     ServerFlags {
+        model: Some(model.to_owned()),
+        gpu: Some(GPU.to_owned()),
         max_num_seqs: Some(max_num_seqs),
         max_num_batched_tokens: Some(max_num_batched_tokens),
         chunked_prefill: Some(true),
@@ -46,22 +60,22 @@ pub fn servers() -> Vec<Server> {
         Server {
             name: "CodeLlama-34B, 4 096-token budget, long outputs",
             file: "codellama-34b-sweep.csv",
-            flags: flags(256, 4096, 40_592),
+            flags: flags(CODELLAMA, 256, 4096, 40_592),
         },
         Server {
             name: "CodeLlama-34B, 4 096-token budget, long prompts, short outputs",
             file: "jan20-prefill-llama7b-tp1-1.csv",
-            flags: flags(256, 4096, 40_592),
+            flags: flags(CODELLAMA, 256, 4096, 40_592),
         },
         Server {
             name: "CodeLlama-34B, 64-token budget, 32 sequences, long prompts",
             file: "jan20-codellama-prefill-1.csv",
-            flags: flags(32, 64, 44_640),
+            flags: flags(CODELLAMA, 32, 64, 44_640),
         },
         Server {
             name: "Llama-2-7B, 4 096-token budget",
             file: "jan21-llama7b-train-1.csv",
-            flags: flags(256, 4096, 119_008),
+            flags: flags("meta-llama/Llama-2-7b-hf", 256, 4096, 119_008),
         },
     ];
     all.into_iter()
