@@ -57,8 +57,8 @@ pub struct FlagFields {
     pub gpu: String,
     /// GPUs one replica spans (empty: the files' `gpu_count`, else 1).
     pub tensor_parallel: String,
-    /// The figures of an "other" model or GPU.
-    pub figures: HardwareFigures,
+    /// The figures of an "other" model or GPU (boxed: they are seldom given, and the message stays small).
+    pub figures: Box<HardwareFigures>,
 }
 
 /// The value of the model's or the GPU's list that stands for figures typed in.
@@ -364,7 +364,7 @@ impl ToWorker {
                     model: fields.text("model")?,
                     gpu: fields.text("GPU")?,
                     tensor_parallel: fields.text("tensor parallel")?,
-                    figures: HardwareFigures::read(&mut fields)?,
+                    figures: Box::new(HardwareFigures::read(&mut fields)?),
                 },
                 files: fields.files()?,
             },

@@ -39,13 +39,13 @@ fn to_worker() -> Vec<ToWorker> {
                 model: "other".to_owned(),
                 gpu: "GeForce RTX 4090".to_owned(),
                 tensor_parallel: "2".to_owned(),
-                figures: HardwareFigures {
+                figures: Box::new(HardwareFigures {
                     parameters_billions: "8.03".to_owned(),
                     layers: "32".to_owned(),
                     head_size: "128".to_owned(),
                     memory_gb: "24".to_owned(),
                     ..HardwareFigures::default()
-                },
+                }),
             },
             files: vec![
                 InputFile {

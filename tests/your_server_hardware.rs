@@ -56,7 +56,7 @@ fn fields(model: &str, gpu: &str, tensor_parallel: &str, figures: HardwareFigure
         model: model.to_owned(),
         gpu: gpu.to_owned(),
         tensor_parallel: tensor_parallel.to_owned(),
-        figures,
+        figures: Box::new(figures),
         ..FlagFields::default()
     }
 }
@@ -163,7 +163,13 @@ fn a_gpu_typed_in_runs_the_model_the_files_name() {
     let typed = flags.deployment.unwrap();
     assert_eq!(typed.describe(), "Llama 3 8B on 1 × the GPU typed in");
     let known = Deployment::known("meta-llama/Meta-Llama-3-8B", "RTX 4090", 1).unwrap();
-    assert_eq!(typed.roofline().iteration(), known.roofline().iteration());
+    let (typed, known) = (typed.roofline().iteration(), known.roofline().iteration());
+    assert!(
+        (typed.fixed / known.fixed - 1.0).abs() < 1e-9,
+        "{typed:?} {known:?}"
+    );
+    let compute = |i: &goodput::model::IterationModel| i.compute.as_ref().map(|c| c.per_token);
+    assert!((compute(&typed).unwrap() / compute(&known).unwrap() - 1.0).abs() < 1e-9);
 }
 
 #[test]

@@ -72,7 +72,7 @@ fn figure<T: std::str::FromStr + PartialOrd + From<u8>>(
 }
 
 /// The architecture typed in for an "other" model: a dense model, its attention heads the hidden size over the head
-/// size, weights and cache at the dtype's bytes.
+/// size (0 when the head is wider than the model, which the architecture's check refuses), weights and cache at the dtype's bytes.
 fn typed_architecture(figures: &HardwareFigures) -> Result<Architecture, String> {
     let [parameters, layers, hidden_size, kv_heads, head_size, dtype_bytes, ..] = figures.named();
     let (name, text) = parameters;
@@ -94,7 +94,7 @@ fn typed_architecture(figures: &HardwareFigures) -> Result<Architecture, String>
         active_parameters: parameters,
         layers: figure(layers, "model's")?,
         hidden_size,
-        attention_heads: (hidden_size / head_dim).max(kv_heads),
+        attention_heads: hidden_size / head_dim,
         kv_heads,
         head_dim,
         weight_bytes: f64::from(bytes),

@@ -86,6 +86,9 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 const MODEL_OPTIONS: &str = include_str!(concat!(env!("OUT_DIR"), "/model-options.html"));
 const GPU_OPTIONS: &str = include_str!(concat!(env!("OUT_DIR"), "/gpu-options.html"));
 
+/// How a table folds a name for comparison (`models::match_key`, `gpus::match_key`).
+type MatchKey = fn(&str) -> String;
+
 /// The attribute of a list the files' names set (rather than the learner).
 const FILLED: &str = "data-filled";
 
@@ -343,7 +346,7 @@ impl Panel {
     /// the list at "as the files say", and the report says that the prior is missing and why.
     fn fill_from(&self, files: &[InputFile]) {
         let named = named_in(files);
-        let keyed: [(&str, Option<String>, fn(&str) -> String); 2] = [
+        let keyed: [(&str, Option<String>, MatchKey); 2] = [
             ("model", named.model, models::match_key),
             ("gpu", named.gpu, gpus::match_key),
         ];
@@ -400,7 +403,7 @@ impl Panel {
             model: list("model"),
             gpu: list("gpu"),
             tensor_parallel: self.value("tp"),
-            figures: HardwareFigures {
+            figures: Box::new(HardwareFigures {
                 parameters_billions: self.value("params"),
                 layers: self.value("layers"),
                 hidden_size: self.value("hidden"),
@@ -410,7 +413,7 @@ impl Panel {
                 bandwidth_tb_s: self.value("bandwidth"),
                 peak_tflops: self.value("peak"),
                 memory_gb: self.value("memory"),
-            },
+            }),
         }
     }
 
