@@ -8,6 +8,21 @@
 #[allow(dead_code)] // the build only produces the data, it never reads it
 mod lesson;
 
+// The compiler checks a lesson's `@answers` blocks against the passages the teacher cuts the lesson into, with the
+// teacher's own cutting (`crate::teacher::passages`, which reads HTML with `crate::presentation::html`).
+#[path = "src/presentation/html.rs"]
+#[allow(dead_code)] // the build cuts passages only, it never measures screens
+mod presentation_html;
+mod presentation {
+    pub(crate) use super::presentation_html as html;
+}
+#[path = "src/teacher/passages.rs"]
+#[allow(dead_code)]
+mod teacher_passages;
+mod teacher {
+    pub(crate) use super::teacher_passages as passages;
+}
+
 #[path = "src/lesson/compiler/mod.rs"]
 #[allow(dead_code)] // helpers that only the library and its tests call
 mod compiler;
@@ -66,6 +81,8 @@ fn main() {
     println!("cargo:rerun-if-changed=lessons");
     println!("cargo:rerun-if-changed=src/lesson/types.rs");
     println!("cargo:rerun-if-changed=src/lesson/compiler");
+    println!("cargo:rerun-if-changed=src/teacher/passages.rs");
+    println!("cargo:rerun-if-changed=src/presentation/html.rs");
 
     write_hardware_options(&out_dir);
 

@@ -286,3 +286,28 @@ fn a_timed_trace_where_every_request_overlaps_one_long_one_calibrates_in_linear_
         started.elapsed()
     );
 }
+
+#[test]
+fn more_inputs_than_one_calibration_takes_are_refused_before_any_is_parsed() {
+    use goodput::calibrate::inputs::{MAX_INPUT_FILES, MAX_TOTAL_INPUT_BYTES};
+    let light = synthetic_result(0.3, 60, 1, false);
+    let many: Vec<InputFile> = (0..=MAX_INPUT_FILES)
+        .map(|i| file(&format!("run-{i}.json"), light.clone()))
+        .collect();
+    let e = refused(&many, &ServerFlags::default());
+    assert!(e.starts_with("more than 32 inputs (at run-32.json)"), "{e}");
+    // Three files of 50 MB, each under the limit for one file, together over the limit for all: refused by size,
+    // before the JSON of any is parsed (these are not JSON at all).
+    let big = "x".repeat(50 << 20);
+    let large: Vec<InputFile> = (0..3)
+        .map(|i| file(&format!("big-{i}.json"), big.clone()))
+        .collect();
+    let e = refused(&large, &ServerFlags::default());
+    assert_eq!(
+        e,
+        format!(
+            "the inputs up to big-2.json come to more than {} MB in all, the limit for one calibration",
+            MAX_TOTAL_INPUT_BYTES >> 20
+        )
+    );
+}

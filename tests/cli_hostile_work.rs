@@ -276,3 +276,31 @@ fn a_huge_fleet_is_refused_before_calibrating() {
         "{e}"
     );
 }
+
+#[test]
+fn one_file_named_more_times_than_a_calibration_takes_is_refused_before_reading() {
+    let data = "../shared/data/vllm-bench-0.8.5";
+    let light = format!(
+        "{data}/vllm_200prompts1qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-H100-PCIe.json"
+    );
+    let mut args = vec!["calibrate"];
+    args.extend(std::iter::repeat_n(light.as_str(), 40));
+    let e = refused(&args);
+    assert!(e.starts_with("more than 32 inputs (at "), "{e}");
+}
+
+#[test]
+fn a_trace_longer_than_a_run_replays_is_refused_before_it_is_parsed() {
+    let dir = folder("long-trace");
+    // Ten million and two requests of six bytes: 60 MB, generated here.
+    let mut text = String::with_capacity(61 << 20);
+    text.push_str("arrival_s,prompt_tokens,output_tokens\n");
+    for _ in 0..10_000_002 {
+        text.push_str("0,1,1\n");
+    }
+    let trace = write(&dir, "long.csv", &text);
+    drop(text);
+    let e = refused(&["run", "--trace", &trace]);
+    assert!(e.ends_with("long.csv has 10000003 lines, more than the 10000000 requests a run replays (replay a part, or sample it)"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -2,8 +2,9 @@
 //! lifecycle reports, request traces (CSV and JSON lines), scrape pairs for calibration, the stored calibrated server (`calibrate::handoff`), and the stream
 //! of the learner's own model (`teacher::model::StreamReader`).
 //!
-//! Every target checks the same three things: no panic, a case done in bounded time ([`CASE_LIMIT`]), and either a
-//! result or a one-line error. A result goes on as far as the fit: its rows pass the numeric guard or are refused,
+//! Every target checks the same things: no panic, a case done in bounded time ([`CASE_LIMIT`]), and either a
+//! result or a one-line error; the file readers' targets also hold the heap's peak to a budget in proportion to the
+//! input ([`memory_limit`]), so a few bytes that claim a huge count cannot make the reader reserve for it. A result goes on as far as the fit: its rows pass the numeric guard or are refused,
 //! and the fit (nalgebra's SVD) never sees one that is not. Seeds are real formats: the synthetic server's result
 //! files, the sample metrics pages, a server the calibration itself stored, a stream as vLLM sends it. `cargo test`
 //! runs 256 cases of each; `make fuzz` runs each for `GOODPUT_FUZZ_SECONDS` (60 s by default there), and the case
@@ -20,6 +21,13 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::time::{Duration, Instant};
 
+#[path = "support/peak_alloc.rs"]
+mod peak_alloc;
+use peak_alloc::{peak_of, Counting};
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
 #[path = "support/fuzz.rs"]
 mod fuzzing;
 use fuzzing::{edits, fuzz, mutate};
@@ -32,6 +40,12 @@ mod inference_perf_reports;
 
 /// Longest a case may take, however hostile its input: a parse and a fit are milliseconds.
 const CASE_LIMIT: Duration = Duration::from_secs(2);
+
+/// Most heap a case may take above what it started with: 64 times its input and 16 MB (a parse holds the text's
+/// values and the fit's rows, a few times the input; a reservation made from a number in the input is far more).
+fn memory_limit(input_bytes: usize) -> usize {
+    64 * input_bytes + (16 << 20)
+}
 
 const RESULT_LIGHT: &str = include_str!("fixtures/your-server/light-0.3rps.json");
 const RESULT_HEAVIER: &str = include_str!("fixtures/your-server/light-0.8rps.json");
@@ -77,6 +91,17 @@ fn fit_guarded(rows: &[Row]) -> Result<(), TestCaseError> {
 
 /// Parses `text` as calibrate reads a file and goes on to the fit's rows; checks the case's time.
 fn reads_to_the_fit(name: &str, text: &str) -> Result<(), TestCaseError> {
+    let (peak, read) = peak_of(|| read_to_the_fit(name, text));
+    read?;
+    prop_assert!(
+        peak <= memory_limit(text.len()),
+        "{name}: {peak} bytes at the peak for {} bytes of input",
+        text.len()
+    );
+    Ok(())
+}
+
+fn read_to_the_fit(name: &str, text: &str) -> Result<(), TestCaseError> {
     let started = Instant::now();
     let file = InputFile {
         name: name.to_owned(),
@@ -486,4 +511,15 @@ fn mutated_model_streams_read_or_fail_in_one_sentence() {
             Ok(())
         },
     );
+}
+
+// Found by `make fuzz` (`stored-server`): a warm-up near the largest count overflowed the sum its refusal quotes.
+#[test]
+fn a_warm_up_near_the_largest_count_is_refused_not_a_panic() {
+    let mut scenario = Scenario::distserve_preset();
+    scenario.warm_up = u64::MAX;
+    let e = scenario.validate().unwrap_err();
+    assert_eq!(e.field, "run");
+    let all = u128::from(scenario.customers) + u128::from(u64::MAX);
+    assert!(e.problem.contains(&format!("{all} in all")), "{e}");
 }

@@ -623,6 +623,61 @@ fn the_sample_lesson_compiles_into_typed_data() {
     );
 }
 
+/// A section with two paragraphs, then another section, then `answers` (an `@answers` body) on line 19.
+fn with_answers(answers: &str) -> String {
+    format!(
+        "## First\n\nQueueing plus prefill make TTFT.\n\nThe knee is a bend.\n\n## Second\n\nThe knee, again.\n\n```@answers\n{answers}```\n"
+    )
+}
+
+#[test]
+fn an_answers_entry_must_point_at_one_passage_of_its_section() {
+    let entry = |passage: &str| {
+        format!("[[questions]]\nkind = \"composition\"\npassage = \"{passage}\"\nasks = [\"What is TTFT made of?\"]\n")
+    };
+    assert_error(
+        &error_of(&with_answers(&entry("pantry"))),
+        22,
+        "points nowhere",
+    );
+    assert_error(
+        &error_of(&with_answers(&entry("the knee"))),
+        22,
+        "is in 2 passages",
+    );
+    assert_error(
+        &error_of(&with_answers(&entry("queueing plus PREFILL"))),
+        22,
+        "not in the section this `@answers` block stands in",
+    );
+    let source = format!("{FRONT_MATTER}{}", with_answers(&entry("KNEE, again")));
+    let lesson = compile_lesson(FILE, &source).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(lesson.answers[0].passage, 2, "{:?}", lesson.answers);
+}
+
+#[test]
+fn an_answers_entry_needs_a_known_kind_and_questions() {
+    assert_error(
+        &error_of(&with_answers(
+            "[[questions]]\nkind = \"recipe\"\npassage = \"again\"\nasks = [\"How?\"]\n",
+        )),
+        21,
+        "unknown question kind `recipe`; use one of definition, comparison,",
+    );
+    assert_error(
+        &error_of(&with_answers(
+            "[[questions]]\nkind = \"why\"\npassage = \"again\"\nasks = []\n",
+        )),
+        23,
+        "`asks` lists the questions the passage answers",
+    );
+    assert_error(
+        &error_of(&with_answers("")),
+        19,
+        "needs at least one [[questions]] entry",
+    );
+}
+
 #[test]
 fn lesson_data_survives_the_json_the_page_reads() {
     let lesson = sample();

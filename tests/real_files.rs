@@ -430,7 +430,8 @@ mod mutated {
                     }
                     CalibrateError::Undetermined(_)
                     | CalibrateError::Refused(_)
-                    | CalibrateError::TooMuchWork(_) => true,
+                    | CalibrateError::TooMuchWork(_)
+                    | CalibrateError::TooMuchInput(_) => true,
                     CalibrateError::NoInput | CalibrateError::Flag { .. } => false,
                 };
                 prop_assert!(fault, "{e:?}");

@@ -601,11 +601,11 @@ fn each_kind_of_question_is_read_from_its_wording() {
         ("Explain the knee in plain words", QuestionKind::Simple),
         (
             "What happens if I turn off chunked prefill?",
-            QuestionKind::WhatIf,
+            QuestionKind::Consequence,
         ),
         (
             "Does chunked prefill help TTFT or TPOT?",
-            QuestionKind::WhatIf,
+            QuestionKind::Consequence,
         ),
         (
             "Which metric tells me to scale out?",
@@ -617,6 +617,19 @@ fn each_kind_of_question_is_read_from_its_wording() {
             QuestionKind::Why,
         ),
         ("How should I drive a capacity test?", QuestionKind::Other),
+        ("what is TTFT made of?", QuestionKind::Composition),
+        (
+            "Does W include the time in the queue?",
+            QuestionKind::Composition,
+        ),
+        (
+            "how long does a new replica take to serve?",
+            QuestionKind::Duration,
+        ),
+        (
+            "How often does the HPA read its signal?",
+            QuestionKind::Duration,
+        ),
         // "What does … say about …" asks more than what a word means.
         (
             "What does Little's Law say about my dashboard's 64 running and 30 waiting?",
@@ -649,7 +662,7 @@ fn each_kind_of_question_is_read_from_its_wording() {
         ),
     ] {
         let reading = read(question);
-        assert_eq!(reading.kind, QuestionKind::Difference, "{question}");
+        assert_eq!(reading.kind, QuestionKind::Comparison, "{question}");
         assert_eq!(
             reading.compared,
             Some((a.to_owned(), b.to_owned())),

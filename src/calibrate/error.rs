@@ -37,6 +37,8 @@ pub enum CalibrateError {
     Undetermined(String),
     /// The fitted scenario does not validate: the flags disagree with what the inputs show.
     Refused(ScenarioError),
+    /// More inputs, or more bytes in all, than one calibration takes ([`super::inputs::check_sizes`]).
+    TooMuchInput(String),
     /// Checking the fit would simulate more than the work budget: what made it large (a flag or the inputs' lengths).
     TooMuchWork(String),
 }
@@ -66,7 +68,7 @@ impl fmt::Display for CalibrateError {
             CalibrateError::Input { name, problem } => write!(f, "{name}: {problem}"),
             CalibrateError::Read { said, .. } => f.write_str(said),
             CalibrateError::Undetermined(why) => f.write_str(why),
-            CalibrateError::TooMuchWork(why) => f.write_str(why),
+            CalibrateError::TooMuchWork(why) | CalibrateError::TooMuchInput(why) => f.write_str(why),
             CalibrateError::Refused(error) => write!(
                 f,
                 "the fitted scenario is refused: {} {} (check the flags against the inputs)",

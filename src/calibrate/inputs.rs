@@ -34,6 +34,35 @@ pub enum Parsed {
 /// Largest file accepted: 64 MB (a detailed result of 10 000 requests is a few MB).
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
+/// Most files (and pasted texts) one calibration takes: each measures one run, and a dozen already span a server.
+pub const MAX_INPUT_FILES: usize = 32;
+
+/// Most bytes one calibration takes in all its files and pasted text together, so that one large file named many
+/// times, or many large files, cannot multiply what is held in memory.
+pub const MAX_TOTAL_INPUT_BYTES: usize = 2 * MAX_INPUT_BYTES;
+
+/// Refuses inputs, given as their names and sizes in bytes, that are more than [`MAX_INPUT_FILES`] or together
+/// larger than [`MAX_TOTAL_INPUT_BYTES`]: checked before the files are read where their sizes are known first.
+pub fn check_sizes<'a>(inputs: impl IntoIterator<Item = (&'a str, f64)>) -> Result<(), String> {
+    let (mut count, mut total) = (0, 0.0);
+    for (name, bytes) in inputs {
+        count += 1;
+        total += bytes;
+        if count > MAX_INPUT_FILES {
+            return Err(format!(
+                "more than {MAX_INPUT_FILES} inputs (at {name}): calibrate from the runs that differ, a few are enough"
+            ));
+        }
+        if total > MAX_TOTAL_INPUT_BYTES as f64 {
+            return Err(format!(
+                "the inputs up to {name} come to more than {} MB in all, the limit for one calibration",
+                MAX_TOTAL_INPUT_BYTES >> 20
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One input a file holds: a file holds several when it is a GuideLLM report (one a benchmark) or a result file
 /// `--append-result` added to.
 #[derive(Clone, Debug)]
@@ -121,15 +150,19 @@ fn json_values(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String> {
 }
 
 fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
-    let values = match json_values(name, text) {
-        Ok(values) => values,
-        // A trace's lines are read one by one, so its error names the line and the field.
-        Err(e) if first_line_is_trace(text) => {
-            trace_json_lines(name, text)?;
-            return Err(e);
-        }
-        Err(e) => return Err(e),
+    let trace = |lives: Vec<Life>| {
+        vec![Input {
+            name: name.to_owned(),
+            parsed: Parsed::Trace(lives),
+            whole_run: false,
+        }]
     };
+    // A trace's lines are read one by one into their fields, never held as JSON values first (a value of a short
+    // line takes ten times its bytes), and its error names the line and the field.
+    if first_line_is_trace(text) {
+        return trace_json_lines(name, text).map(trace);
+    }
+    let values = json_values(name, text)?;
     let Some((_, Value::Object(first))) = values.first() else {
         if values
             .first()
@@ -141,13 +174,6 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
             ));
         }
         return Err(format!("{name}: JSON, but not an object: not {FORMATS}"));
-    };
-    let trace = |lives: Vec<Life>| {
-        vec![Input {
-            name: name.to_owned(),
-            parsed: Parsed::Trace(lives),
-            whole_run: false,
-        }]
     };
     if first.contains_key("arrival_s") {
         return trace_json_lines(name, text).map(trace);

@@ -203,6 +203,8 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     if files.is_empty() {
         return Err(CalibrateError::NoInput);
     }
+    inputs::check_sizes(files.iter().map(|f| (f.name.as_str(), f.text.len() as f64)))
+        .map_err(CalibrateError::TooMuchInput)?;
     flags.check()?;
     let mut settings = Settings::from(flags);
     let prior = prior::choose(flags, files, &mut settings.assumptions)?;

@@ -28,6 +28,83 @@ pub struct Lesson {
     pub meta: LessonMeta,
     /// The body, in reading order.
     pub blocks: Vec<Block>,
+    /// What its passages answer, as the author declared beside them in `@answers` blocks: the Ask box's teacher
+    /// reads them.
+    pub answers: Vec<PassageAnswer>,
+}
+
+/// One question a passage of the lesson answers, declared by the lesson's author in an `@answers` block beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassageAnswer {
+    /// The passage: its index among the lesson's passages in reading order (`crate::teacher::passages`).
+    pub passage: usize,
+    /// The words of the passage that answer, as the author quoted them (the build found them there).
+    pub quote: String,
+    /// The kind of question it answers.
+    pub kind: QuestionKind,
+    /// The questions it answers, in a learner's words.
+    pub asks: Vec<String>,
+}
+
+/// The kind of a learner's question: what the teacher reads from its wording, and what an `@answers` block says a
+/// passage answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuestionKind {
+    /// "What is goodput?", "What does TPOT mean?"
+    Definition,
+    /// "What is the difference between TTFT and TPOT?", "open loop vs closed loop"
+    Comparison,
+    /// "Explain goodput like I am five", "in simple terms"
+    Simple,
+    /// "What happens if I turn off chunked prefill?", "What happens to latency at full load?"
+    Consequence,
+    /// "Which metric tells me to add a replica?", "What flag caps concurrency?"
+    WhichSignal,
+    /// "Why does latency blow up near full load?"
+    Why,
+    /// "What is TTFT made of?"
+    Composition,
+    /// "How long does a new replica take to serve?"
+    Duration,
+    /// Anything else: the best match leads. Never declared.
+    Other,
+}
+
+impl QuestionKind {
+    /// The kinds an `@answers` block may declare.
+    pub const DECLARED: [QuestionKind; 8] = [
+        QuestionKind::Definition,
+        QuestionKind::Comparison,
+        QuestionKind::Simple,
+        QuestionKind::Consequence,
+        QuestionKind::WhichSignal,
+        QuestionKind::Why,
+        QuestionKind::Composition,
+        QuestionKind::Duration,
+    ];
+
+    /// The kind's name in a lesson (`which-signal`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QuestionKind::Definition => "definition",
+            QuestionKind::Comparison => "comparison",
+            QuestionKind::Simple => "simple",
+            QuestionKind::Consequence => "consequence",
+            QuestionKind::WhichSignal => "which-signal",
+            QuestionKind::Why => "why",
+            QuestionKind::Composition => "composition",
+            QuestionKind::Duration => "duration",
+            QuestionKind::Other => "other",
+        }
+    }
+
+    /// The declarable kind named `name`.
+    pub fn from_name(name: &str) -> Option<QuestionKind> {
+        Self::DECLARED
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
+    }
 }
 
 /// A lesson's front matter.

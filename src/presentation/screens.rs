@@ -307,6 +307,7 @@ mod tests {
                 minutes: 5,
             },
             blocks,
+            answers: Vec::new(),
         }
     }
 

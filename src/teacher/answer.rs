@@ -6,12 +6,14 @@ use super::kinds::{read, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
-use super::worked::{sizing_answer, slo_answer, SizingAnswer};
+use super::worked::{littles_law_answer, sizing_answer, slo_answer, LittleAnswer, SizingAnswer};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
 
 /// How much of the question the best passage must contain to count as an answer: half its distinct words.
 const ANSWER_COVERAGE: f64 = 0.5;
+/// How much of the question must be the lesson's when a passage was declared to answer it.
+const DECLARED_ANSWER_COVERAGE: f64 = 0.3;
 /// How many of the best candidates for a difference's second term are searched for one beside the first's.
 const NEAR_CANDIDATES: usize = 3;
 /// How many passages a difference question's side-by-side keeps before the rest of the ranking.
@@ -24,6 +26,8 @@ const CONTEXT_PASSAGES: usize = 4;
 /// What the course says to a question.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer<'a> {
+    /// Little's Law worked for the quantity asked.
+    Little(LittleAnswer),
     /// A Little's Law sizing from the question's numbers (or what is missing).
     Sizing(SizingAnswer),
     /// SLOs to start from, for each kind of application the question names.
@@ -33,6 +37,8 @@ pub enum Answer<'a> {
     /// Two terms side by side: each as the learner named it (or as the lesson's keyword names it), and the
     /// passage that says what it is.
     Compared(Vec<(String, &'a Passage)>),
+    /// Nothing answers it well, but it plainly names a part of the lesson: that part's opening, the closest passage.
+    Closest(&'a Passage),
     /// Nothing answers it; the section that comes closest, if any word matched at all.
     NotCovered(Option<&'a Passage>),
     /// The question has no words.
@@ -44,6 +50,7 @@ impl<'a> Answer<'a> {
     pub fn shown(&self) -> Vec<&'a Passage> {
         match self {
             Answer::Passages(found) => found.clone(),
+            Answer::Closest(passage) => vec![*passage],
             Answer::Compared(sides) => sides.iter().map(|(_, passage)| *passage).collect(),
             _ => Vec::new(),
         }
@@ -73,7 +80,7 @@ impl Teacher {
     /// Cuts `lesson` into passages and indexes them.
     pub fn new(lesson: &Lesson) -> Self {
         Teacher {
-            library: Library::new(passages(lesson)),
+            library: Library::new(passages(lesson), &lesson.answers),
             lesson_title: lesson.meta.title.clone(),
             page: format!("lessons/{}/", lesson.meta.slug),
         }
@@ -131,8 +138,12 @@ impl Teacher {
         same_part.or(candidates.first()).copied()
     }
 
-    /// The two terms of a difference question and the passage for each, when the lesson defines both.
-    fn compared(&self, reading: &Reading) -> Option<Vec<(String, usize)>> {
+    /// The two terms of a comparison and the passage for each, when the lesson defines both and no passage was
+    /// declared to answer this comparison itself (that one answers it).
+    fn compared(&self, reading: &Reading, ranking: &Ranking) -> Option<Vec<(String, usize)>> {
+        if ranking.declared_lead {
+            return None;
+        }
         let (a, b) = reading.compared.as_ref()?;
         let first = self.definition(a, None, None)?;
         let second = self.definition(b, Some(first), Some(&self.passages()[first]))?;
@@ -144,7 +155,7 @@ impl Teacher {
     pub fn ranked(&self, question: &str) -> Vec<&Passage> {
         let (reading, ranking) = self.ranking(question);
         let mut order: Vec<usize> = self
-            .compared(&reading)
+            .compared(&reading, &ranking)
             .map(|sides| {
                 sides
                     .into_iter()
@@ -166,6 +177,9 @@ impl Teacher {
         if question.trim().is_empty() {
             return Answer::Empty;
         }
+        if let Some(little) = littles_law_answer(question) {
+            return Answer::Little(little);
+        }
         if let Some(sizing) = sizing_answer(question) {
             return Answer::Sizing(sizing);
         }
@@ -174,7 +188,7 @@ impl Teacher {
             return Answer::Slos(slos);
         }
         let (reading, ranking) = self.ranking(question);
-        if let Some(sides) = self.compared(&reading) {
+        if let Some(sides) = self.compared(&reading, &ranking) {
             let passages = self.passages();
             return Answer::Compared(
                 sides
@@ -186,8 +200,11 @@ impl Teacher {
         let passages = self.passages();
         match ranking.order.first() {
             None => Answer::NotCovered(None),
-            Some(&(best, _)) if ranking.coverage < ANSWER_COVERAGE => {
-                Answer::NotCovered(Some(&passages[best]))
+            Some(&(best, _)) if !self.answerable(&ranking) => {
+                match self.library.opening_of_named_part(question, Some(best)) {
+                    Some(opening) => Answer::Closest(&passages[opening]),
+                    None => Answer::NotCovered(Some(&passages[best])),
+                }
             }
             // The blocks chosen for the question's kind, or the best match and a second that scores close.
             Some(&(_, score)) => {
@@ -205,6 +222,13 @@ impl Teacher {
                 )
             }
         }
+    }
+
+    /// Whether the lesson holds enough of a question to answer it: half its words (by rarity), or a third when a
+    /// passage was declared to answer just this question (its other words are the learner's own, "forever").
+    fn answerable(&self, ranking: &Ranking) -> bool {
+        ranking.coverage >= ANSWER_COVERAGE
+            || (ranking.declared_lead && ranking.coverage >= DECLARED_ANSWER_COVERAGE)
     }
 
     /// The lesson page's site path, which in-page links name.

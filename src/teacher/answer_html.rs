@@ -4,7 +4,7 @@
 use super::answer::{Answer, Teacher};
 use super::markup::SIZER_PREFIX;
 use super::passages::Passage;
-use super::worked::{SizingAnswer, SizingNeed};
+use super::worked::{LittleAnswer, LittleQuantity, SizingAnswer, SizingNeed};
 use crate::charts::format::{format_latency, format_number, format_percent};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::html_writer::HtmlWriter;
@@ -21,6 +21,7 @@ impl Teacher {
                     "Type a question first, for example “What is goodput?”.",
                 );
             }
+            Answer::Little(little) => little_html(&mut m, &little, self.page()),
             Answer::Sizing(sizing) => sizing_html(&mut m, &sizing, self.page()),
             Answer::Slos(slos) => slos_html(&mut m, &slos, self.page()),
             Answer::Passages(found) => {
@@ -40,6 +41,14 @@ impl Teacher {
                         });
                     }
                 });
+            }
+            Answer::Closest(opening) => {
+                m.element("p", &[], |m| {
+                    m.text("The lesson does not answer that in so many words. The closest passage is the opening of ");
+                    self.section_link(m, opening);
+                    m.text(":");
+                });
+                self.passage_html(&mut m, opening);
             }
             Answer::NotCovered(Some(closest)) => {
                 m.element("p", &[], |m| {
@@ -101,6 +110,54 @@ fn list<T>(m: &mut HtmlWriter, tag: &str, items: &[T], text: impl Fn(&T) -> &str
         for item in items {
             m.text_element("li", &[], text(item));
         }
+    });
+}
+
+/// Little's Law worked: the value asked for, the sum, and what the value means.
+fn little_html(m: &mut HtmlWriter, little: &LittleAnswer, page: &str) {
+    let l = format_number(little.in_flight);
+    let x = format_number(little.throughput);
+    let w = format_latency(little.latency);
+    let (result, sum, meaning) = match little.asked {
+        LittleQuantity::InFlight => (
+            format!("{l} requests in flight"),
+            format!("L = X × W = {x} requests/s × {w} = {l}."),
+            "In flight counts every request inside, the ones being served and the ones queued: on replicas capped \
+             at --max-num-seqs, whatever is above their caps together is waiting.",
+        ),
+        LittleQuantity::Throughput => (
+            format!("{x} requests/s"),
+            format!("X = L ÷ W = {l} ÷ {w} = {x} requests/s."),
+            "With a replica's concurrency cap (--max-num-seqs) as L and its latency just below the knee as W, X is \
+             the most it can finish, X_max, and peak demand divided by X_max is the replica count.",
+        ),
+        LittleQuantity::Latency => (
+            format!("{w} per request"),
+            format!("W = L ÷ X = {l} ÷ {x} requests/s = {w}."),
+            "W is the whole time a request spends inside, queueing included: whatever it has above the latency of \
+             a lightly loaded replica is waiting.",
+        ),
+    };
+    m.element("p", &[("class", "ask-result")], |m| {
+        m.text_element("strong", &[], &result);
+        m.text(" by Little's Law.");
+    });
+    let steps = [
+        "Little's Law: requests in flight = throughput × latency, L = X × W, in any stable system, whatever the \
+         arrival pattern."
+            .to_owned(),
+        sum,
+    ];
+    list(m, "ol", &steps, String::as_str);
+    m.element("p", &[], |m| {
+        m.text(meaning).text(" More in ");
+        lesson_link(
+            m,
+            page,
+            "littles-law-sizes-the-fleet",
+            "Little's Law sizes the fleet",
+        );
+        m.text(".");
     });
 }
 

@@ -1,29 +1,14 @@
 //! What kind of question a learner asks, read from its wording: a definition, the difference between two terms, a
-//! plea to explain simply, what happens if, which metric or flag, why. Each kind is answered from the lesson's
-//! blocks in the order that suits it: a definition leads with the keyword and the TL;DR, "explain simply" with the
-//! analogy, "what happens if" with a predict step's reveal, "which metric" with the metric's keyword.
+//! plea to explain simply, what happens if, which metric or flag, why, what something is made of, how long. Each
+//! kind is answered from the lesson's blocks in the order that suits it: a definition leads with the keyword and the
+//! TL;DR, "explain simply" with the analogy, "what happens if" with a predict step's reveal, "which metric" with the
+//! metric's keyword, "how long" with the prose that gives the figure. What a passage answers, when its author said
+//! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
 use super::vocabulary::normalise;
 
-/// The kind of a question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QuestionKind {
-    /// "What is goodput?", "What does TPOT mean?"
-    Definition,
-    /// "What is the difference between TTFT and TPOT?", "open loop vs closed loop"
-    Difference,
-    /// "Explain goodput like I am five", "in simple terms"
-    Simple,
-    /// "What happens if I turn off chunked prefill?", "Does chunked prefill help TTFT?"
-    WhatIf,
-    /// "Which metric tells me to add a replica?", "What flag caps concurrency?"
-    WhichSignal,
-    /// "Why does latency blow up near full load?"
-    Why,
-    /// Anything else: the best match leads.
-    Other,
-}
+pub use crate::lesson::QuestionKind;
 
 /// A question read: its kind, what it is about with the kind's cue words taken out, and the two terms of a
 /// difference.
@@ -85,12 +70,60 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "what to watch",
             "what to monitor",
             "which vllm metric",
+            "which prometheus metric",
+            "what prometheus metric",
+            "metric for",
+            "metric name",
+            "name of the metric",
+            "name of the vllm metric",
+            "where do i see",
+            "where can i see",
             "scale on",
             "tells me",
         ],
     ),
     (
-        QuestionKind::WhatIf,
+        QuestionKind::Composition,
+        &[
+            "made of",
+            "made up of",
+            "make up",
+            "makes up",
+            "consist of",
+            "consists of",
+            "composed of",
+            "components of",
+            "breakdown of",
+            "break down",
+            "goes into",
+            "go into",
+            "include",
+            "includes",
+            "counts against",
+            "count against",
+            "counts toward",
+            "count toward",
+            "counts towards",
+            "count towards",
+        ],
+    ),
+    (
+        QuestionKind::Duration,
+        &[
+            "how long",
+            "how much time",
+            "how many seconds",
+            "how many minutes",
+            "how many ms",
+            "how many milliseconds",
+            "how often",
+            "how far apart",
+            "how soon",
+            "how quickly",
+        ],
+    ),
+    (
+        QuestionKind::Consequence,
         &[
             "what happens",
             "what would happen",
@@ -157,6 +190,7 @@ const OPENERS: &[&str] = &[
     "an",
     "and",
     "difference",
+    "diff",
     "between",
     "explain",
     "tell",
@@ -220,10 +254,16 @@ fn compared(said: &str) -> Option<(String, String)> {
         // A term stops at the end of its clause: "open loop vs closed loop: what's the difference".
         term(text.split(['?', ':', ',', ';']).next().unwrap_or(text))
     };
-    if let Some(at) = said.find(" difference between ") {
-        let rest = &said[at + " difference between ".len()..];
-        let (a, b) = rest.split_once(" and ")?;
-        return Some((clause(a), clause(b))).filter(|(a, b)| !a.is_empty() && !b.is_empty());
+    for between in [
+        " difference between ",
+        " diff between ",
+        " differences between ",
+    ] {
+        if let Some(at) = said.find(between) {
+            let rest = &said[at + between.len()..];
+            let (a, b) = rest.split_once(" and ")?;
+            return Some((clause(a), clause(b))).filter(|(a, b)| !a.is_empty() && !b.is_empty());
+        }
     }
     BETWEEN.iter().find_map(|joint| {
         let (a, b) = said.split_once(joint)?;
@@ -293,7 +333,7 @@ pub fn read(question: &str) -> Reading {
     let said = normalise(question);
     if let Some((a, b)) = compared(&clauses(question)) {
         return Reading {
-            kind: QuestionKind::Difference,
+            kind: QuestionKind::Comparison,
             topic: question.to_owned(),
             compared: Some((a, b)),
         };
@@ -322,9 +362,11 @@ pub fn read(question: &str) -> Reading {
 pub fn preferred(kind: QuestionKind) -> &'static [PassageKind] {
     use PassageKind::*;
     match kind {
-        QuestionKind::Definition | QuestionKind::Difference => &[Keyword, Tldr, Formula, Prose],
+        QuestionKind::Definition | QuestionKind::Comparison => &[Keyword, Tldr, Formula, Prose],
+        QuestionKind::Composition => &[Keyword, Formula, Prose, Tldr],
+        QuestionKind::Duration => &[Prose, Explanation, Tldr],
         QuestionKind::Simple => &[Analogy, Tldr, Keyword],
-        QuestionKind::WhatIf => &[Explanation, Prose, Tldr],
+        QuestionKind::Consequence => &[Explanation, Prose, Tldr],
         QuestionKind::WhichSignal => &[Keyword, Recall, Prose],
         QuestionKind::Why => &[Explanation, Prose, Tldr],
         QuestionKind::Other => &[],

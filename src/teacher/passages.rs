@@ -72,8 +72,50 @@ fn plain_text(html: &str) -> String {
 
 /// Every passage of `lesson`, in reading order.
 pub fn passages(lesson: &Lesson) -> Vec<Passage> {
-    let mut section: (Option<String>, String, Option<String>) =
-        (None, lesson.meta.title.clone(), None);
+    passages_in(&lesson.meta.title, &lesson.blocks)
+}
+
+/// Every passage of `blocks`, the body of a lesson titled `title`, in reading order (for the lesson compiler, which
+/// checks `@answers` blocks against them before the lesson is whole).
+pub fn passages_in(title: &str, blocks: &[Block]) -> Vec<Passage> {
+    cut(title, blocks).0
+}
+
+/// The anchor of the section that `blocks`, the start of a lesson, end in (`None` before its first heading).
+pub fn section_after(blocks: &[Block]) -> Option<String> {
+    cut("", blocks).1
+}
+
+/// Where `quote` is in `text`, letters and digits compared and all else (case, spaces, punctuation, the way math is
+/// shown) ignored: an author quotes a passage as the page shows it, and the passage's text may space it otherwise.
+/// The byte range runs from the quote's first letter or digit to its last.
+pub fn quote_in(text: &str, quote: &str) -> Option<std::ops::Range<usize>> {
+    let wanted: Vec<char> = quote
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    if wanted.is_empty() {
+        return None;
+    }
+    // Each letter or digit of `text`, lower-cased, with the byte range of the character it came from.
+    let letters: Vec<(char, usize, usize)> = text
+        .char_indices()
+        .filter(|(_, c)| c.is_alphanumeric())
+        .flat_map(|(at, c)| {
+            c.to_lowercase()
+                .map(move |lower| (lower, at, at + c.len_utf8()))
+        })
+        .collect();
+    letters
+        .windows(wanted.len())
+        .find(|window| window.iter().map(|l| l.0).eq(wanted.iter().copied()))
+        .map(|window| window[0].1..window[window.len() - 1].2)
+}
+
+/// The passages of `blocks` under a lesson titled `title`, and the anchor of the section they end in.
+fn cut(title: &str, blocks: &[Block]) -> (Vec<Passage>, Option<String>) {
+    let mut section: (Option<String>, String, Option<String>) = (None, title.to_owned(), None);
     let mut found = Vec::new();
     let mut push = |section: &(Option<String>, String, Option<String>), kind, text: String| {
         if !text.trim().is_empty() {
@@ -86,7 +128,7 @@ pub fn passages(lesson: &Lesson) -> Vec<Passage> {
             });
         }
     };
-    for block in &lesson.blocks {
+    for block in blocks {
         match block {
             Block::Html(html) => {
                 for range in top_level_fragments(html.as_str()) {
@@ -165,5 +207,5 @@ pub fn passages(lesson: &Lesson) -> Vec<Passage> {
             | Block::Tasks(_) => {}
         }
     }
-    found
+    (found, section.0)
 }

@@ -40,6 +40,8 @@ const UNITS: &[Unit] = &[
     unit(&["rps"], Quantity::RequestRate, 1.0),
     unit(&["rpm"], Quantity::RequestRate, 1.0 / 60.0),
     unit(&["requests", "in", "flight"], Quantity::Concurrency, 1.0),
+    unit(&["reqs", "in", "flight"], Quantity::Concurrency, 1.0),
+    unit(&["requests", "running"], Quantity::Concurrency, 1.0),
     unit(&["requests", "at", "once"], Quantity::Concurrency, 1.0),
     unit(&["at", "once"], Quantity::Concurrency, 1.0),
     unit(&["in", "flight"], Quantity::Concurrency, 1.0),

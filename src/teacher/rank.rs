@@ -159,6 +159,17 @@ const STOP_WORDS: &[&str] = &[
     "seeing",
     "use",
     "using",
+    "till",
+    "until",
+    "shouldnt",
+    "isnt",
+    "dont",
+    "doesnt",
+    "cant",
+    "wont",
+    "arent",
+    "wouldnt",
+    "didnt",
 ];
 
 /// Lower-cased, stemmed words of `text`, stop words left out. Hyphens and slashes split words (`max-num-seqs`
@@ -238,9 +249,14 @@ impl PassageIndex {
         }
     }
 
+    /// Whether some passage has `term` (stemmed).
+    pub fn holds(&self, term: &str) -> bool {
+        self.postings.contains_key(term)
+    }
+
     /// The inverse document frequency of `term` (the "+1" form, never negative); a term no passage has gets the
     /// highest.
-    fn idf(&self, term: &str) -> f64 {
+    pub fn idf(&self, term: &str) -> f64 {
         let passages = self.lengths.len() as f64;
         let with_term = self.postings.get(term).map_or(0.0, |p| p.len() as f64);
         ((passages - with_term + 0.5) / (with_term + 0.5) + 1.0).ln()

@@ -7,11 +7,20 @@ use super::kinds::{preferred, suitability, without_cue, QuestionKind};
 use super::passages::{Passage, PassageKind};
 use super::rank::PassageIndex;
 use super::vocabulary::translate;
+use crate::lesson::PassageAnswer;
 
 /// How much the section's match counts against the passage's own (both scaled to the best of their kind).
 const SECTION_WEIGHT: f64 = 1.0;
 /// How much a keyword that names exactly what the question asks about counts.
 const SUBJECT_WEIGHT: f64 = 2.0;
+
+/// How much a passage's declared questions of the question's kind count, at their best (the very words asked).
+const DECLARED_WEIGHT: f64 = 2.0;
+/// A passage whose declared question of the question's kind matches it at least this well leads the answer.
+const DECLARED_LEAD: f64 = 0.4;
+
+/// The most words the lesson never uses that a question may hold and still be answered from the part it names.
+const CLOSEST_UNKNOWN_WORDS: usize = 1;
 
 /// BM25's length normalisation over whole sections (see [`PassageIndex::with_length_normalisation`]).
 const SECTION_LENGTH_NORMALISATION: f64 = 0.3;
@@ -30,15 +39,27 @@ pub struct Ranking {
     pub leads: usize,
     /// The share of the question's words (weighted by rarity) the best passages' sections hold, 0–1.
     pub coverage: f64,
+    /// Whether the first passage leads because its author declared that it answers this kind of question about this.
+    pub declared_lead: bool,
 }
 
-/// The lesson's passages indexed twice: one by one, and section by section.
+/// One question a passage answers, as its author declared it (`@answers`), read as a question is.
+struct DeclaredAsk {
+    passage: usize,
+    kind: QuestionKind,
+    /// Its words, stemmed, with the lesson's words for what it says; only words the lesson has.
+    terms: Vec<String>,
+}
+
+/// The lesson's passages indexed twice, one by one and section by section, and what their author says they answer.
 pub struct Library {
     passages: Vec<Passage>,
     index: PassageIndex,
     sections: PassageIndex,
     /// Each passage's section, as an index into the section documents.
     section_of: Vec<usize>,
+    /// Every question the lesson's `@answers` entries say a passage answers.
+    declared: Vec<DeclaredAsk>,
 }
 
 /// One document per section: every passage of it, under its heading.
@@ -64,6 +85,14 @@ fn section_documents(passages: &[Passage]) -> (Vec<Passage>, Vec<usize>) {
     (documents, section_of)
 }
 
+/// The spellings of a keyword passage's term ("TPOT / ITL: …" is TPOT and ITL; "ITL vs TPOT" both).
+fn keyword_spellings(text: &str) -> impl Iterator<Item = &str> {
+    let term = text.split(": ").next().unwrap_or("");
+    term.split(" / ")
+        .flat_map(|part| part.split(", "))
+        .flat_map(|part| part.split(" vs "))
+}
+
 /// Scores scaled to the best of them (0 where absent).
 fn scaled(hits: &[super::rank::Hit], len: usize) -> Vec<f64> {
     let best = hits
@@ -77,24 +106,122 @@ fn scaled(hits: &[super::rank::Hit], len: usize) -> Vec<f64> {
 }
 
 impl Library {
-    /// Indexes `passages` one by one and by section.
-    pub fn new(passages: Vec<Passage>) -> Self {
+    /// Indexes `passages` one by one and by section, and the questions `declared` says they answer.
+    pub fn new(passages: Vec<Passage>, declared: &[PassageAnswer]) -> Self {
         let index = PassageIndex::new(&passages);
         let (documents, section_of) = section_documents(&passages);
-        Library {
+        let mut library = Library {
             sections: PassageIndex::with_length_normalisation(
                 &documents,
                 SECTION_LENGTH_NORMALISATION,
             ),
+            declared: Vec::new(),
             passages,
             index,
             section_of,
+        };
+        // Only the entries whose passage exists: the build checked them against these very passages.
+        library.declared = declared
+            .iter()
+            .filter(|entry| entry.passage < library.passages.len())
+            .flat_map(|entry| {
+                entry.asks.iter().map(|ask| DeclaredAsk {
+                    passage: entry.passage,
+                    kind: entry.kind,
+                    terms: library.known_terms(entry.kind, ask),
+                })
+            })
+            .collect();
+        library
+    }
+
+    /// The distinct stemmed words of `text`, a question of `kind`, without its kind's cue and with the lesson's
+    /// words for what it says, that some passage has.
+    fn known_terms(&self, kind: QuestionKind, text: &str) -> Vec<String> {
+        let mut terms = self.index.terms(&format!(
+            "{} {}",
+            without_cue(kind, text),
+            translate(text).0
+        ));
+        terms.sort();
+        terms.dedup();
+        terms.retain(|term| self.index.holds(term));
+        terms
+    }
+
+    /// How well each passage's declared questions of `kind` match `question`, 0–1: for the best of them, the share
+    /// of the words the two hold between them that they share (each weighted by its rarity in the lesson), so a
+    /// declared question matches when it asks about what the question asks about, no more and no less.
+    fn declared_match(&self, question: &str, kind: QuestionKind) -> Vec<f64> {
+        let asked = self.known_terms(kind, question);
+        let weight = |terms: &[String]| terms.iter().map(|t| self.index.idf(t)).sum::<f64>();
+        let asked_weight = weight(&asked);
+        let mut matched = vec![0.0; self.passages.len()];
+        for declared in self.declared.iter().filter(|d| d.kind == kind) {
+            let shared: Vec<String> = declared
+                .terms
+                .iter()
+                .filter(|term| asked.binary_search(term).is_ok())
+                .cloned()
+                .collect();
+            let total = asked_weight + weight(&declared.terms);
+            if total > 0.0 {
+                let dice = 2.0 * weight(&shared) / total;
+                let best = &mut matched[declared.passage];
+                *best = f64::max(*best, dice);
+            }
         }
+        matched
     }
 
     /// The passages, in reading order.
     pub fn passages(&self) -> &[Passage] {
         &self.passages
+    }
+
+    /// The opening passage (its TL;DR, or its first paragraph) of the part of the lesson `question` plainly names,
+    /// when the lesson holds too little of the question to answer it: a keyword of the part ("TTFT", "goodput") or
+    /// every word of a section's heading ("the knee"). When it names several, the part of `best` (the best match)
+    /// wins if it is one of them, else the first in reading order; `None` when it names none, or when it holds more
+    /// than [`CLOSEST_UNKNOWN_WORDS`] the lesson never uses.
+    pub fn opening_of_named_part(&self, question: &str, best: Option<usize>) -> Option<usize> {
+        let (lesson_words, rest) = translate(question);
+        // A question that brings more than a word of its own is about something else ("which GPU vendor has the best
+        // drivers for the knee?").
+        let unknown = self
+            .index
+            .terms(&rest)
+            .iter()
+            .filter(|term| !self.index.holds(term))
+            .count();
+        if unknown > CLOSEST_UNKNOWN_WORDS {
+            return None;
+        }
+        let mut asked = self.index.terms(&format!("{question} {lesson_words}"));
+        asked.sort();
+        asked.dedup();
+        let named = |spelling: &str| {
+            let stems = self.index.terms(spelling);
+            !stems.is_empty() && stems.iter().all(|stem| asked.binary_search(stem).is_ok())
+        };
+        let parts: Vec<&Option<String>> = self
+            .passages
+            .iter()
+            .filter(|passage| {
+                let heading = named(&passage.section_title);
+                heading
+                    || (passage.kind == PassageKind::Keyword
+                        && keyword_spellings(&passage.text).any(named))
+            })
+            .map(|passage| &passage.part_id)
+            .collect();
+        let best_part = best.map(|at| &self.passages[at].part_id);
+        let part = best_part
+            .filter(|part| parts.contains(part))
+            .or_else(|| parts.first().copied())?;
+        self.passages
+            .iter()
+            .position(|passage| passage.part_id == *part)
     }
 
     /// The passage BM25 index, for a plain search.
@@ -120,10 +247,7 @@ impl Library {
         if passage.kind != PassageKind::Keyword {
             return 0.0;
         }
-        let term = passage.text.split(": ").next().unwrap_or("");
-        term.split(" / ")
-            .flat_map(|part| part.split(", "))
-            .flat_map(|part| part.split(" vs "))
+        keyword_spellings(&passage.text)
             .map(|spelling| self.index.terms(spelling))
             .filter(|stems| !stems.is_empty() && stems.iter().all(|s| subject.contains(s)))
             .map(|stems| stems.len() as f64 / stems.len().max(subject.len()) as f64)
@@ -132,7 +256,7 @@ impl Library {
 
     /// How well each passage matches `question`: its own match, its section's and, for a question about a
     /// term, whether it names that term. (Passage index, relevance), best first; only passages with a match.
-    fn relevance(&self, query: &str, subject: &[String]) -> Vec<(usize, f64)> {
+    fn relevance(&self, query: &str, subject: &[String], declared: &[f64]) -> Vec<(usize, f64)> {
         let own_scores = scaled(&self.index.search(query), self.passages.len());
         let section_scores = scaled(&self.sections.search(query), self.section_of.len());
         let mut order: Vec<(usize, f64)> = self
@@ -142,9 +266,10 @@ impl Library {
             .filter_map(|(at, passage)| {
                 let own = own_scores[at];
                 let section = section_scores[self.section_of[at]];
-                (own > 0.0 || section > 0.0).then(|| {
+                (own > 0.0 || section > 0.0 || declared[at] > 0.0).then(|| {
                     let named = SUBJECT_WEIGHT * self.names(passage, subject);
-                    (at, own + SECTION_WEIGHT * section + named)
+                    let said = DECLARED_WEIGHT * declared[at];
+                    (at, own + SECTION_WEIGHT * section + named + said)
                 })
             })
             .collect();
@@ -199,12 +324,20 @@ impl Library {
                 stems
             })
             .unwrap_or_default();
-        let relevance = self.relevance(&query, &subject);
+        let declared = self.declared_match(question, kind);
+        let relevance = self.relevance(&query, &subject, &declared);
         let own = scaled(&self.index.search(&query), self.passages.len());
-        let mut leads = relevance
+        // A passage its author says answers this kind of question about this leads; then the blocks that suit the kind.
+        let said = (0..self.passages.len())
+            .filter(|&at| declared[at] >= DECLARED_LEAD)
+            .max_by(|&a, &b| declared[a].total_cmp(&declared[b]).then(b.cmp(&a)));
+        let mut leads: Vec<usize> = said.into_iter().collect();
+        let suited = relevance
             .first()
-            .map(|&(best, _)| self.leads(kind, best, &relevance, &own))
+            .map(|&(best, _)| self.leads(kind, said.unwrap_or(best), &relevance, &own))
             .unwrap_or_default();
+        leads.extend(suited.into_iter().filter(|at| Some(*at) != said));
+        leads.truncate(LEADS);
         let lead_count = leads.len();
         let rest_of_order: Vec<usize> = relevance
             .iter()
@@ -223,6 +356,7 @@ impl Library {
             order: leads.into_iter().map(|at| (at, score(at))).collect(),
             leads: lead_count,
             coverage,
+            declared_lead: said.is_some(),
         }
     }
 

@@ -57,6 +57,7 @@ const SAME_AS: &[(&[&str], &str)] = &[
         &[
             "queue depth",
             "queue length",
+            "queue size",
             "queued requests",
             "pending requests",
             "backlog",
@@ -183,6 +184,55 @@ const SAME_AS: &[(&[&str], &str)] = &[
     (&["median"], "p50 percentiles"),
     (
         &[
+            "end to end latency",
+            "end to end",
+            "e2e",
+            "e2e latency",
+            "whole request",
+        ],
+        "end to end latency arrival to last token",
+    ),
+    (
+        &[
+            "freshly started",
+            "new pod",
+            "start serving",
+            "take traffic",
+            "load its weights",
+            "start up time",
+            "startup time",
+            "spin up",
+            "spinning up",
+            "boot",
+            "boot up",
+            "another replica",
+            "extra replica",
+        ],
+        "new replica serves nothing loaded weights start",
+    ),
+    (&["pod", "pods"], "replica"),
+    (
+        &[
+            "crank up", "crank", "bump up", "jack up", "turn up", "way up",
+        ],
+        "raise higher",
+    ),
+    (
+        &[
+            "efficient",
+            "efficiency",
+            "wasteful",
+            "waste",
+            "cost effective",
+        ],
+        "utilisation capacity paid",
+    ),
+    (
+        &["stuck waiting", "stuck in the queue", "waiting for a slot"],
+        "num_requests_waiting waiting queue",
+    ),
+    (
+        &[
             "average latency",
             "mean latency",
             "average response time",
@@ -244,6 +294,8 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "late answer",
             "late answers",
             "users complain",
+            "users wait",
+            "users are waiting",
             "count as a success",
         ],
         "goodput slo late",
@@ -326,6 +378,7 @@ const SAME_AS: &[(&[&str], &str)] = &[
         ],
         "continuous batching iteration slot",
     ),
+    (&["promql"], "prometheus histogram_quantile rate"),
     (
         &["grafana", "dashboard", "metrics endpoint"],
         "metrics prometheus",
@@ -408,5 +461,19 @@ pub fn translate(text: &str) -> (String, String) {
             }
         }
     }
+    // A load of 90% or more is near full, however it is written ("95% load", "99% busy").
+    if said.split_whitespace().any(|word| {
+        word.strip_suffix('%')
+            .and_then(|number| number.parse::<f64>().ok())
+            .is_some_and(|percent| percent >= NEAR_FULL_PERCENT)
+    }) && !lesson.contains(&NEAR_FULL)
+    {
+        lesson.push(NEAR_FULL);
+    }
     (lesson.join(" "), said)
 }
+
+/// From which load a percentage in a question means the replica is nearly full.
+const NEAR_FULL_PERCENT: f64 = 90.0;
+/// The lesson's words for a load near full.
+const NEAR_FULL: &str = "full load capacity knee";

@@ -1,8 +1,10 @@
-//! The two kinds of question the teacher works out rather than looks up: a Little's Law sizing from the numbers in
-//! the question, and SLOs to start from for a kind of application. The sums and the table are the sizer's
-//! ([`crate::cluster::sizing`], [`crate::cluster::autoscale::SLO_SUGGESTIONS`]).
+//! The kinds of question the teacher works out rather than looks up: Little's Law for the one of its three
+//! quantities a question asks, a Little's Law sizing from the numbers in the question, and SLOs to start from for a
+//! kind of application. The sizing's sums and the table are the sizer's ([`crate::cluster::sizing`],
+//! [`crate::cluster::autoscale::SLO_SUGGESTIONS`]).
 
 use super::quantities::{quantities, Quantity};
+use super::vocabulary::normalise;
 use crate::cluster::autoscale::{SloSuggestion, Workload, SLO_SUGGESTIONS};
 use crate::cluster::sizing::{size, Sizing, SizingError, SizingField, SizingInput};
 
@@ -30,7 +32,151 @@ const OTHER_MODELS: &[&str] = &[
     "llama", "mistral", "mixtral", "gemma", "deepseek", "phi", "gpt", "opt", "falcon", "yi",
 ];
 
-/// Words that ask for objectives.
+/// Words that ask for a fleet's size, not one of Little's Law's quantities: "how many requests are in flight" is
+/// not a sizing, "how many replicas" or "size the fleet" is.
+const FLEET_WORDS: &[&str] = &[
+    "replicas",
+    "gpus",
+    "fleet",
+    "size",
+    "sizing",
+    "servers",
+    "nodes",
+    "pods",
+    "instances",
+    "machines",
+];
+
+/// Phrases that ask for each of Little's Law's quantities, as whole words of the normalised question.
+const ASKS_IN_FLIGHT: &[&str] = &[
+    "in flight",
+    "inflight",
+    "concurrent",
+    "concurrency",
+    "at once",
+    "in the server",
+    "in the replica",
+    "in a replica",
+    "inside",
+    "sit in",
+    "outstanding",
+    "simultaneous",
+    "in parallel",
+    "in progress",
+];
+const ASKS_THROUGHPUT: &[&str] = &[
+    "throughput",
+    "qps",
+    "rps",
+    "per second",
+    "req s",
+    "requests s",
+    "a second",
+    "rate",
+];
+const ASKS_LATENCY: &[&str] = &[
+    "latency",
+    "how long",
+    "response time",
+    "time per request",
+    "spend",
+    "spends",
+    "take",
+    "takes",
+    "wait",
+    "end to end",
+    "e2e",
+];
+
+/// One of Little's Law's three quantities: L = X × W.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LittleQuantity {
+    /// L: requests inside, being served or waiting.
+    InFlight,
+    /// X: requests finished per second.
+    Throughput,
+    /// W: the time one request spends inside, from arrival to last token.
+    Latency,
+}
+
+/// Little's Law worked for the quantity a question asks, from the two it gives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LittleAnswer {
+    /// The quantity asked for (the other two were given).
+    pub asked: LittleQuantity,
+    /// L, requests.
+    pub in_flight: f64,
+    /// X, requests per second.
+    pub throughput: f64,
+    /// W, seconds.
+    pub latency: f64,
+}
+
+impl LittleAnswer {
+    /// The value asked for.
+    pub fn value(&self) -> f64 {
+        match self.asked {
+            LittleQuantity::InFlight => self.in_flight,
+            LittleQuantity::Throughput => self.throughput,
+            LittleQuantity::Latency => self.latency,
+        }
+    }
+}
+
+/// Whether `question` asks for a fleet to be sized rather than for one of Little's Law's quantities.
+fn asks_for_fleet(words: &[String]) -> bool {
+    words
+        .iter()
+        .any(|word| FLEET_WORDS.contains(&word.as_str()))
+}
+
+/// Little's Law for the quantity `question` asks ("how many requests are in flight at 20 rps and 3 s?", "64 in
+/// flight at 8 req/s: what latency?", "throughput with 32 concurrent and 4 s each?"): it gives two of L, X and W,
+/// names the third, and asks for no fleet (that is [`sizing_answer`]'s).
+pub fn littles_law_answer(question: &str) -> Option<LittleAnswer> {
+    let words = question_words(question);
+    if asks_for_fleet(&words) {
+        return None;
+    }
+    let found = quantities(question);
+    let rate = peak_demand(&found, &words);
+    let in_flight = found.iter().find_map(|q| match q {
+        Quantity::Concurrency(v) => Some(*v),
+        _ => None,
+    });
+    let latency = found.iter().find_map(|q| match q {
+        Quantity::Duration(v) => Some(*v),
+        _ => None,
+    });
+    let said = normalise(question);
+    let names = |phrases: &[&str]| phrases.iter().any(|p| said.contains(&format!(" {p} ")));
+    let positive = |value: f64| value.is_finite() && value > 0.0;
+    let answer = |asked, in_flight, throughput, latency| {
+        [in_flight, throughput, latency]
+            .into_iter()
+            .all(positive)
+            .then_some(LittleAnswer {
+                asked,
+                in_flight,
+                throughput,
+                latency,
+            })
+    };
+    match (in_flight, rate, latency) {
+        (None, Some(x), Some(w)) if names(ASKS_IN_FLIGHT) => {
+            answer(LittleQuantity::InFlight, x * w, x, w)
+        }
+        (Some(l), None, Some(w)) if names(ASKS_THROUGHPUT) && positive(w) => {
+            answer(LittleQuantity::Throughput, l, l / w, w)
+        }
+        (Some(l), Some(x), None) if names(ASKS_LATENCY) && positive(x) => {
+            answer(LittleQuantity::Latency, l, x, l / x)
+        }
+        _ => None,
+    }
+}
+
+/// Words that ask for objectives: the first [`OBJECTIVE_WORDS`] by name, the rest by what they bound.
 const SLO_WORDS: &[&str] = &[
     "slo",
     "slos",
@@ -42,6 +188,9 @@ const SLO_WORDS: &[&str] = &[
     "tpot",
     "latency",
 ];
+
+/// How many of [`SLO_WORDS`] name objectives outright.
+const OBJECTIVE_WORDS: usize = 6;
 
 /// One of the sizing's three quantities, for a question that lacks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,7 +370,7 @@ fn workload_of(word: &str) -> Option<Workload> {
             Workload::CodeCompletion
         }
         "agent" | "agents" | "agentic" | "tool" | "tools" => Workload::Agent,
-        "batch" | "offline" | "summarisation" | "summarization" | "summarise" | "summarize" => {
+        "offline" | "summarisation" | "summarization" | "summarise" | "summarize" => {
             Workload::BatchSummarisation
         }
         _ => return None,
@@ -235,7 +384,18 @@ pub fn slo_answer(question: &str) -> Vec<&'static SloSuggestion> {
     if !words.iter().any(|word| SLO_WORDS.contains(&word.as_str())) {
         return Vec::new();
     }
-    let named: Vec<Workload> = words.iter().filter_map(|word| workload_of(word)).collect();
+    // "Batch" names the batch workload only beside a word that asks for objectives: in "what happens to TPOT when
+    // the batch gets bigger" it is the lesson's running batch.
+    let asks_objectives = words
+        .iter()
+        .any(|word| SLO_WORDS[..OBJECTIVE_WORDS].contains(&word.as_str()));
+    let named: Vec<Workload> = words
+        .iter()
+        .filter_map(|word| match word.as_str() {
+            "batch" if asks_objectives => Some(Workload::BatchSummarisation),
+            other => workload_of(other),
+        })
+        .collect();
     SLO_SUGGESTIONS
         .iter()
         .filter(|suggestion| named.contains(&suggestion.workload))

@@ -175,6 +175,32 @@ test('a learner\'s own wording: their sizing, "explain simply" and a difference'
   assert.deepEqual(problems(), []);
 });
 
+test('the question asked, not a neighbouring one: one of each kind the lesson declares, Little\'s Law, the closest passage', async () => {
+  const { page, problems } = await openLesson();
+  const answer = page.locator('#ask-answer');
+  /** Asks `question` and waits until the first passage shown (or the worked result) matches `expected`. */
+  const firstShown = async (question, expected, selector = '#ask-answer blockquote') => {
+    await ask(page, question);
+    await page.waitForFunction(([sel, pattern]) => new RegExp(pattern, 'i').test(document.querySelector(sel)?.textContent ?? ''),
+      [selector, expected.source], { timeout: 15000 });
+  };
+  // Composition, comparison with a term the glossary lacks, consequence, duration, "which metric".
+  await firstShown('what is TTFT made of?', /queueing plus prefill/);
+  await firstShown('ttft vs e2e??', /same total time/);
+  await firstShown('what happens to latency at full load?', /^\s*Raise the load/);
+  await firstShown('how long does a new replica take to serve?', /4 min 38 s/);
+  await firstShown('which metric shows requests stuck waiting?', /^\s*num_requests_waiting:/);
+  // Little's Law for the quantity asked: the requests in flight, not a replica count.
+  await firstShown('how many reqs in flight at 20rps w/ 3s latency', /60 requests in flight/, '#ask-answer .ask-result');
+  assert.match(await answer.textContent(), /L = X × W = 20 requests\/s × 3\.0 s = 60\./);
+  // A weak match that plainly names a part of the lesson: that part's opening, said to be the closest passage.
+  await ask(page, 'TTFT and the network?');
+  await answer.getByText('The closest passage is the opening of', { exact: false }).waitFor({ timeout: 15000 });
+  assert.match(await answer.locator('blockquote').first().textContent(), /\S/);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems(), []);
+});
+
 test('SLOs for an application come from the sizer table; the box reads at 390 px', async () => {
   const { page, problems } = await openLesson({ width: 390, height: 844 });
   await ask(page, 'What TTFT and TPOT SLOs for my RAG app?');

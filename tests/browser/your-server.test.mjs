@@ -47,14 +47,20 @@ async function panel(lab) {
 /**
  * The fit's uncertainty, which arrives a moment after the calibration: the capacity and the knee as ranges in the
  * lab's text, bands around p50 and p99 in the latency chart's table and accessible name. Returns the lab's text.
+ * With `knee: 'either'` the model may find no knee below the capacity (p99 TTFT flat until the server is full, as
+ * the physics prior gives for a large KV cache and `--max-num-seqs` 256); the text and the chart must then agree.
  */
-async function fitBand(lab) {
+async function fitBand(lab, { knee = 'required' } = {}) {
   const ranges = lab.locator('.lab-your-ranges');
   await ranges.waitFor({ timeout: 30000 });
   await waitForFinal(lab);
   const said = await ranges.textContent();
   assert.match(said, /capacity is [\d.]+–[\d.]+ req\/s/, said);
-  assert.match(said, /knee, where p99 TTFT doubles from light load, is at [\d.]+–[\d.]+ req\/s \([\d.]+%–[\d.]+% load\)/, said);
+  const noKnee = /the model shows no knee below it/.test(said);
+  assert.ok(knee === 'either' || !noKnee, `a knee expected: ${said}`);
+  if (!noKnee) {
+    assert.match(said, /knee, where p99 TTFT doubles from light load, is at [\d.]+–[\d.]+ req\/s \([\d.]+%–[\d.]+% load\)/, said);
+  }
   const rows = await latencyRows(lab);
   const table = lab.locator('details.chart-data').first();
   const header = await table.locator('thead th').allTextContents();
@@ -65,7 +71,9 @@ async function fitBand(lab) {
   const ranged = cells.filter((cell) => /^[\d.]+ m?s – [\d.]+ m?s$/.test(cell));
   assert.ok(ranged.length >= 3, `p99 ranges in the table: ${cells.join(' | ')} (${rows.length} rows)`);
   const name = await lab.locator('canvas').first().getAttribute('aria-label');
-  assert.match(name, /Its knee, where p99 TTFT doubles from light load, is at [\d.]+%–[\d.]+% load/, name);
+  const kneeInName = /Its knee, where p99 TTFT doubles from light load, is at [\d.]+%–[\d.]+% load/;
+  if (noKnee) assert.doesNotMatch(name, /Its knee/, name);
+  else assert.match(name, kneeInName, name);
   return said;
 }
 
@@ -207,7 +215,7 @@ test('two real default-metrics vLLM results, dropped, put their server in the la
   const rows = (await latencyRows(lab)).filter((row) => row.startsWith('your server at'));
   assert.equal(rows.length, 2, rows.join('\n'));
   for (const row of rows) assert.match(row, /measured, model [\d.]+ m?s \([+−]\d+%\)/);
-  await fitBand(lab);
+  await fitBand(lab, { knee: 'either' });
   await lab.locator('canvas').first().scrollIntoViewIfNeeded();
   await screenshot(page, 'your-server-real-h100-1280x720');
   assert.deepEqual(await axeViolations(page), []);
@@ -252,6 +260,8 @@ function detailedResult(summaryText, n) {
   }
   result.completed = n;
   result.num_prompts = n;
+  // vLLM writes request_throughput = completed / duration, and calibrate refuses figures that disagree.
+  result.duration = n / result.request_throughput;
   return JSON.stringify(result);
 }
 

@@ -60,8 +60,16 @@ pub struct CalibrateArgs {
 
 /// Reads the files, fits, prints the scenario and the report; an error is one line.
 pub fn run(args: &CalibrateArgs) -> Result<(), String> {
-    let mut files = Vec::with_capacity(args.files.len());
+    let mut files: Vec<InputFile> = Vec::with_capacity(args.files.len());
     for source in &args.files {
+        // Each file's size is checked against what was read before it, so the total is never read past its cap.
+        let size = std::fs::metadata(source).map_or(0.0, |m| m.len() as f64);
+        goodput::calibrate::inputs::check_sizes(
+            files
+                .iter()
+                .map(|f| (f.name.as_str(), f.text.len() as f64))
+                .chain([(display_name(source), size)]),
+        )?;
         files.push(InputFile {
             name: display_name(source).to_owned(),
             text: read_text(

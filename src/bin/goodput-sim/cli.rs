@@ -127,7 +127,9 @@ enum Command {
     /// /metrics scrapes, and on standard error a report: each coefficient with where it came from and its
     /// uncertainty, every input figure measured against the fit and against the model's repeat of the same
     /// experiment, what the inputs could not determine, and the flags assumed. Calibrate from light loads (well
-    /// below the knee) and read the knee off the model. Exits 2 with one line naming the file at fault.
+    /// below the knee) and read the knee off the model. Takes at most 32 files of at most 64 MB, 128 MB in all, and
+    /// refuses inputs whose simulations would pass the work budget (about a minute and a half). Exits 2 with one
+    /// line naming the file at fault.
     Calibrate(CalibrateArgs),
     /// Simulate a fleet of the scenario's replica through a day: traffic that ramps and spikes (--traffic, Poisson
     /// at a piecewise-linear rate), a router (--route), and an autoscaler that reads one signal every --interval

@@ -4,7 +4,7 @@
 //! shifted so the first request arrives at 0. An error names the line.
 
 use super::input::{display_name, read_text};
-use goodput::model::{check_requests, Scenario, TraceRequest};
+use goodput::model::{check_requests, Scenario, TraceRequest, MAX_BENCH_REQUESTS};
 use serde::Deserialize;
 
 /// Largest trace accepted (a million requests is about 60 MB of JSON lines).
@@ -38,6 +38,14 @@ pub fn parse_trace(
 ) -> Result<Vec<TraceRequest>, String> {
     // A byte-order mark (what some editors write first) is not the start of a CSV header.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Counted before parsing, so that a trace too long to replay is refused in one line without holding it parsed.
+    let lines = text.bytes().filter(|&b| b == b'\n').count();
+    if lines as u64 > MAX_BENCH_REQUESTS + 1 {
+        return Err(format!(
+            "{name} has {lines} lines, more than the {MAX_BENCH_REQUESTS} requests a run replays (replay a part, or \
+             sample it)"
+        ));
+    }
     let (lines, numbers) = parse(text).map_err(|(line, e)| format!("{name} line {line}: {e}"))?;
     let Some(first) = lines.first() else {
         return Err(format!("{name}: no requests in the trace"));

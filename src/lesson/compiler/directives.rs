@@ -1,10 +1,12 @@
 //! Directive fences: ```` ```@name ```` with a TOML body, compiled into typed [`Block`]s.
 
+use super::answers::DeclaredAnswer;
 use super::{CompileError, LessonContext};
 use crate::lesson::{
     Analogy, Block, ChartTarget, CheckYourself, ChoiceOption, ExplainToColleague, Html, Keyword,
-    Keywords, LoadRange, MathDecoded, PredictAnswer, PredictStep, RecallCard, SettingValue,
-    SpeakerNotes, SymbolMeaning, Task, TaskList, Tldr, Tolerance, WidgetEmbed, WidgetName,
+    Keywords, LoadRange, MathDecoded, PredictAnswer, PredictStep, QuestionKind, RecallCard,
+    SettingValue, SpeakerNotes, SymbolMeaning, Task, TaskList, Tldr, Tolerance, WidgetEmbed,
+    WidgetName,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -12,7 +14,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// Every directive, with the fields it takes, for documentation and error messages.
-pub(super) const DIRECTIVES: [(&str, &str); 11] = [
+pub(super) const DIRECTIVES: [(&str, &str); 12] = [
     ("tldr", "text"),
     ("analogy", "title, body"),
     ("keywords", "[[terms]] with term, meaning"),
@@ -30,6 +32,7 @@ pub(super) const DIRECTIVES: [(&str, &str); 11] = [
     ("speaker-notes", "notes"),
     ("widget", "name; optional id, caption, [settings]"),
     ("tasks", "id, title, [[tasks]] with id, label"),
+    ("answers", "[[questions]] with passage, kind, asks"),
 ];
 
 /// The most loads a chart prediction may simulate: each is one run of the model on the learner's machine.
@@ -88,6 +91,66 @@ pub(super) fn compile(
             ))
         }
     }
+}
+
+/// Compiles an `@answers` block whose fence opens on `fence_line`: what the passages beside it answer. The quotes
+/// are checked against the lesson's passages once the whole lesson is compiled (`super::answers`).
+pub(super) fn answers(
+    b: &mut dyn LessonContext,
+    text: &str,
+    fence_line: usize,
+) -> Result<Vec<DeclaredAnswer>, CompileError> {
+    let body = Body { text, fence_line };
+    let directive = Directive {
+        b,
+        body,
+        name: "answers",
+    };
+    let source: AnswersSource = directive.parse()?;
+    if source.questions.is_empty() {
+        return Err(directive.error(fence_line, "an `@answers` block needs at least one [[questions]] entry with `passage`, `kind` and `asks`"));
+    }
+    source
+        .questions
+        .iter()
+        .map(|entry| {
+            let kind = QuestionKind::from_name(entry.kind.get_ref()).ok_or_else(|| {
+                let known = QuestionKind::DECLARED.map(QuestionKind::as_str).join(", ");
+                directive.error(
+                    directive.line_of(&entry.kind),
+                    format!("unknown question kind `{}`; use one of {known}", entry.kind.get_ref()),
+                )
+            })?;
+            let asks: Vec<String> = entry.asks.get_ref().iter().map(|ask| ask.trim().to_owned()).collect();
+            if asks.is_empty() || asks.iter().any(String::is_empty) {
+                return Err(directive.error(
+                    directive.line_of(&entry.asks),
+                    "`asks` lists the questions the passage answers, in a learner's words: at least one, none empty",
+                ));
+            }
+            Ok(DeclaredAnswer {
+                quote: entry.passage.get_ref().clone(),
+                line: directive.line_of(&entry.passage),
+                kind,
+                asks,
+            })
+        })
+        .collect()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswersSource {
+    #[serde(default)]
+    questions: Vec<AnswerSource>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerSource {
+    passage: Text,
+    kind: Text,
+    asks: Spanned<Vec<String>>,
 }
 
 /// One directive being compiled.

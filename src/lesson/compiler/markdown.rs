@@ -1,7 +1,7 @@
 //! The markdown pass: walks pulldown-cmark events, refuses what a lesson may not contain, turns math into MathML and
 //! code into highlighted HTML, gives headings anchors, and cuts the body into prose and directive blocks.
 
-use super::{directives, front_matter, highlight, links, CompileError, LessonContext};
+use super::{answers, directives, front_matter, highlight, links, CompileError, LessonContext};
 use crate::lesson::{Block, Html, Lesson, LessonMeta};
 use pulldown_cmark::{
     CodeBlockKind, CowStr, Event, MetadataBlockKind, Options, Parser, Tag, TagEnd,
@@ -91,16 +91,31 @@ impl<'a> LessonBuilder<'a> {
         let meta = self.meta(&front_matter.0, front_matter.1)?;
 
         let mut blocks = Vec::new();
+        // Each `@answers` entry, with the number of blocks before it (its section).
+        let mut declared = Vec::new();
         for piece in self.walk(events, &|offset| offset, true)? {
             match piece {
                 Piece::Prose(events) => blocks.push(Block::Html(render(events))),
+                Piece::Directive { name, body, line } if name == "answers" => {
+                    let at = blocks.len();
+                    declared.extend(
+                        directives::answers(&mut self, &body, line)?
+                            .into_iter()
+                            .map(|entry| (at, entry)),
+                    );
+                }
                 Piece::Directive { name, body, line } => {
                     blocks.push(directives::compile(&mut self, &name, &body, line)?)
                 }
             }
         }
         self.check_internal_links()?;
-        Ok(Lesson { meta, blocks })
+        let answers = answers::resolve(&self, &meta.title, &blocks, declared)?;
+        Ok(Lesson {
+            meta,
+            blocks,
+            answers,
+        })
     }
 
     /// Parses and checks the front matter that starts at byte `offset`.

@@ -6,6 +6,7 @@
 //! Two passes share one lesson: `markdown` walks the text and hands each `@directive` fence to `directives`,
 //! which reaches the lesson only through the `LessonContext` the markdown pass implements.
 
+mod answers;
 mod directives;
 mod front_matter;
 mod highlight;

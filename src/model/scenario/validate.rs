@@ -237,7 +237,8 @@ impl Scenario {
                      run takes",
                     self.customers,
                     self.warm_up,
-                    self.customers + self.warm_up
+                    // Wider than either: a stored server's warm-up can be any u64.
+                    u128::from(self.customers) + u128::from(self.warm_up)
                 ),
             ));
         }

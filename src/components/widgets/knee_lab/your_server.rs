@@ -19,7 +19,7 @@ use web_sys::js_sys::{Array, Reflect};
 use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputElement, Worker};
 
 use crate::calibrate::handoff;
-use crate::calibrate::inputs::{InputFile, MAX_INPUT_BYTES};
+use crate::calibrate::inputs::{check_sizes, InputFile, MAX_INPUT_BYTES};
 use crate::calibrate::page::pasted_files;
 use crate::calibrate::prior::named_in;
 use crate::components::download::save_text;
@@ -429,6 +429,16 @@ impl Panel {
                 big.size() / 1e6,
                 MAX_INPUT_BYTES as f64 / 1e6
             ));
+        }
+        let sizes = given
+            .iter()
+            .map(|f| (f.name.clone(), f.text.len() as f64))
+            .chain(files.iter().map(|f| (f.name(), f.size())))
+            .collect::<Vec<_>>();
+        if let Err(too_much) =
+            check_sizes(sizes.iter().map(|(name, bytes)| (name.as_str(), *bytes)))
+        {
+            return self.say(&format!("{too_much}. Nothing was read."));
         }
         if files.is_empty() && given.is_empty() {
             return self.say("Give a file first: paste one, pick one or drop one here.");
