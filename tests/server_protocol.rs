@@ -137,7 +137,11 @@ fn a_short_long_or_unknown_message_is_refused_by_name() {
     assert!(error(&["sample", "busy"]).contains("\"busy\" is no sample"));
     assert!(error(&["sample", "healthy", "more"]).contains("too many"));
     assert!(error(&["calibrate", "", "", "maybe", "", ""]).contains("chunked prefill"));
-    assert!(error(&["calibrate", "", "", "on", "", "", "lonely.json"]).contains("no text"));
+    // Five flags, model, GPU, tensor parallel and the nine typed figures, then a file with a name and no text.
+    let mut lonely = vec!["calibrate", "", "", "on", "", ""];
+    lonely.extend([""; 3 + HardwareFigures::NAMES.len()]);
+    lonely.push("lonely.json");
+    assert!(error(&lonely).contains("no text"));
     assert!(error(&["shout"]).contains("no request the worker knows"));
     assert!(error(&[]).contains("empty"));
     let answer = |words: &[&str]| FromWorker::decode(&parts(words)).unwrap_err().to_string();
