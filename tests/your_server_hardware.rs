@@ -186,7 +186,7 @@ fn a_figure_missing_or_wrong_is_refused_in_one_line_naming_its_field() {
             "model's layers: give it",
         ),
         (
-            fields("", OTHER, "", slow),
+            fields("meta-llama/Meta-Llama-3-8B", OTHER, "", slow),
             "GPU's bandwidth (TB/s): \"fast\" is not a positive number",
         ),
         (
