@@ -468,6 +468,9 @@ test('two default-metrics RTX 4090 results with the model and GPU picked calibra
   await yours.details.scrollIntoViewIfNeeded();
   await screenshot(page, 'your-server-hardware-390x844');
   assert.deepEqual(await axeViolations(page), []);
+  // Nothing of the form, the lists or the files picked pushes the phone's page sideways.
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(widths[0] <= widths[1], `the page scrolls sideways: ${widths[0]} px wide in ${widths[1]} px`);
 
   // Picked by the keyboard: another GPU's physics moves what light load cannot measure, and the lab's capacity.
   await gpu.focus();
