@@ -3,9 +3,11 @@
 //! messages.
 
 use super::inputs::InputFile;
-use super::{calibrate, handoff, report, Calibration, ServerFlags};
+use super::{calibrate, handoff, prior, report, Calibration, ServerFlags};
+use crate::model::hardware::{find_gpu, find_model, Architecture, Deployment, Gpu};
 use crate::model::your_server::YourServer;
 use crate::model::{Scenario, ServiceKind};
+use crate::server_protocol::{FlagFields, HardwareFigures, OTHER};
 
 /// A calibration as the page shows and keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,21 +30,6 @@ pub fn flags_from_fields(
     kv_cache_tokens: &str,
     replicas: &str,
 ) -> Result<ServerFlags, String> {
-    fn field<T: std::str::FromStr + PartialOrd + From<u8>>(
-        text: &str,
-        name: &str,
-    ) -> Result<Option<T>, String> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Ok(None);
-        }
-        match text.parse::<T>() {
-            Ok(value) if value >= T::from(1) => Ok(Some(value)),
-            _ => Err(format!(
-                "{name}: {text:?} is not a whole number of at least 1"
-            )),
-        }
-    }
     Ok(ServerFlags {
         max_num_seqs: field(max_num_seqs, "--max-num-seqs")?,
         max_num_batched_tokens: field(max_num_batched_tokens, "--max-num-batched-tokens")?,
@@ -56,6 +43,134 @@ pub fn flags_from_fields(
         tensor_parallel_size: None,
         deployment: None,
     })
+}
+
+/// A field holding a whole number of at least 1, `None` when blank; an error names the field.
+fn field<T: std::str::FromStr + PartialOrd + From<u8>>(
+    text: &str,
+    name: &str,
+) -> Result<Option<T>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<T>() {
+        Ok(value) if value >= T::from(1) => Ok(Some(value)),
+        _ => Err(format!(
+            "{name}: {text:?} is not a whole number of at least 1"
+        )),
+    }
+}
+
+/// A figure of an "other" model or GPU: it must be given.
+fn figure<T: std::str::FromStr + PartialOrd + From<u8>>(
+    (name, text): (&str, &String),
+    whose: &str,
+) -> Result<T, String> {
+    let name = format!("{whose} {name}");
+    field(text, &name)?.ok_or_else(|| format!("{name}: give it (the {whose} is \"other\")"))
+}
+
+/// The architecture typed in for an "other" model: a dense model, its attention heads the hidden size over the head
+/// size (0 when the head is wider than the model, which the architecture's check refuses), weights and cache at the dtype's bytes.
+fn typed_architecture(figures: &HardwareFigures) -> Result<Architecture, String> {
+    let [parameters, layers, hidden_size, kv_heads, head_size, dtype_bytes, ..] = figures.named();
+    let (name, text) = parameters;
+    let parameters = match text.trim().parse::<f64>() {
+        Ok(billions) if billions.is_finite() && billions > 0.0 => billions * 1e9,
+        _ => {
+            return Err(format!(
+                "model's {name}: {:?} is not a positive number",
+                text.trim()
+            ))
+        }
+    };
+    let hidden_size: u32 = figure(hidden_size, "model's")?;
+    let kv_heads: u32 = figure(kv_heads, "model's")?;
+    let head_dim: u32 = figure(head_size, "model's")?;
+    let bytes: u32 = figure(dtype_bytes, "model's")?;
+    Ok(Architecture {
+        parameters,
+        active_parameters: parameters,
+        layers: figure(layers, "model's")?,
+        hidden_size,
+        attention_heads: hidden_size / head_dim,
+        kv_heads,
+        head_dim,
+        weight_bytes: f64::from(bytes),
+        kv_bytes: bytes,
+    })
+}
+
+/// The datasheet typed in for an "other" GPU: its peak is the one at the model's dtype.
+fn typed_gpu(figures: &HardwareFigures, weight_bytes: f64) -> Result<Gpu, String> {
+    let [.., bandwidth, peak, memory] = figures.named();
+    let number = |(name, text): (&str, &String)| match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
+        _ => Err(format!(
+            "GPU's {name}: {:?} is not a positive number",
+            text.trim()
+        )),
+    };
+    let peak = number(peak)? * 1e12;
+    Ok(Gpu {
+        memory_gib: number(memory)?,
+        bandwidth: number(bandwidth)? * 1e12,
+        bf16_flops: peak,
+        fp8_flops: (weight_bytes <= 1.0).then_some(peak),
+    })
+}
+
+/// The name a list gives: its value, or, left at "as the files say", the files' name.
+fn picked<'a>(value: &'a str, named: &'a Option<String>) -> Option<&'a str> {
+    (!value.is_empty()).then_some(value).or(named.as_deref())
+}
+
+/// `flags` with the model and GPU the page's lists name, as `goodput-sim calibrate --model --gpu
+/// --tensor-parallel-size` takes them, or, where either is "other", the figures typed in. A list left at "as the
+/// files say" takes the files' `model_id` or `gpu_name`; an error names the field.
+pub fn with_hardware(
+    mut flags: ServerFlags,
+    fields: &FlagFields,
+    files: &[InputFile],
+) -> Result<ServerFlags, String> {
+    let tensor_parallel = field(&fields.tensor_parallel, "GPUs per replica")?;
+    let (model, gpu) = (fields.model.trim(), fields.gpu.trim());
+    flags.tensor_parallel_size = tensor_parallel;
+    if model != OTHER && gpu != OTHER {
+        flags.model = (!model.is_empty()).then(|| model.to_owned());
+        flags.gpu = (!gpu.is_empty()).then(|| gpu.to_owned());
+        return Ok(flags);
+    }
+    let named = prior::named_in(files);
+    let (model_name, architecture) = if model == OTHER {
+        ("the model typed in", typed_architecture(&fields.figures)?)
+    } else {
+        let known = picked(model, &named.model).and_then(find_model).ok_or(
+            "Model: pick one of the list (the files name none of it), or \"other\" with its figures",
+        )?;
+        (known.name, known.architecture())
+    };
+    let (gpu_name, datasheet) = if gpu == OTHER {
+        (
+            "the GPU typed in",
+            typed_gpu(&fields.figures, architecture.weight_bytes)?,
+        )
+    } else {
+        let known = picked(gpu, &named.gpu).and_then(find_gpu).ok_or(
+            "GPU: pick one of the list (the files name none of it), or \"other\" with its figures",
+        )?;
+        (known.name, known.gpu)
+    };
+    let tensor_parallel = tensor_parallel.or(named.gpus).unwrap_or(1);
+    flags.deployment = Some(Deployment::new(
+        model_name,
+        architecture,
+        gpu_name,
+        datasheet,
+        tensor_parallel,
+    )?);
+    Ok(flags)
 }
 
 /// Splits pasted text into the files it holds: several pasted together are separated by a line of `---`.
