@@ -123,7 +123,7 @@ pub fn choose(
     if let Some(deployment) = &flags.deployment {
         return Ok(Some(Prior::new(
             deployment.clone(),
-            "figures given".to_owned(),
+            format!("{} (figures given)", deployment.describe()),
         )));
     }
     let named = named_in(files);
