@@ -34,6 +34,7 @@ pub mod model;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pages;
 pub mod presentation;
+pub mod printable;
 pub mod server_protocol;
 pub mod teacher;
 pub mod teacher_protocol;

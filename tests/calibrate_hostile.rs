@@ -218,3 +218,71 @@ fn scrapes_across_a_restart_say_the_server_restarted() {
     );
     assert!(!e.contains("no request got its first token"), "{e}");
 }
+
+#[test]
+fn a_subnormal_time_or_an_impossible_count_is_refused_in_one_line() {
+    let files = [result_with(|v| {
+        v["median_ttft_ms"] = serde_json::json!(1e-320)
+    })];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.contains("\"median_ttft_ms\" is 1e-320 ms, shorter than any server answers in"),
+        "{e}"
+    );
+    let files = [result_with(|v| {
+        v["completed"] = serde_json::json!(18446744073709551616.0)
+    })];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.contains("\"completed\" is 1.8446744073709552e19, not a count"),
+        "{e}"
+    );
+    // A count that disagrees with the throughput and duration written beside it.
+    let files = [result_with(|v| v["completed"] = serde_json::json!(59_000))];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.contains("disagrees with \"request_throughput\" × \"duration\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_result_of_ten_million_token_outputs_is_refused_before_any_simulation() {
+    let started = std::time::Instant::now();
+    // The 1.4 kB summary: the light result's figures, with ten million output tokens a request.
+    let mut summary: Value = serde_json::from_str(&synthetic_result(0.3, 60, 1, false)).unwrap();
+    summary["total_output_tokens"] = serde_json::json!(60u64 * 10_000_000);
+    let files = [file("result.json", summary.to_string())];
+    let e = refused(&files, &ServerFlags::default());
+    assert!(
+        e.starts_with("too much work to simulate: result.json: measuring the capacity"),
+        "{e}"
+    );
+    assert!(e.contains("1.00e7 output tokens on average"), "{e}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_timed_trace_where_every_request_overlaps_one_long_one_calibrates_in_linear_time() {
+    // 100,000 requests, each decoding beside one that decodes for the whole trace: scanning the others for each
+    // request's batch was quadratic (the 1.9 MB trace: 131 s).
+    let mut text = String::from(
+        "arrival_s,prompt_tokens,output_tokens,ttft_s,e2e_s\n0,100,20000,0.05,10000\n",
+    );
+    for i in 1..100_000 {
+        text.push_str(&format!("{:.1},100,20,0.05,0.5\n", f64::from(i) * 0.1));
+    }
+    let started = std::time::Instant::now();
+    let calibration = calibrate(&[file("timed.csv", text)], &ServerFlags::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(calibration.inputs[0].requests, 100_000);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+}

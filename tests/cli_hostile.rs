@@ -4,35 +4,15 @@
 //! The inputs, made small where they can be.
 
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-fn sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_goodput-sim"))
-        .args(args)
-        .output()
-        .expect("goodput-sim runs")
-}
+#[path = "support/sim_cli.rs"]
+mod sim_cli;
+use sim_cli::{refused_within, sim};
 
 /// The one line of a command that must have been refused (exit 2) quickly.
 fn refused(args: &[&str]) -> String {
-    let started = Instant::now();
-    let out = sim(args);
-    let elapsed = started.elapsed();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(
-        err.trim_end().lines().count(),
-        1,
-        "{args:?}: one line: {err}"
-    );
-    assert!(
-        elapsed < Duration::from_secs(20),
-        "{args:?} took {elapsed:?} to refuse"
-    );
-    err.trim_start_matches("goodput-sim: ")
-        .trim_end()
-        .to_owned()
+    refused_within(args, 20)
 }
 
 #[test]

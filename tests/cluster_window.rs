@@ -354,7 +354,7 @@ fn label_sets_that_come_or_go_between_the_scrapes_are_named() {
 }
 
 #[test]
-fn the_window_length_comes_from_the_flag_the_timestamps_or_the_file_times() {
+fn the_window_length_comes_from_the_flag_or_the_timestamps_and_is_otherwise_unknown() {
     let stamped = |ms: i64| format!("vllm:num_requests_waiting{{engine=\"0\"}} 3 {ms}\n");
     let (a, b) = (
         parse(&stamped(1_768_400_000_000)).unwrap(),
@@ -390,23 +390,6 @@ fn the_window_length_comes_from_the_flag_the_timestamps_or_the_file_times() {
         ),
         (Some(60.0), Some("flag"))
     );
-    let later_file = Source {
-        modified: Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_045)),
-        ..Source::text("b", "vllm:num_requests_waiting 3\n")
-    };
-    let earlier_file = Source {
-        modified: Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000)),
-        ..Source::text("a", "vllm:num_requests_waiting 3\n")
-    };
-    let from_files = json(&earlier_file, &later_file, None);
-    assert_eq!(
-        (
-            from_files["window_seconds"].as_f64(),
-            from_files["window_seconds_from"].as_str()
-        ),
-        (Some(45.0), Some("file_times"))
-    );
-    assert_eq!(from_files["label_sets"][0]["seconds"].as_f64(), Some(45.0));
     let unknown = json(
         &Source::text("a", "vllm:num_requests_waiting 3\n"),
         &Source::text("b", "vllm:num_requests_waiting 3\n"),

@@ -6,18 +6,9 @@ use goodput::lesson::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-const FILE: &str = "lessons/99-sample.md";
-
-/// Front matter on lines 1–8, so a body's first line is line 9.
-const FRONT_MATTER: &str = "+++
-title = \"Sample\"
-number = 99
-slug = \"sample\"
-summary = \"A sample.\"
-objectives = [\"Learn.\"]
-minutes = 3
-+++
-";
+#[path = "support/sample_lesson.rs"]
+mod sample_lesson;
+use sample_lesson::{FILE, FRONT_MATTER};
 
 /// Compiles `body` after the standard front matter and returns the error it must produce.
 fn error_of(body: &str) -> CompileError {

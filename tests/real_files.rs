@@ -428,7 +428,9 @@ mod mutated {
                     CalibrateError::Input { name, .. } | CalibrateError::Read { name, .. } => {
                         name == &file.name
                     }
-                    CalibrateError::Undetermined(_) | CalibrateError::Refused(_) => true,
+                    CalibrateError::Undetermined(_)
+                    | CalibrateError::Refused(_)
+                    | CalibrateError::TooMuchWork(_) => true,
                     CalibrateError::NoInput | CalibrateError::Flag { .. } => false,
                 };
                 prop_assert!(fault, "{e:?}");

@@ -37,6 +37,8 @@ pub enum CalibrateError {
     Undetermined(String),
     /// The fitted scenario does not validate: the flags disagree with what the inputs show.
     Refused(ScenarioError),
+    /// Checking the fit would simulate more than the work budget: what made it large (a flag or the inputs' lengths).
+    TooMuchWork(String),
 }
 
 impl CalibrateError {
@@ -64,12 +66,35 @@ impl fmt::Display for CalibrateError {
             CalibrateError::Input { name, problem } => write!(f, "{name}: {problem}"),
             CalibrateError::Read { said, .. } => f.write_str(said),
             CalibrateError::Undetermined(why) => f.write_str(why),
+            CalibrateError::TooMuchWork(why) => f.write_str(why),
             CalibrateError::Refused(error) => write!(
                 f,
-                "the fitted scenario is refused: {error} (check the flags against the inputs)"
+                "the fitted scenario is refused: {} {} (check the flags against the inputs)",
+                said_as_input(&error.field),
+                error.problem
             ),
         }
     }
 }
 
 impl std::error::Error for CalibrateError {}
+
+/// A fitted scenario's field as the user knows it: the flag that sets it, or what in the inputs it came from.
+fn said_as_input(field: &str) -> String {
+    const SAID: [(&str, &str); 8] = [
+        ("kv_cache", "the KV cache (--kv-cache-tokens)"),
+        ("replicas", "--replicas"),
+        ("max_num_seqs", "--max-num-seqs"),
+        ("max_num_batched_tokens", "--max-num-batched-tokens"),
+        (
+            "open.cv",
+            "the arrivals' burstiness (a result's \"burstiness\", a trace's send times)",
+        ),
+        ("prompt_tokens", "the inputs' prompt lengths"),
+        ("output_tokens", "the inputs' output lengths"),
+        ("iteration", "the fitted step time"),
+    ];
+    SAID.iter()
+        .find(|(part, _)| field.contains(part))
+        .map_or_else(|| field.replace('_', " "), |(_, said)| (*said).to_owned())
+}

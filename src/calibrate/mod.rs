@@ -24,6 +24,8 @@
 //! from the roofline's coefficients ([`prior`]) and moves only those the inputs measure.
 
 pub mod bench_result;
+mod beside;
+mod budget;
 pub mod check;
 mod error;
 pub mod fit;
@@ -301,6 +303,16 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         warm_up: 2_000,
     };
     scenario.validate().map_err(CalibrateError::Refused)?;
+    let names = files
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    budget::check(
+        &scenario,
+        &parsed.iter().map(|i| &i.parsed).collect::<Vec<_>>(),
+        &names,
+    )?;
     let mut summaries = gathered.summaries;
     for (summary, experiment) in summaries.iter_mut().zip(&gathered.experiments) {
         summary.check = experiment.and_then(|i| check::check(&scenario, &parsed[i].parsed));

@@ -3,6 +3,7 @@
 //! fixed cost and the batch's context); each TPOT is a decode step (its fixed cost and the batch's context) plus its
 //! share of the prefills that ran while the request decoded.
 
+use super::beside::{Beside, Timed};
 use super::fit::{Figure, Row, FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use super::inputs::{BenchResult, Life};
 
@@ -185,30 +186,9 @@ pub fn bench_rows(source: usize, bench: &BenchResult, shape: &Shape) -> Vec<Row>
     rows
 }
 
-/// A request of a trace with both times, on the trace's clock.
-#[derive(Clone, Copy, Debug)]
-struct Timed {
-    arrival: f64,
-    first: f64,
-    last: f64,
-    prompt: f64,
-    output: f64,
-}
-
-impl Timed {
-    fn tpot(&self) -> Option<f64> {
-        (self.output > 1.0 && self.last > self.first)
-            .then(|| (self.last - self.first) / (self.output - 1.0))
-    }
-
-    /// Its context at `t` while it decodes: the prompt, the first token and one more token every TPOT.
-    fn context_at(&self, t: f64, tpot: f64) -> f64 {
-        self.prompt + 1.0 + (t - self.first) / tpot
-    }
-}
-
 /// Rows of a trace with first and last token times: the batch each request shared is rebuilt from the others'
-/// times (one replica assumed per `shape.replicas`: the concurrency is shared evenly).
+/// times (one replica assumed per `shape.replicas`: the concurrency is shared evenly), by running sums
+/// ([`Beside`]), in O(n log n).
 pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
     let mut timed: Vec<Timed> = lives
         .iter()
@@ -224,42 +204,29 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         })
         .collect();
     timed.sort_by(|a, b| a.first.total_cmp(&b.first));
-    let longest = timed.iter().map(|t| t.last - t.first).fold(0.0, f64::max);
-    let earliest_arrival_after = suffix_min_arrival(&timed);
-    let share = 1.0 / shape.replicas;
+    let mut beside = Beside::new(&timed, 1.0 / shape.replicas, |prompt| {
+        let computed = shape.computed(prompt);
+        (computed, shape.chunks(computed))
+    });
     let mut rows = Vec::with_capacity(2 * timed.len());
     // TTFTs that waited for a running batch's step, kept apart: the wait's length is modelled only on average.
     let mut busy_ttfts = Vec::new();
     for (i, me) in timed.iter().enumerate() {
-        // Everyone whose decoding could overlap: first token no earlier than `longest` before mine.
-        let from = timed.partition_point(|t| t.first < me.first - longest);
-        // Decoding beside my prefill (its end, my first token).
-        let (mut decoding, mut context, mut ran_beside) = (0.0, 0.0, false);
-        for other in &timed[from..] {
-            if other.first >= me.first {
-                break;
-            }
-            ran_beside |= other.last > me.arrival;
-            if let (Some(tpot), true) = (other.tpot(), other.last > me.first) {
-                decoding += share;
-                context += share * other.context_at(me.first, tpot);
-            }
-        }
-        // A prefill that shared its time with another's waited in ways the rows do not model: leave it out.
-        let contended = contended(&timed, &earliest_arrival_after, from, i);
+        let at = beside.at_prefill(i);
         let ttft = me.first - me.arrival;
-        if !contended && ttft > 0.0 {
+        // A prefill that shared its time with another's waited in ways the rows do not model: leave it out.
+        if !at.contended && ttft > 0.0 {
             let row = prefill_row(
                 source,
                 Figure::Ttft,
                 ttft,
                 shape,
                 me.prompt,
-                decoding,
-                context,
-                decoding.min(1.0),
+                at.decoding,
+                at.context,
+                at.decoding.min(1.0),
             );
-            if ran_beside {
+            if at.ran_beside {
                 busy_ttfts.push(row);
             } else {
                 rows.push(row);
@@ -267,35 +234,15 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         }
         let Some(my_tpot) = me.tpot() else { continue };
         // The batch's context averaged over my decoding, and the prefills that finished inside it.
-        let (mut integral, mut occupancy, mut prefilled, mut chunks) = (0.0, 0.0, 0.0, 0.0);
-        for (j, other) in timed[from..].iter().enumerate() {
-            if other.first >= me.last {
-                break;
-            }
-            let mine = from + j == i;
-            let weight = if mine { 1.0 } else { share };
-            if let Some(tpot) = other.tpot() {
-                let (start, end) = (me.first.max(other.first), me.last.min(other.last));
-                if end > start {
-                    let (s, e) = (start - other.first, end - other.first);
-                    integral += weight
-                        * ((end - start) * (other.prompt + 1.0) + (e * e - s * s) / (2.0 * tpot));
-                    occupancy += weight * (end - start);
-                }
-            }
-            if !mine && other.first > me.first {
-                prefilled += share * shape.computed(other.prompt);
-                chunks += share * shape.chunks(shape.computed(other.prompt));
-            }
-        }
+        let over = beside.over_decode(i, my_tpot);
         let span = me.last - me.first;
         let steps = me.output - 1.0;
         rows.push(decode_row(
             source,
             my_tpot,
-            integral / span,
-            chunks / steps,
-            (prefilled + chunks * occupancy / span) / steps,
+            over.integral / span,
+            over.chunks / steps,
+            (over.prefilled + over.chunks * over.occupancy / span) / steps,
         ));
     }
     // Requests that found the server idle time the prefill exactly; with too few of them, the others stand in.
@@ -304,35 +251,6 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         rows.extend(busy_ttfts);
     }
     rows
-}
-
-/// `out[k]`: the earliest arrival among `timed[k..]` (infinite past the end).
-fn suffix_min_arrival(timed: &[Timed]) -> Vec<f64> {
-    let mut out = vec![f64::INFINITY; timed.len() + 1];
-    for k in (0..timed.len()).rev() {
-        out[k] = out[k + 1].min(timed[k].arrival);
-    }
-    out
-}
-
-/// Whether another request of `timed[from..]` (sorted by first token) was waiting for or in its prefill while
-/// request `i` was: it arrived before `i`'s first token and got its own after `i` arrived. A binary search and the
-/// suffix minimum of arrivals answer it in O(log n), where a scan of every later request made a long trace
-/// quadratic.
-fn contended(timed: &[Timed], earliest_arrival_after: &[f64], from: usize, i: usize) -> bool {
-    let me = &timed[i];
-    // First tokens in (my arrival, my first token): they arrived no later than their first token, so before mine.
-    let after_my_arrival = from.max(timed.partition_point(|t| t.first <= me.arrival));
-    let at_my_first = timed.partition_point(|t| t.first < me.first);
-    if after_my_arrival < at_my_first {
-        return true;
-    }
-    // First tokens from mine on: those that arrived before my first token (after mine in the list, their first
-    // token is no earlier than mine, so after my arrival whenever my TTFT is above 0, the only TTFTs used).
-    timed[at_my_first.max(from)..i]
-        .iter()
-        .any(|o| o.arrival < me.first && o.first > me.arrival)
-        || earliest_arrival_after[i + 1] < me.first
 }
 
 /// Fewest TTFTs of requests that found the server idle for the fit to rest on them alone.
@@ -401,55 +319,4 @@ pub fn window_rows(source: usize, w: &WindowMeans, shape: &Shape) -> Vec<Row> {
         rows.push(load.decode_row(source, w.tpot, load.context_each, shape));
     }
     rows
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-
-    /// The scan the search replaced: every request of `timed[from..]` but `i` itself.
-    fn contended_by_scan(timed: &[Timed], from: usize, i: usize) -> bool {
-        let me = &timed[i];
-        timed[from..]
-            .iter()
-            .enumerate()
-            .any(|(j, o)| from + j != i && o.arrival < me.first && o.first > me.arrival)
-    }
-
-    #[test]
-    fn the_search_finds_the_contended_prefills_the_scan_did() {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-        for _ in 0..200 {
-            let n = rng.random_range(1..60);
-            let mut timed: Vec<Timed> = (0..n)
-                .map(|_| {
-                    let arrival = rng.random_range(0.0..10.0_f64);
-                    // Whole tenths, so ties between first tokens happen.
-                    let first = arrival + (rng.random_range(1..20) as f64) / 10.0;
-                    Timed {
-                        arrival,
-                        first: (first * 10.0).round() / 10.0,
-                        last: first + rng.random_range(0.0..5.0),
-                        prompt: 100.0,
-                        output: 10.0,
-                    }
-                })
-                .collect();
-            timed.sort_by(|a, b| a.first.total_cmp(&b.first));
-            let longest = timed.iter().map(|t| t.last - t.first).fold(0.0, f64::max);
-            let after = suffix_min_arrival(&timed);
-            for (i, me) in timed.iter().enumerate() {
-                if me.first - me.arrival <= 0.0 {
-                    continue;
-                }
-                let from = timed.partition_point(|t| t.first < me.first - longest);
-                assert_eq!(
-                    contended(&timed, &after, from, i),
-                    contended_by_scan(&timed, from, i),
-                    "request {i} of {timed:?}"
-                );
-            }
-        }
-    }
 }

@@ -17,13 +17,13 @@ use rand_distr::{Distribution, StandardNormal};
 pub const MAX_DRAWS: usize = 12;
 
 /// Requests of each simulated run that locates the knee.
-const KNEE_REQUESTS: u64 = 1_000;
+pub(crate) const KNEE_REQUESTS: u64 = 1_000;
 
 /// The loads (fractions of the capacity) the knee is looked for at; the first is the light load it is measured from.
-const KNEE_LOADS: [f64; 10] = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0];
+pub(crate) const KNEE_LOADS: [f64; 10] = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.0];
 
 /// The loads (fractions of the central capacity) the TTFT band is worked out at: the knee's, short of saturation.
-const BAND_LOADS: [f64; 9] = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
+pub(crate) const BAND_LOADS: [f64; 9] = [0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95];
 
 pub use crate::model::your_server::Range;
 

@@ -94,8 +94,16 @@ fn time_key(key: &str) -> Option<(&'static str, bool)> {
     (central || stat == "std" || percentile).then_some((metric, central))
 }
 
-/// Refuses a time that is not a finite number of 0 ms or more, and a mean or median TTFT, TPOT or E2E of 0 ms
-/// (no request is served in no time; a TPOT of 0 is what one-token outputs give, which show no decode step).
+/// The shortest non-zero time a result may show, milliseconds: a microsecond, far below a network round trip or a
+/// GPU step. Below it (a subnormal number, say) the fit would find a server doing billions of requests a second.
+const SHORTEST_TIME_MS: f64 = 1e-3;
+
+/// Most requests a result may say completed: a thousand a second for thirty years.
+const MOST_COMPLETED: f64 = 1e12;
+
+/// Refuses a time that is not a finite number of 0 ms or more, one above 0 but shorter than [`SHORTEST_TIME_MS`],
+/// and a mean or median TTFT, TPOT or E2E of 0 ms (no request is served in no time; a TPOT of 0 is what one-token
+/// outputs give, which show no decode step).
 fn check_times(name: &str, object: &Map<String, Value>) -> Result<(), String> {
     for (key, value) in object {
         let Some((metric, central)) = time_key(key) else {
@@ -112,6 +120,12 @@ fn check_times(name: &str, object: &Map<String, Value>) -> Result<(), String> {
                 shown(value)
             )
             })?;
+        if ms > 0.0 && ms < SHORTEST_TIME_MS {
+            return Err(format!(
+                "{name}: \"{key}\" is {ms:e} ms, shorter than any server answers in (a microsecond): not a \
+                 measured time"
+            ));
+        }
         if ms == 0.0 && central && metric != "itl" && metric != "client_queue_time" {
             return Err(format!(
                 "{name}: \"{key}\" is 0, which no served request shows (a TPOT of 0 means every output was one \
@@ -152,11 +166,25 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<BenchResult, Stri
             "{name}: no request completed, so it shows no latencies"
         ));
     }
+    if completed > MOST_COMPLETED || completed.fract() != 0.0 {
+        return Err(format!(
+            "{name}: \"completed\" is {completed:e}, not a count of requests a benchmark can have served (a whole \
+             number up to {MOST_COMPLETED:e})"
+        ));
+    }
     let duration = required(name, object, "duration")?;
     let request_throughput = required(name, object, "request_throughput")?;
     if duration == 0.0 || request_throughput == 0.0 {
         return Err(format!(
             "{name}: \"duration\" and \"request_throughput\" must be above 0"
+        ));
+    }
+    // vLLM writes request_throughput = completed / duration: figures that disagree were not measured together.
+    let implied = request_throughput * duration;
+    if (implied - completed).abs() > 0.01 * completed + 1.0 {
+        return Err(format!(
+            "{name}: \"completed\" ({completed}) disagrees with \"request_throughput\" × \"duration\" ({implied:.1}), \
+             which vllm bench serve writes as completed ÷ duration: the figures were not measured together"
         ));
     }
     let request_rate = rate(name, object)?;

@@ -169,7 +169,13 @@ fn scope_of(labels: &[(String, String)], split: &[&str]) -> Labels {
 pub fn reason_counts(counts: &[(String, f64)]) -> String {
     counts
         .iter()
-        .map(|(reason, count)| format!("{} {reason}", format_count(*count)))
+        .map(|(reason, count)| {
+            format!(
+                "{} {}",
+                format_count(*count),
+                crate::printable::one_line(reason)
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

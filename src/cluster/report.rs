@@ -23,17 +23,15 @@ use crate::charts::format::{format_latency, format_percent};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::time::SystemTime;
 
-/// A page to read: its name for messages, its text, and when it was written (files only).
+/// A page to read: its name for messages and its text. (Not when it was written: a file's modification time says
+/// when it was copied, not when the server was scraped, so a window's length never comes from it.)
 #[derive(Clone, Debug)]
 pub struct Source {
     /// The path, or "standard input".
     pub name: String,
     /// The page.
     pub text: String,
-    /// The file's modification time: when `curl -o` finished writing the scrape.
-    pub modified: Option<SystemTime>,
 }
 
 impl Source {
@@ -42,7 +40,6 @@ impl Source {
         Self {
             name: name.to_owned(),
             text: text.to_owned(),
-            modified: None,
         }
     }
 
@@ -53,18 +50,15 @@ impl Source {
         let stdin = path == "-";
         let name = if stdin { "standard input" } else { path }.to_owned();
         let cannot = |e: std::io::Error| format!("cannot read {name}: {e}");
-        let modified = if stdin {
+        if stdin {
             std::io::stdin()
                 .take(limit)
                 .read_to_end(&mut bytes)
                 .map_err(cannot)?;
-            None
         } else {
             let file = std::fs::File::open(path).map_err(cannot)?;
-            let modified = file.metadata().and_then(|m| m.modified()).ok();
             file.take(limit).read_to_end(&mut bytes).map_err(cannot)?;
-            modified
-        };
+        }
         if bytes.len() > MAX_INPUT_BYTES {
             return Err(format!(
                 "{name} is larger than the {} MB limit (a vLLM /metrics page is usually under 100 kB)",
@@ -72,11 +66,7 @@ impl Source {
             ));
         }
         let text = String::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"))?;
-        Ok(Self {
-            name,
-            text,
-            modified,
-        })
+        Ok(Self { name, text })
     }
 }
 
@@ -104,11 +94,17 @@ impl Options {
             ("--slo-tpot-ms", slo_tpot_ms),
         ] {
             if !(value.is_finite() && value > 0.0) {
-                return Err(format!("{flag} must be a positive number of milliseconds"));
+                return Err(format!(
+                    "{flag} must be a positive number of milliseconds, the latency an answer may take \
+                     (got {value})"
+                ));
             }
         }
         if seconds.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
-            return Err("--seconds must be a positive number of seconds".to_owned());
+            return Err(format!(
+                "--seconds must be a positive number of seconds, the time between the two scrapes (got {})",
+                seconds.unwrap_or_default()
+            ));
         }
         Ok(Self {
             slo: SloTargets {
@@ -139,8 +135,6 @@ enum LengthFrom {
     Flag,
     /// The samples' timestamps.
     Timestamps,
-    /// The files' modification times.
-    FileTimes,
     /// Nowhere: unknown.
     Unknown,
 }
@@ -153,9 +147,6 @@ impl LengthFrom {
         match self {
             Self::Flag => format!("{apart} (--seconds)"),
             Self::Timestamps => format!("{apart} (from the samples' timestamps)"),
-            Self::FileTimes => {
-                format!("{apart} (from the files' modification times; --seconds sets it)")
-            }
             Self::Unknown => " (their distance in time is unknown; --seconds sets it)".to_owned(),
         }
     }
@@ -182,21 +173,13 @@ pub fn render(page: &Source, later: Option<&Source>, options: &Options) -> Resul
         },
         Some(later_source) => {
             let second = read_page(later_source)?;
-            let file_seconds = page
-                .modified
-                .zip(later_source.modified)
-                .and_then(|(a, b)| b.duration_since(a).ok())
-                .map(|d| d.as_secs_f64())
-                .filter(|s| *s > 0.0);
             let (from, seconds) = match (
                 options.seconds,
                 seconds_between_timestamps(first.page(), second.page()),
-                file_seconds,
             ) {
-                (Some(s), _, _) => (LengthFrom::Flag, Some(s)),
-                (None, Some(s), _) => (LengthFrom::Timestamps, Some(s)),
-                (None, None, Some(s)) => (LengthFrom::FileTimes, Some(s)),
-                (None, None, None) => (LengthFrom::Unknown, None),
+                (Some(s), _) => (LengthFrom::Flag, Some(s)),
+                (None, Some(s)) => (LengthFrom::Timestamps, Some(s)),
+                (None, None) => (LengthFrom::Unknown, None),
             };
             Report {
                 names: vec![page.name.clone(), later_source.name.clone()],

@@ -252,7 +252,7 @@ impl ServerSignals {
         }
         self.labels
             .iter()
-            .map(|(name, value)| format!("{name}=\"{value}\""))
+            .map(|(name, value)| format!("{name}=\"{}\"", crate::printable::one_line(value)))
             .collect::<Vec<_>>()
             .join(", ")
     }

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::Array;
 use web_sys::{
-    Document, Element, Event, EventInit, HtmlButtonElement, HtmlInputElement, KeyboardEvent, Worker,
+    Element, Event, EventInit, HtmlButtonElement, HtmlInputElement, KeyboardEvent, Worker,
 };
 
 use crate::components::present::keyboard::key_action_of;
@@ -27,7 +27,9 @@ const STOP_GRACE_MS: u32 = 2_000;
 
 /// The Ask box and its worker, once started.
 struct AskBox {
-    document: Document,
+    /// The box's own `<section>`: every field and output is looked up inside it, never in the whole document, where
+    /// a contributed lesson could have put an element with the same id first.
+    section: Element,
     slug: String,
     /// The worker, numbered by `workers_started`, so that a word from one already ended is ignored.
     worker: RefCell<Option<(u32, Worker)>>,
@@ -40,7 +42,11 @@ struct AskBox {
 /// Brings the page's Ask box to life, if it has one.
 pub fn start() {
     let document = leptos::prelude::document();
-    let Some(section) = document.get_element_by_id(ids::SECTION) else {
+    let Some(section) = document
+        .query_selector(ids::SECTION_SELECTOR)
+        .ok()
+        .flatten()
+    else {
         return;
     };
     if let Ok(controls) = section.query_selector_all("input, button") {
@@ -60,14 +66,14 @@ pub fn start() {
         slug: section
             .get_attribute(ids::LESSON_ATTRIBUTE)
             .unwrap_or_default(),
-        document,
+        section,
         worker: RefCell::new(None),
         workers_started: Cell::new(0),
         answers: Cell::new(0),
         answering: Cell::new(None),
     });
     let on = |id: &str, kind: &str, handler: Box<dyn Fn(Event)>| {
-        if let Some(element) = ask.document.get_element_by_id(id) {
+        if let Some(element) = ask.element(id) {
             let closure = Closure::<dyn Fn(Event)>::new(handler);
             let _ =
                 element.add_event_listener_with_callback(kind, closure.as_ref().unchecked_ref());
@@ -106,8 +112,12 @@ pub fn start() {
 }
 
 impl AskBox {
+    /// The box's element `id`, inside its own section only.
     fn element(&self, id: &str) -> Option<Element> {
-        self.document.get_element_by_id(id)
+        self.section
+            .query_selector(&format!("#{id}"))
+            .ok()
+            .flatten()
     }
 
     fn value(&self, id: &str) -> String {

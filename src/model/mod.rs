@@ -26,6 +26,7 @@
 //! Times: the LLM mode works in seconds; the textbook mode in abstract time units (mean service 1 by default).
 
 pub mod analytic;
+pub mod budget;
 pub mod fleet;
 pub mod hardware;
 pub mod presets;
@@ -50,8 +51,9 @@ pub use sim::llm::batch::{
     PhaseKind, TraceSpec, Work, MAX_CELLS, MAX_ITERATIONS,
 };
 pub use sim::llm::replay::{
-    bench_requests, check_requests, measured_saturation_throughput, replay, replay_owned,
-    replay_traced, BenchFigures, BenchStats, BenchSummary, TraceRequest, MAX_BENCH_REQUESTS,
+    bench_requests, capacity_requests, check_requests, measured_saturation_throughput, replay,
+    replay_owned, replay_traced, BenchFigures, BenchStats, BenchSummary, TraceRequest,
+    MAX_BENCH_REQUESTS,
 };
 pub use sim::{
     run, run_traced, KvUsage, LatencyIntervals, LittleCheck, RejectedByReason, RejectionReason,

@@ -3,6 +3,9 @@
 
 /// The Ask box's `<section>`; it carries the lesson's slug in [`LESSON_ATTRIBUTE`].
 pub const SECTION: &str = "ask";
+/// How the page's wasm finds the box: the section of that id that is a child of `<main>` itself, so never an
+/// element a lesson's text could have put inside the `<article>` before it.
+pub const SECTION_SELECTOR: &str = "#main > section#ask[data-lesson]";
 /// The attribute naming the lesson whose passages answer.
 pub const LESSON_ATTRIBUTE: &str = "data-lesson";
 /// The form around the question.

@@ -63,3 +63,24 @@ pub fn help_mentions(args: &[&str], needles: &[&str]) {
         );
     }
 }
+
+/// The one line of a command that must have been refused (exit 2) within `seconds`, without its `goodput-sim: `.
+pub fn refused_within(args: &[&str], seconds: u64) -> String {
+    let started = std::time::Instant::now();
+    let out = sim(args);
+    let elapsed = started.elapsed();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line: {err}"
+    );
+    assert!(
+        elapsed < std::time::Duration::from_secs(seconds),
+        "{args:?} took {elapsed:?} to refuse"
+    );
+    err.trim_start_matches("goodput-sim: ")
+        .trim_end()
+        .to_owned()
+}

@@ -13,6 +13,7 @@ use goodput::model::{
     load_points, measured_saturation_throughput, run, sweep, Slo, MAX_OFFERED_LOAD,
     MAX_SWEEP_POINTS,
 };
+use goodput::printable;
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
@@ -96,7 +97,7 @@ enum Command {
         /// A later scrape of the same server: report the window between the two pages.
         later_page: Option<String>,
         /// Print one JSON object instead of text: pages (the inputs), window_seconds and
-        /// window_seconds_from (flag, timestamps, file_times or unknown; null for one page), slo
+        /// window_seconds_from (flag, timestamps or unknown; null for one page), slo
         /// (ttft_p99, tpot_p95, seconds), gone (label sets only on the earlier page) and label_sets, one
         /// object per label set with: labels (name → value); span (since_start, window or
         /// since_restart, with restart saying why); requests (in the window, or since the start) and
@@ -110,15 +111,15 @@ enum Command {
         /// verdict (below_the_knee, at_the_knee, past_the_knee or not_enough_data) and reasons.
         #[arg(long)]
         json: bool,
-        /// Seconds between the two scrapes (default: from the samples' timestamps when both pages carry them,
-        /// else from the two files' modification times, else unknown).
+        /// Seconds between the two scrapes (default: from the samples' timestamps when both pages carry them, else
+        /// unknown: a file's modification time says when it was copied, not when it was scraped).
         #[arg(long, allow_negative_numbers = true)]
         seconds: Option<f64>,
         /// SLO on p99 time to first token, in milliseconds.
-        #[arg(long, default_value_t = Slo::default().ttft * 1000.0)]
+        #[arg(long, default_value_t = Slo::default().ttft * 1000.0, allow_negative_numbers = true)]
         slo_ttft_ms: f64,
         /// SLO on p95 time per output token, in milliseconds.
-        #[arg(long, default_value_t = Slo::default().tpot * 1000.0)]
+        #[arg(long, default_value_t = Slo::default().tpot * 1000.0, allow_negative_numbers = true)]
         slo_tpot_ms: f64,
     },
     /// Fit the model to your server: print a scenario file (for run --scenario, sweep --scenario, or the page's
@@ -144,12 +145,21 @@ struct SeedArgs {
     seed: u64,
 }
 
+/// Longest error line printed: a message quotes content only as a short excerpt, and this catches any that would
+/// not (a whole file echoed by a parser's message).
+const MAX_MESSAGE_CHARS: usize = 600;
+
+/// Prints the one-line error: control characters from an input escaped, cut at [`MAX_MESSAGE_CHARS`].
 fn error(message: impl std::fmt::Display) -> i32 {
-    eprintln!("goodput-sim: {message}");
+    eprintln!(
+        "goodput-sim: {}",
+        printable::excerpt(&message.to_string(), MAX_MESSAGE_CHARS)
+    );
     2
 }
 
 pub fn main() -> i32 {
+    end_quietly_on_a_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -165,6 +175,16 @@ pub fn main() -> i32 {
     match execute(cli.command) {
         Ok(()) => 0,
         Err(message) => error(message),
+    }
+}
+
+/// `goodput-sim … | head`: when the reader stops reading, the next write gets SIGPIPE, and the program ends as
+/// other command-line tools do, silently. (Rust ignores SIGPIPE, so a write would fail and `println!` panic.)
+fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action before any thread starts, as the C runtime leaves it.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -263,10 +283,9 @@ fn execute(command: Command) -> Result<(), String> {
             slo_tpot_ms,
         } => {
             let options = Options::new(slo_ttft_ms, slo_tpot_ms, seconds, json)?;
-            println!(
-                "{}",
-                report::run(&page, later_page.as_deref(), &options)?.trim_end()
-            );
+            let report = report::run(&page, later_page.as_deref(), &options)?;
+            // Label values and names come from the server: nothing in them may act on the terminal.
+            println!("{}", printable::for_terminal(report.trim_end()));
         }
         Command::Calibrate(args) => calibrate::run(&args)?,
         Command::Fleet(args) => fleet::run(&args)?,

@@ -54,10 +54,13 @@ pub fn run(
     let scenario = scenario_args.scenario()?;
     let runs: Vec<(Option<u64>, BenchSummary)> = if let Some(trace) = &args.trace {
         let requests = read_trace(trace, &scenario)?;
-        vec![(
-            None,
-            replay_owned(&scenario, requests, None).map_err(|e| explain(&e))?,
-        )]
+        let summary =
+            replay_owned(&scenario, requests, None).map_err(|e| match e.field.as_str() {
+                // The trace's requests, not a --requests nobody typed.
+                "requests" => format!("{}: {}", super::input::display_name(trace), e.problem),
+                _ => explain(&e),
+            })?;
+        vec![(None, summary)]
     } else {
         let rate = args.rate.expect("a finite run has --rate or --trace");
         if !(rate.is_finite() && rate > 0.0) {

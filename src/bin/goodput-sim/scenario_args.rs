@@ -158,7 +158,8 @@ impl ScenarioArgs {
             }
             (_, Some(b)) if Arrivals::cv_from_burstiness(b) > MAX_ARRIVAL_CV => {
                 return Err(format!(
-                    "--burstiness {b} is burstier than the model takes (at least {})",
+                    "--burstiness {} is burstier than the model takes (at least {})",
+                    goodput::calibrate::readable(b),
                     1.0 / (MAX_ARRIVAL_CV * MAX_ARRIVAL_CV)
                 ));
             }
@@ -224,7 +225,11 @@ impl ScenarioArgs {
         match flag {
             // The run as a whole (its length against the clock), not one field.
             _ if e.field == "run" => format!("{file}the run {}", e.problem),
-            Some(flag) if self.typed(flag) => format!("{flag} {}", e.problem),
+            // Of "a or b", the one typed.
+            Some(flag) if self.typed(flag) => {
+                let typed: Vec<&str> = flag.split(" or ").filter(|f| self.typed(f)).collect();
+                format!("{} {}", typed.join(" and "), e.problem)
+            }
             Some(flag) if self.scenario.is_none() => {
                 format!("{flag} (from --preset {}) {}", self.preset.key(), e.problem)
             }

@@ -36,6 +36,8 @@ pub fn parse_trace(
     name: &str,
     scenario: &Scenario,
 ) -> Result<Vec<TraceRequest>, String> {
+    // A byte-order mark (what some editors write first) is not the start of a CSV header.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (lines, numbers) = parse(text).map_err(|(line, e)| format!("{name} line {line}: {e}"))?;
     let Some(first) = lines.first() else {
         return Err(format!("{name}: no requests in the trace"));

@@ -35,6 +35,7 @@ pub mod traffic;
 pub use run::simulate;
 pub use traffic::{Shape, Traffic, TrafficPoint};
 
+use super::budget;
 use super::scenario::{Scenario, ServiceKind, Slo};
 use serde::{Deserialize, Serialize};
 
@@ -211,6 +212,14 @@ impl FleetSpec {
                 "traffic",
                 format!("brings about {expected:.0} requests; a day takes at most {MAX_DAY_REQUESTS:.0}"),
             );
+        }
+        if let Err(refused) = budget::check_mean(
+            scenario,
+            expected,
+            budget::Sending::Rate(expected / self.seconds),
+            "traffic",
+        ) {
+            return bad("traffic", refused.problem);
         }
         if !(self.target.is_finite() && self.target > 0.0) {
             return bad("target", "must be a number above 0".into());

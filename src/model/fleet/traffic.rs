@@ -197,23 +197,49 @@ impl Traffic {
         }
     }
 
-    /// The arrival times from 0 up to (not including) `seconds`, from `seed`.
+    /// The arrival times from 0 up to (not including) `seconds`, from `seed`. Each straight piece of the curve is
+    /// thinned from its own highest rate, not the day's peak, so the draws number at most about twice the arrivals
+    /// (a ramp's area is half its box): a one-millisecond spike no longer makes the whole week draw at its rate.
     pub fn arrivals(&self, seconds: f64, seed: u64) -> Vec<f64> {
-        let peak = self.peak();
-        if peak <= 0.0 {
-            return Vec::new();
-        }
         let mut rng: Stream = stream(seed, ARRIVALS);
         let mut times = Vec::with_capacity(self.expected_by(seconds).ceil() as usize + 16);
-        let mut t = 0.0;
-        loop {
-            t += rng.sample::<f64, _>(Exp1) / peak;
-            if t >= seconds {
-                break times;
+        for (from, to, peak) in self.pieces(seconds) {
+            if peak <= 0.0 {
+                continue;
             }
-            if rng.random::<f64>() * peak < self.rate(t) {
-                times.push(t);
+            let mut t = from;
+            loop {
+                t += rng.sample::<f64, _>(Exp1) / peak;
+                if t >= to {
+                    break;
+                }
+                if rng.random::<f64>() * peak < self.rate(t) {
+                    times.push(t);
+                }
             }
         }
+        times
+    }
+
+    /// The straight pieces of the curve from 0 to `seconds`, each with the highest rate on it.
+    fn pieces(&self, seconds: f64) -> Vec<(f64, f64, f64)> {
+        let p = &self.points;
+        let mut bounds = vec![(0.0, p[0].rps)];
+        bounds.extend(
+            p.iter()
+                .filter(|x| x.t > 0.0 && x.t < seconds)
+                .map(|x| (x.t, x.rps)),
+        );
+        bounds.push((seconds, self.rate(seconds)));
+        bounds
+            .windows(2)
+            .filter(|w| w[1].0 > w[0].0)
+            .map(|w| {
+                let (from, to) = (w[0].0, w[1].0);
+                // Both ends' rates from the curve itself, so a step at a piece's start counts the rate after it.
+                let peak = self.rate(from).max(self.rate(to)).max(w[0].1).max(w[1].1);
+                (from, to, peak)
+            })
+            .collect()
     }
 }

@@ -57,7 +57,8 @@ fn err(field: &str, problem: &str) -> ScenarioError {
 }
 
 fn positive(field: &str, x: f64) -> Result<(), ScenarioError> {
-    if x.is_finite() && x > 0.0 {
+    // `is_normal`: a subnormal is above 0 in name only (its reciprocal is infinite).
+    if x.is_finite() && x > 0.0 && x.is_normal() {
         Ok(())
     } else {
         Err(err(field, "must be a finite number above 0"))
@@ -72,11 +73,29 @@ fn non_negative(field: &str, x: f64) -> Result<(), ScenarioError> {
     }
 }
 
-/// A finite number in `[lo, hi]` (`lo` itself excluded when `open`).
+/// The shortest time above 0 a scenario may hold, seconds (time units): a nanosecond. Shorter is no server's time,
+/// and far shorter (a subnormal such as `1e-320`) makes rates that overflow to infinity and figures that print blank.
+pub const MIN_TIME: f64 = 1e-9;
+/// The smallest cost per token or sequence above 0, seconds: well below any hardware's, and far above the
+/// subnormals whose products lose every digit.
+pub const MIN_COST: f64 = 1e-15;
+
+/// A finite number in `[lo, hi]` (`lo` itself excluded when `open`): a time of at least [`MIN_TIME`] when `open`,
+/// and 0 or at least [`MIN_COST`] otherwise.
 fn time_in(field: &str, x: f64, hi: f64, open: bool) -> Result<(), ScenarioError> {
-    let above = if open { x > 0.0 } else { x >= 0.0 };
+    let above = if open {
+        x >= MIN_TIME
+    } else {
+        x == 0.0 || x >= MIN_COST
+    };
     if x.is_finite() && above && x <= hi {
         Ok(())
+    } else if x.is_finite() && x > 0.0 && !above {
+        let least = if open { MIN_TIME } else { MIN_COST };
+        Err(err(
+            field,
+            &format!("is {x:e}, too short to be a time any server takes (the least accepted is {least:e})"),
+        ))
     } else {
         let lo = if open { "above 0" } else { "0 or more" };
         Err(err(field, &format!("must be a number {lo}, at most {hi}")))
@@ -209,7 +228,19 @@ impl Scenario {
         positive("slo.ttft", self.slo.ttft)?;
         positive("slo.tpot", self.slo.tpot)?;
         in_range("requests", self.customers, 1, MAX_CUSTOMERS)?;
-        in_range("warm_up", self.warm_up, 0, MAX_CUSTOMERS - self.customers)?;
+        if self.warm_up > MAX_CUSTOMERS - self.customers {
+            // Neither number alone is at fault, so the run as a whole is named.
+            return Err(err(
+                "run",
+                &format!(
+                    "would measure {} requests after {} warm-up requests, {} in all, more than the {MAX_CUSTOMERS} a \
+                     run takes",
+                    self.customers,
+                    self.warm_up,
+                    self.customers + self.warm_up
+                ),
+            ));
+        }
         self.validate_clock()
     }
 

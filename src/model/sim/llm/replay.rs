@@ -14,7 +14,10 @@ use super::bench_stats::stats;
 pub use super::bench_stats::BenchStats;
 use super::itl::Itl;
 use super::{LlmSim, RequestTrace};
-use crate::model::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind, Slo, MAX_TOKENS};
+use crate::model::budget;
+use crate::model::scenario::{
+    Arrivals, LengthDist, Scenario, ScenarioError, ServiceKind, Slo, MAX_TOKENS,
+};
 use crate::model::sim::{stream, Gaps};
 use serde::{Deserialize, Serialize};
 
@@ -283,6 +286,54 @@ fn too_long(scenario: &Scenario, span: f64) -> String {
     )
 }
 
+/// Refuses a run of `requests` whose work is over the budget ([`budget`]): their own lengths, sent at
+/// `request_rate` or, for a trace, at its own mean rate.
+fn check_work(
+    scenario: &Scenario,
+    requests: &[TraceRequest],
+    request_rate: Option<f64>,
+) -> Result<(), ScenarioError> {
+    let ServiceKind::Llm(fleet) = &scenario.service else {
+        return Ok(());
+    };
+    let n = requests.len() as f64;
+    let steps: f64 = requests
+        .iter()
+        .map(|r| budget::request_steps(fleet, r.prompt_tokens, r.output_tokens))
+        .sum();
+    let span = requests.last().map_or(0.0, |r| r.arrival_s);
+    let sending = match request_rate {
+        Some(rate) => budget::Sending::Rate(rate),
+        None if span > 0.0 => budget::Sending::Rate(n / span),
+        None => budget::Sending::Burst,
+    };
+    let work = budget::work(scenario, n, steps, sending);
+    if work <= budget::MAX_WORK {
+        return Ok(());
+    }
+    let cause = budget::requests_of(n, &with_lengths_of(scenario, requests));
+    Err(budget::too_much("requests", &cause, work))
+}
+
+/// `scenario` with the lengths of `requests` (their means as fixed lengths), so that a refusal of a trace quotes the
+/// trace's lengths, not the scenario's.
+fn with_lengths_of(scenario: &Scenario, requests: &[TraceRequest]) -> Scenario {
+    let mut s = scenario.clone();
+    if let ServiceKind::Llm(fleet) = &mut s.service {
+        let n = requests.len().max(1) as f64;
+        let mean = |f: fn(&TraceRequest) -> u32| {
+            (requests.iter().map(|r| f64::from(f(r))).sum::<f64>() / n).round() as u32
+        };
+        fleet.prompt_tokens = LengthDist::Fixed {
+            tokens: mean(|r| r.prompt_tokens),
+        };
+        fleet.output_tokens = LengthDist::Fixed {
+            tokens: mean(|r| r.output_tokens),
+        };
+    }
+    s
+}
+
 fn problem(field: &str, problem: &str) -> ScenarioError {
     ScenarioError {
         field: field.to_owned(),
@@ -391,6 +442,7 @@ fn run_replay(
     traced: bool,
 ) -> Result<(BenchSummary, Vec<RequestTrace>), ScenarioError> {
     check_requests(scenario, &requests)?;
+    check_work(scenario, &requests, request_rate)?;
     let n = requests.len() as u64;
     let mut s = scenario.clone();
     s.customers = n;
@@ -464,6 +516,12 @@ const CAPACITY_REQUESTS_PER_SLOT: u64 = 50;
 /// Fewest requests a capacity measurement sends.
 const MIN_CAPACITY_REQUESTS: u64 = 4000;
 
+/// The requests [`measured_saturation_throughput`] sends to `fleet`: enough to fill every slot several times.
+pub fn capacity_requests(fleet: &crate::model::scenario::LlmFleet) -> u64 {
+    let slots = u64::from(fleet.max_num_seqs) * u64::from(fleet.replicas);
+    (slots * CAPACITY_REQUESTS_PER_SLOT).clamp(MIN_CAPACITY_REQUESTS, MAX_BENCH_REQUESTS)
+}
+
 /// The fleet's saturation throughput as the simulation measures it, requests per second: a burst of requests (the
 /// scenario's lengths, from `seed`) all sent at once, and the completion rate between the 20th and the 80th
 /// percentile of completions, while the fleet is full and the queue still long. Unlike
@@ -484,8 +542,19 @@ pub fn measured_saturation_throughput(
         fleet.max_num_queued_tokens = None;
     }
     let scenario = &uncapped;
-    let slots = u64::from(fleet.max_num_seqs) * u64::from(fleet.replicas);
-    let n = (slots * CAPACITY_REQUESTS_PER_SLOT).clamp(MIN_CAPACITY_REQUESTS, MAX_BENCH_REQUESTS);
+    let n = capacity_requests(fleet);
+    // The burst must fill every slot of every replica several times over: the fleet's size sets the work.
+    let steps = n as f64 * budget::mean_request_steps(fleet);
+    let work = budget::work(scenario, n as f64, steps, budget::Sending::Burst);
+    if work > budget::MAX_WORK {
+        let cause = format!(
+            "{} replicas × {} sequences each: measuring that fleet's capacity with {}",
+            fleet.replicas,
+            fleet.max_num_seqs,
+            budget::requests_of(n as f64, scenario)
+        );
+        return Err(budget::too_much("replicas", &cause, work));
+    }
     // A burst: every arrival at 0 (a rate so high the gaps vanish).
     let mut requests = bench_requests(scenario, 1.0, n, seed)?;
     for r in &mut requests {
