@@ -123,7 +123,7 @@ pub fn choose(
     if let Some(deployment) = &flags.deployment {
         return Ok(Some(Prior::new(
             deployment.clone(),
-            format!("{} (figures given)", deployment.describe()),
+            "figures given".to_owned(),
         )));
     }
     let named = named_in(files);
