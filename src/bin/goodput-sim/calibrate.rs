@@ -58,9 +58,9 @@ pub struct CalibrateArgs {
     /// GPUs one replica spans (default: a result file's gpu_count, else 1).
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     tensor_parallel_size: Option<u32>,
-    /// A model the table lacks ("other"), its config.json figures typed in: parameters=8.03e9,layers=32,
-    /// hidden-size=4096,attention-heads=32,kv-heads=8 (and active-parameters for a mixture of experts, head-dim,
-    /// weight-bytes and kv-bytes, 2 by default); --model then only names it.
+    /// A model the table lacks ("other"), its config.json figures typed in: parameters=8.03e9 (or 8.03B),layers=32,
+    /// hidden-size=4096,kv-heads=8 and attention-heads=32 or head-dim=128 (and active-parameters for a mixture of
+    /// experts, weight-bytes and kv-bytes, 2 by default); --model then only names it.
     #[arg(long)]
     model_figures: Option<String>,
     /// A GPU the table lacks ("other"), its datasheet typed in: memory-gib=24,bandwidth-tb-s=1.01,bf16-tflops=165
