@@ -8,7 +8,7 @@ use goodput::calibrate::fit::PER_TOKEN;
 use goodput::calibrate::inputs::InputFile;
 use goodput::calibrate::page::{calibrate_for_page, with_hardware};
 use goodput::calibrate::ServerFlags;
-use goodput::model::hardware::{find_gpu, find_model, gpus, models, Deployment};
+use goodput::model::hardware::{find_gpu, find_model, gpus, models, typed, Deployment};
 use goodput::server_protocol::{FlagFields, HardwareFigures, OTHER};
 
 fn rtx_4090(rate: u32) -> Option<InputFile> {
@@ -150,6 +150,39 @@ fn a_model_typed_in_on_a_gpu_of_the_list_gives_the_step_time_of_the_tables_model
 }
 
 #[test]
+fn the_page_reads_its_figures_as_the_command_lines_model_and_gpu_figures() {
+    // The same Llama 3 8B and the same FP8 GPU, typed in the form and as `--model-figures` / `--gpu-figures`.
+    let mut fp8 = llama_3_8b_typed();
+    fp8.dtype_bytes = "1".to_owned();
+    let mut figures = rtx_4090_typed();
+    figures.parameters_billions = fp8.parameters_billions;
+    figures.layers = fp8.layers;
+    figures.hidden_size = fp8.hidden_size;
+    figures.kv_heads = fp8.kv_heads;
+    figures.head_size = fp8.head_size;
+    figures.dtype_bytes = fp8.dtype_bytes;
+    let page = with_hardware(
+        ServerFlags::default(),
+        &fields(OTHER, OTHER, "", figures),
+        &[],
+    )
+    .unwrap()
+    .deployment
+    .unwrap();
+    let cli = typed::deployment(
+        None,
+        Some("parameters=8.03e9,layers=32,hidden-size=4096,kv-heads=8,attention-heads=32,weight-bytes=1,kv-bytes=1"),
+        None,
+        Some("memory-gib=24,bandwidth-tb-s=1.008,bf16-tflops=165.2,fp8-tflops=165.2"),
+        1,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(page.architecture, cli.architecture);
+    assert_eq!(page.gpu, cli.gpu);
+}
+
+#[test]
 fn a_gpu_typed_in_runs_the_model_the_files_name() {
     let Some(light) = rtx_4090(1) else {
         return;
@@ -180,14 +213,16 @@ fn a_figure_missing_or_wrong_is_refused_in_one_line_naming_its_field() {
     slow.bandwidth_tb_s = "fast".to_owned();
     let mut wide = llama_3_8b_typed();
     wide.kv_heads = "64".to_owned();
+    let mut headless = llama_3_8b_typed();
+    headless.head_size = String::new();
     for (given, expected) in [
         (
             fields(OTHER, "L4", "", unlayered),
-            "model's layers: give it",
+            "Your model's figures: layers missing",
         ),
         (
             fields("meta-llama/Meta-Llama-3-8B", OTHER, "", slow),
-            "GPU's bandwidth (TB/s): \"fast\" is not a positive number",
+            "Your GPU's figures: bandwidth (TB/s) must be a number above 0 (got \"fast\")",
         ),
         (
             fields("", OTHER, "", rtx_4090_typed()),
@@ -203,7 +238,11 @@ fn a_figure_missing_or_wrong_is_refused_in_one_line_naming_its_field() {
         ),
         (
             fields(OTHER, "L4", "", wide),
-            "the model's figures: KV heads (64) cannot outnumber",
+            "Your model's figures: KV heads (64) cannot outnumber attention heads (32)",
+        ),
+        (
+            fields(OTHER, "L4", "", headless),
+            "Your model's figures: head size missing",
         ),
         (
             fields(OTHER, "L4", "65", llama_3_8b_typed()),

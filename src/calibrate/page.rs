@@ -4,7 +4,7 @@
 
 use super::inputs::InputFile;
 use super::{calibrate, handoff, prior, report, Calibration, ServerFlags};
-use crate::model::hardware::{find_gpu, find_model, Architecture, Deployment, Gpu};
+use crate::model::hardware::{find_gpu, find_model, typed, Architecture, Deployment, Gpu};
 use crate::model::your_server::YourServer;
 use crate::model::{Scenario, ServiceKind};
 use crate::server_protocol::{FlagFields, HardwareFigures, OTHER};
@@ -62,63 +62,63 @@ fn field<T: std::str::FromStr + PartialOrd + From<u8>>(
     }
 }
 
-/// A figure of an "other" model or GPU: it must be given.
-fn figure<T: std::str::FromStr + PartialOrd + From<u8>>(
-    (name, text): (&str, &String),
-    whose: &str,
-) -> Result<T, String> {
-    let name = format!("{whose} {name}");
-    field(text, &name)?.ok_or_else(|| format!("{name}: give it (the {whose} is \"other\")"))
+/// The page's words for the figures `typed` names: its fields' labels ([`HardwareFigures::NAMES`]). The form has one
+/// field for the bytes of weights and cache, one for the peak at those bytes, and the head size but not the heads.
+fn field_label(figure: &'static str) -> &'static str {
+    let [parameters, layers, hidden_size, kv_heads, head_size, dtype_bytes, bandwidth, peak, memory] =
+        HardwareFigures::NAMES;
+    match figure {
+        "parameters" => parameters,
+        "layers" => layers,
+        "hidden-size" => hidden_size,
+        "kv-heads" => kv_heads,
+        // The form takes the head size, which gives the heads (either gives the other).
+        "head-dim" | "attention-heads" => head_size,
+        "weight-bytes" | "kv-bytes" => dtype_bytes,
+        "bandwidth-tb-s" => bandwidth,
+        "bf16-tflops" | "fp8-tflops" => peak,
+        "memory-gib" => memory,
+        other => other,
+    }
 }
 
-/// The architecture typed in for an "other" model: a dense model, its attention heads the hidden size over the head
-/// size (0 when the head is wider than the model, which the architecture's check refuses), weights and cache at the dtype's bytes.
+/// The architecture typed in for an "other" model, read by `typed` as the command line's `--model-figures` is: a
+/// dense model, its attention heads the hidden size over the head size, weights and cache at the bytes typed.
 fn typed_architecture(figures: &HardwareFigures) -> Result<Architecture, String> {
-    let [parameters, layers, hidden_size, kv_heads, head_size, dtype_bytes, ..] = figures.named();
-    let (name, text) = parameters;
-    let parameters = match text.trim().parse::<f64>() {
-        Ok(billions) if billions.is_finite() && billions > 0.0 => billions * 1e9,
-        _ => {
-            return Err(format!(
-                "model's {name}: {:?} is not a positive number",
-                text.trim()
-            ))
-        }
+    // The field is in billions, which `typed` reads as a count written with a B.
+    let billions = figures.parameters_billions.trim();
+    let parameters = if billions.is_empty() {
+        String::new()
+    } else {
+        format!("{billions}B")
     };
-    let hidden_size: u32 = figure(hidden_size, "model's")?;
-    let kv_heads: u32 = figure(kv_heads, "model's")?;
-    let head_dim: u32 = figure(head_size, "model's")?;
-    let bytes: u32 = figure(dtype_bytes, "model's")?;
-    Ok(Architecture {
-        parameters,
-        active_parameters: parameters,
-        layers: figure(layers, "model's")?,
-        hidden_size,
-        attention_heads: hidden_size / head_dim,
-        kv_heads,
-        head_dim,
-        weight_bytes: f64::from(bytes),
-        kv_bytes: bytes,
-    })
+    typed::architecture_from([
+        ("parameters", parameters.as_str()),
+        ("layers", figures.layers.as_str()),
+        ("hidden-size", figures.hidden_size.as_str()),
+        ("kv-heads", figures.kv_heads.as_str()),
+        ("head-dim", figures.head_size.as_str()),
+        ("weight-bytes", figures.dtype_bytes.as_str()),
+        ("kv-bytes", figures.dtype_bytes.as_str()),
+    ])
+    .map_err(|e| format!("Your model's figures: {}", e.describe(field_label)))
 }
 
-/// The datasheet typed in for an "other" GPU: its peak is the one at the model's dtype.
+/// The datasheet typed in for an "other" GPU, read by `typed` as `--gpu-figures` is: its peak is the one at the
+/// model's bytes per weight (FP8's where that is 1 or less).
 fn typed_gpu(figures: &HardwareFigures, weight_bytes: f64) -> Result<Gpu, String> {
-    let [.., bandwidth, peak, memory] = figures.named();
-    let number = |(name, text): (&str, &String)| match text.trim().parse::<f64>() {
-        Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
-        _ => Err(format!(
-            "GPU's {name}: {:?} is not a positive number",
-            text.trim()
-        )),
+    let fp8 = if weight_bytes <= 1.0 {
+        figures.peak_tflops.as_str()
+    } else {
+        ""
     };
-    let peak = number(peak)? * 1e12;
-    Ok(Gpu {
-        memory_gib: number(memory)?,
-        bandwidth: number(bandwidth)? * 1e12,
-        bf16_flops: peak,
-        fp8_flops: (weight_bytes <= 1.0).then_some(peak),
-    })
+    typed::gpu_from([
+        ("memory-gib", figures.memory_gb.as_str()),
+        ("bandwidth-tb-s", figures.bandwidth_tb_s.as_str()),
+        ("bf16-tflops", figures.peak_tflops.as_str()),
+        ("fp8-tflops", fp8),
+    ])
+    .map_err(|e| format!("Your GPU's figures: {}", e.describe(field_label)))
 }
 
 /// The name a list gives: its value, or, left at "as the files say", the files' name.
