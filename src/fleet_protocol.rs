@@ -3,17 +3,78 @@
 //! that does not read an error naming it. `tests/fleet_protocol.rs` checks every message both ways.
 
 use crate::charts::ChartTheme;
-use crate::model::fleet::{Route, Shape, Signal};
+use crate::model::fleet::{Route, Shape, Signal, Trigger};
+use crate::model::Scenario;
 use crate::server_protocol::{Fields, ProtocolError, CRASHED, FAILED};
 
 /// Start-up delays the widget offers, seconds: none, a small model, the CLI's default, a large model (llm-d
 /// measured 4 min 38 s for Qwen3-32B).
 pub const START_UP_DELAYS: [u32; 4] = [0, 30, 120, 300];
 
+/// What the autoscaler reads, as the widget offers it: one signal at its default target, or the lesson's advice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// One signal at its default target.
+    One(Signal),
+    /// The request rate aimed at Little's Law sizing less one start-up of growth: each replica is given the share
+    /// of its capacity ([`start_up_share`]) that still leaves room for the morning ramp to grow while a new replica
+    /// starts, so the next one is asked for early enough.
+    RateWithStartUpHeadroom,
+}
+
+/// The recommended policy's share of a replica's capacity: one replica's worth, less what the morning ramp adds
+/// during one default (2-minute) start-up.
+pub fn start_up_share() -> f64 {
+    let ramp = Shape::MorningRamp.traffic(1.0);
+    let delay = f64::from(FleetSettings::default().start_up_delay);
+    1.0 - (ramp.rate(600.0 + delay) - ramp.rate(600.0))
+}
+
+impl Policy {
+    /// Every choice, in the widget's order: the signals, then the advice.
+    pub const ALL: [Policy; 8] = [
+        Policy::One(Signal::Utilization),
+        Policy::One(Signal::Waiting),
+        Policy::One(Signal::TtftP99),
+        Policy::One(Signal::Kv),
+        Policy::One(Signal::Running),
+        Policy::One(Signal::Inflight),
+        Policy::One(Signal::Rate),
+        Policy::RateWithStartUpHeadroom,
+    ];
+
+    /// Its triggers for `scenario`'s replica.
+    pub fn triggers(self, scenario: &Scenario) -> Vec<Trigger> {
+        match self {
+            Policy::One(signal) => vec![Trigger::default_for(signal, scenario)],
+            Policy::RateWithStartUpHeadroom => vec![Trigger {
+                signal: Signal::Rate,
+                target: (start_up_share() * scenario.saturation_throughput() * 10.0).round() / 10.0,
+            }],
+        }
+    }
+
+    /// The wire's word.
+    pub fn key(self) -> &'static str {
+        match self {
+            Policy::One(signal) => signal.key(),
+            Policy::RateWithStartUpHeadroom => "rate-with-headroom",
+        }
+    }
+
+    /// What the widget calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Policy::One(signal) => signal.label(),
+            Policy::RateWithStartUpHeadroom => "request rate, start-up headroom",
+        }
+    }
+}
+
 /// What the reader picked: the day the worker simulates (the course box, 30 minutes, 1 to 10 replicas).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FleetSettings {
-    pub signal: Signal,
+    pub policy: Policy,
     pub route: Route,
     /// Seconds from the decision to add a replica until it serves.
     pub start_up_delay: u32,
@@ -24,7 +85,7 @@ impl Default for FleetSettings {
     /// The lesson's morning: the ramp, scaled on the waiting queue, the CLI's router and start-up delay.
     fn default() -> Self {
         FleetSettings {
-            signal: Signal::Waiting,
+            policy: Policy::One(Signal::Waiting),
             route: Route::ShortestQueue,
             start_up_delay: 120,
             shape: Shape::MorningRamp,
@@ -53,11 +114,12 @@ pub enum ToWorker {
 pub enum FromWorker {
     /// The widget's controls, as HTML (`crate::fleet_view::controls_html`).
     Controls(String),
-    /// Both charts with their accessible text and the time the day took to simulate (`charts_html`), and the day's
-    /// summary line (`summary`), for request `request`.
+    /// Both charts with their accessible text and the time the day took to simulate (`charts_html`), the day's
+    /// summary line (`summary`) and the same day under every policy (`compared`, HTML), for request `request`.
     Drawn {
         charts_html: String,
         summary: String,
+        compared: String,
         request: u32,
     },
     /// The day could not be simulated: why.
@@ -107,7 +169,7 @@ impl ToWorker {
         };
         vec![
             "draw".to_owned(),
-            settings.signal.key().to_owned(),
+            settings.policy.key().to_owned(),
             settings.route.key().to_owned(),
             settings.start_up_delay.to_string(),
             settings.shape.key().to_owned(),
@@ -139,7 +201,7 @@ impl ToWorker {
         ];
         let message = ToWorker::Draw {
             settings: FleetSettings {
-                signal: pick(&mut fields, "signal", &Signal::ALL, Signal::key)?,
+                policy: pick(&mut fields, "policy", &Policy::ALL, Policy::key)?,
                 route: pick(&mut fields, "router", &Route::ALL, Route::key)?,
                 start_up_delay: fields.number("start-up delay")?,
                 shape: pick(&mut fields, "traffic", &Shape::ALL, Shape::key)?,
@@ -161,12 +223,14 @@ impl FromWorker {
             FromWorker::Drawn {
                 charts_html,
                 summary,
+                compared,
                 request,
             } => {
                 return vec![
                     "drawn".to_owned(),
                     charts_html.clone(),
                     summary.clone(),
+                    compared.clone(),
                     request.to_string(),
                 ]
             }
@@ -186,6 +250,7 @@ impl FromWorker {
             "drawn" => FromWorker::Drawn {
                 charts_html: fields.text("charts")?,
                 summary: fields.text("summary")?,
+                compared: fields.text("comparison")?,
                 request: fields.number("request number")?,
             },
             "controls" => FromWorker::Controls(fields.text("controls")?),

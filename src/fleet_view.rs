@@ -8,21 +8,21 @@ use crate::charts::fleet::{clock, FleetChart, FleetPanel, FleetPoint};
 use crate::charts::format::{format_count, format_percent};
 use crate::charts::DataTable;
 use crate::charts::{ChartStyle, ChartTheme};
-use crate::fleet_protocol::{FleetSettings, START_UP_DELAYS};
+use crate::fleet_protocol::{FleetSettings, Policy, START_UP_DELAYS};
 use crate::html_writer::HtmlWriter;
-use crate::model::fleet::{simulate, FleetDay, FleetSpec, FleetSummary, Route, Shape, Signal};
+use crate::model::fleet::{simulate, FleetDay, FleetSpec, FleetSummary, Route, Shape};
 use crate::model::Scenario;
 
 /// Rows of each live data table: one per minute of a 30-minute day, and the last.
 pub const TABLE_ROWS: usize = 31;
 
-/// The day's spec: the course box through the shape's 30 minutes, the settings' signal at its default target.
+/// The day's spec: the course box through the shape's 30 minutes, the policy's signals at their default targets.
 pub fn spec(settings: &FleetSettings, scenario: &Scenario) -> FleetSpec {
     FleetSpec {
         traffic: settings.shape.traffic(scenario.saturation_throughput()),
         route: settings.route,
         start_up_delay: f64::from(settings.start_up_delay),
-        ..FleetSpec::new(settings.signal, scenario)
+        ..FleetSpec::with_triggers(settings.policy.triggers(scenario), scenario)
     }
 }
 
@@ -77,7 +77,43 @@ pub fn summary_line(summary: &FleetSummary) -> String {
     )
 }
 
-fn format_hours(seconds: f64) -> String {
+/// The same day under every choice of the autoscaler, side by side: each one's SLO attainment and replica-hours, the
+/// day shown marked. `days` holds each choice with its day's summary, in the widget's order.
+pub fn comparison_html(days: &[(Policy, &FleetSummary)], shown: Policy) -> String {
+    let mut m = HtmlWriter::new();
+    m.element("table", &[("class", "fleet-compare")], |m| {
+        m.text_element(
+            "caption",
+            &[],
+            "This day under each choice of the autoscaler",
+        );
+        m.element("thead", &[], |m| {
+            m.element("tr", &[], |m| {
+                for heading in ["Scales on", "SLO attainment", "Replica-hours"] {
+                    m.text_element("th", &[("scope", "col")], heading);
+                }
+            });
+        });
+        m.element("tbody", &[], |m| {
+            for &(policy, summary) in days {
+                let row: &[(&str, &str)] = if policy == shown {
+                    &[("class", "fleet-shown"), ("aria-current", "true")]
+                } else {
+                    &[]
+                };
+                m.element("tr", row, |m| {
+                    m.text_element("th", &[("scope", "row")], policy.label());
+                    m.text_element("td", &[], &format_percent(summary.slo_attainment / 100.0));
+                    m.text_element("td", &[], &format_hours(summary.replica_seconds));
+                });
+            }
+        });
+    });
+    m.finish()
+}
+
+/// Replica-seconds as replica-hours, to one decimal place, as the widget writes them.
+pub fn format_hours(seconds: f64) -> String {
     format!("{:.1}", seconds / 3600.0)
 }
 
@@ -150,7 +186,8 @@ pub const STEP: f64 = 15.0;
 pub const START_AT: f64 = 900.0;
 
 /// The widget's controls and the places its answers go, for the widget `id`: the four settings (at their defaults),
-/// the summary line, Play and the time scrubber, a note for what went wrong, the charts' box and the time a day took.
+/// the summary line, Play and the time scrubber, a note for what went wrong, the charts' box and the time a day took,
+/// then the comparison of every choice.
 /// The worker sends it once, so the page's wasm does not hold it; the page never redraws it, so focus stays put.
 pub fn controls_html(id: &str) -> String {
     let defaults = FleetSettings::default();
@@ -183,13 +220,13 @@ pub fn controls_html(id: &str) -> String {
     ];
     m.element("div", &settings, |m| {
         let at = |all: &[_], item| all.iter().position(|x| *x == item).unwrap_or(0);
-        let labels = Signal::ALL.map(|s| s.label().to_owned()).to_vec();
+        let labels = Policy::ALL.map(|p| p.label().to_owned()).to_vec();
         select(
             m,
-            "signal",
+            "policy",
             "Autoscaler scales on",
             labels,
-            at(&Signal::ALL, defaults.signal),
+            at(&Policy::ALL, defaults.policy),
         );
         let labels = Route::ALL.map(|r| r.label().to_owned()).to_vec();
         let route = Route::ALL
@@ -249,6 +286,7 @@ pub fn controls_html(id: &str) -> String {
     // Plain text, so that an empty note shows nothing.
     m.element("p", &[("class", "fleet-note"), ("role", "alert")], |_| {});
     m.element("div", &[("class", "fleet-charts")], |_| {});
+    m.element("div", &[("class", "fleet-compared")], |_| {});
     m.finish()
 }
 

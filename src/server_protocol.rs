@@ -50,6 +50,86 @@ pub struct FlagFields {
     pub chunked_prefill: bool,
     pub kv_cache_tokens: String,
     pub replicas: String,
+    /// The model: a Hugging Face id of the table (`crate::model::hardware::KNOWN_MODELS`), [`OTHER`] for the
+    /// figures typed in, or empty for the one the files name.
+    pub model: String,
+    /// The GPU: a name of the table, [`OTHER`], or empty for the one the files name.
+    pub gpu: String,
+    /// GPUs one replica spans (empty: the files' `gpu_count`, else 1).
+    pub tensor_parallel: String,
+    /// The figures of an "other" model or GPU (boxed: they are seldom given, and the message stays small).
+    pub figures: Box<HardwareFigures>,
+}
+
+/// The value of the model's or the GPU's list that stands for figures typed in.
+pub const OTHER: &str = "other";
+
+/// The figures typed in for a model or a GPU the tables lack, as typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HardwareFigures {
+    /// Parameters, billions.
+    pub parameters_billions: String,
+    pub layers: String,
+    pub hidden_size: String,
+    pub kv_heads: String,
+    pub head_size: String,
+    /// Bytes per weight and per cached value (2 for BF16).
+    pub dtype_bytes: String,
+    /// Memory bandwidth, TB/s.
+    pub bandwidth_tb_s: String,
+    /// Dense tensor peak at the dtype, TFLOP/s.
+    pub peak_tflops: String,
+    /// Memory, GB.
+    pub memory_gb: String,
+}
+
+impl HardwareFigures {
+    /// The fields' names, in their order on the wire.
+    pub const NAMES: [&'static str; 9] = [
+        "parameters (billions)",
+        "layers",
+        "hidden size",
+        "KV heads",
+        "head size",
+        "bytes per weight",
+        "bandwidth (TB/s)",
+        "peak (TFLOP/s)",
+        "memory (GB)",
+    ];
+
+    /// The fields with their names, in their order on the wire.
+    pub fn named(&self) -> [(&'static str, &String); 9] {
+        let values = [
+            &self.parameters_billions,
+            &self.layers,
+            &self.hidden_size,
+            &self.kv_heads,
+            &self.head_size,
+            &self.dtype_bytes,
+            &self.bandwidth_tb_s,
+            &self.peak_tflops,
+            &self.memory_gb,
+        ];
+        let mut names = HardwareFigures::NAMES.into_iter();
+        values.map(|value| (names.next().expect("a name a field"), value))
+    }
+
+    fn read(fields: &mut Fields) -> Result<HardwareFigures, ProtocolError> {
+        let mut names = HardwareFigures::NAMES.into_iter();
+        let mut next = || fields.text(names.next().expect("a name a field"));
+        // Fields are read in the order they are written here, the order of NAMES.
+        Ok(HardwareFigures {
+            parameters_billions: next()?,
+            layers: next()?,
+            hidden_size: next()?,
+            kv_heads: next()?,
+            head_size: next()?,
+            dtype_bytes: next()?,
+            bandwidth_tb_s: next()?,
+            peak_tflops: next()?,
+            memory_gb: next()?,
+        })
+    }
 }
 
 /// What the page asks of the worker.
@@ -233,7 +313,11 @@ impl ToWorker {
                     on_off(flags.chunked_prefill),
                     flags.kv_cache_tokens.clone(),
                     flags.replicas.clone(),
+                    flags.model.clone(),
+                    flags.gpu.clone(),
+                    flags.tensor_parallel.clone(),
                 ];
+                parts.extend(flags.figures.named().map(|(_, value)| value.clone()));
                 for file in files {
                     parts.extend([file.name.clone(), file.text.clone()]);
                 }
@@ -277,6 +361,10 @@ impl ToWorker {
                     chunked_prefill: fields.flag("chunked prefill")?,
                     kv_cache_tokens: fields.text("KV cache tokens")?,
                     replicas: fields.text("replicas")?,
+                    model: fields.text("model")?,
+                    gpu: fields.text("GPU")?,
+                    tensor_parallel: fields.text("tensor parallel")?,
+                    figures: Box::new(HardwareFigures::read(&mut fields)?),
                 },
                 files: fields.files()?,
             },

@@ -7,6 +7,7 @@
 use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use goodput::calibrate::inputs::InputFile;
 use goodput::calibrate::{calibrate, report, CalibrateError, ServerFlags};
+use goodput::model::hardware::{typed, Deployment};
 
 fn data(path: &str) -> Option<InputFile> {
     let full = format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -170,5 +171,174 @@ fn a_fit_that_cannot_repeat_its_inputs_says_so_and_widens_its_ranges() {
         "{} vs {}",
         spread(&calibration),
         spread(&honest)
+    );
+}
+
+fn sim(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_goodput-sim"))
+        .args(args)
+        .output()
+        .expect("goodput-sim runs")
+}
+
+fn data_path(path: &str) -> String {
+    format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `goodput-sim calibrate` takes the prior from the result file's `model_id` and `gpu_name`, from --model and --gpu,
+/// or from figures typed in for a GPU the table lacks ("other"); a name the table lacks is one line listing the
+/// table's names.
+#[test]
+fn the_command_line_names_the_model_and_gpu_or_takes_their_figures() {
+    let file = data_path(
+        "vllm-bench-0.8.5/vllm_200prompts1qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-GeForce-RTX-4090.json",
+    );
+    if !std::path::Path::new(&file).exists() {
+        eprintln!("left out, not here: {file} (tests/fixtures/PUBLIC-DATA.md)");
+        return;
+    }
+    let report = |args: &[&str]| {
+        let out = sim(args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{args:?}: {err}");
+        err
+    };
+    let from_file = report(&["calibrate", &file]);
+    assert!(
+        from_file.contains("Llama 3 8B on 1 × GeForce RTX 4090")
+            && from_file.contains("GPU GeForce RTX 4090 (the result file's)"),
+        "{from_file}"
+    );
+    // The same GPU typed in: the same prior, named as typed.
+    let typed = report(&[
+        "calibrate",
+        "--gpu",
+        "my 4090",
+        "--gpu-figures",
+        "memory-gib=24,bandwidth-tb-s=1.008,bf16-tflops=165.2",
+        &file,
+    ]);
+    assert!(
+        typed.contains("Llama 3 8B on 1 × my 4090: figures given"),
+        "{typed}"
+    );
+    let physics = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("physics: 16.1 GB of weights"))
+            .map(str::to_owned)
+    };
+    assert_eq!(physics(&typed), physics(&from_file), "{typed}");
+    for (args, flag, known) in [
+        (vec!["--gpu", "B999"], "--gpu", "H100 SXM"),
+        (
+            vec!["--model", "acme/llama-9"],
+            "--model",
+            "facebook/opt-13b",
+        ),
+        (
+            vec![
+                "--model",
+                "acme/llama-9",
+                "--gpu-figures",
+                "memory-gib=24,bandwidth-tb-s=1,bf16-tflops=165",
+            ],
+            "--model",
+            "Qwen/Qwen2.5-7B",
+        ),
+        (
+            vec!["--model-figures", "parameters=8e9,layers=32"],
+            "--model-figures",
+            "hidden-size missing",
+        ),
+    ] {
+        let mut all = vec!["calibrate"];
+        all.extend(&args);
+        all.push(&file);
+        let out = sim(&all);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(known), "{args:?}: {err}");
+    }
+}
+
+/// "Other": figures typed in give what the tables give for the same model and GPU.
+#[test]
+fn typed_figures_give_the_tables_architecture_and_datasheet() {
+    // Llama 3 8B's config.json and the RTX 4090's datasheet, typed in.
+    let other = typed::deployment(
+        None,
+        Some("parameters=8.03e9, layers=32, hidden-size=4096, attention-heads=32, kv-heads=8"),
+        Some("GeForce RTX 4090"),
+        None,
+        1,
+    )
+    .unwrap()
+    .unwrap();
+    let known = Deployment::known("meta-llama/Meta-Llama-3-8B", "RTX 4090", 1).unwrap();
+    let (t, k) = (other.roofline().iteration(), known.roofline().iteration());
+    assert!((t.fixed / k.fixed - 1.0).abs() < 0.01, "{t:?} {k:?}");
+    assert_eq!(t.per_context_token, k.per_context_token);
+    assert_eq!(other.model, "other model");
+    // The heads or the head size, the count or billions: the same model.
+    let by_heads = typed::architecture(
+        "parameters=8.03e9,layers=32,hidden-size=4096,attention-heads=32,kv-heads=8",
+    )
+    .unwrap();
+    let by_head_size =
+        typed::architecture("parameters=8.03B,layers=32,hidden-size=4096,head-dim=128,kv-heads=8")
+            .unwrap();
+    assert_eq!(by_heads, by_head_size);
+    assert_eq!(by_heads, other.architecture);
+    let gpu =
+        typed::gpu("memory_gib=80,bandwidth-tb-s=3.35,bf16-tflops=989,fp8-tflops=1979").unwrap();
+    assert_eq!(gpu.bandwidth, 3.35e12);
+    assert_eq!(gpu.fp8_flops, Some(1.979e15));
+}
+
+/// A figure list refused is one line naming the figure.
+#[test]
+fn a_figure_list_refused_names_the_figure() {
+    for (text, needle) in [
+        ("parameters=8e9,layers=32", "hidden-size missing"),
+        (
+            "parameters=8e9,layers=32.5,hidden-size=4096,attention-heads=32,kv-heads=8",
+            "whole number",
+        ),
+        (
+            "parameters=8e9,layers=32,hidden-size=4096,attention-heads=32,kv-heads=8,experts=8",
+            "unknown figure",
+        ),
+        (
+            "parameters=-1,layers=32,hidden-size=4096,attention-heads=32,kv-heads=8",
+            "above 0",
+        ),
+        ("parameters", "not name=value"),
+        ("parameters=1,parameters=2", "given twice"),
+    ] {
+        let e = typed::architecture(text).unwrap_err().to_string();
+        assert!(e.contains(needle) && !e.contains('\n'), "{text}: {e}");
+    }
+    let headless = "parameters=8e9,layers=32,hidden-size=4096,kv-heads=8";
+    assert_eq!(
+        typed::architecture(headless).unwrap_err(),
+        typed::FigureError::MissingEither("attention-heads", "head-dim")
+    );
+    let e = typed::gpu("memory-gib=80,bf16-tflops=989")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bandwidth-tb-s missing"), "{e}");
+    let (side, e) = typed::deployment(
+        Some("acme/unknown-9b"),
+        None,
+        None,
+        Some("memory-gib=80,bandwidth-tb-s=3,bf16-tflops=900"),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(side, typed::Side::Model);
+    assert!(
+        e.contains("not in the table (meta-llama/Meta-Llama-3-8B,"),
+        "{e}"
     );
 }

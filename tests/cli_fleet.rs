@@ -125,7 +125,7 @@ fn the_table_prints_the_summary_and_a_compact_series() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for word in [
-        "jsq route, scaling on waiting (target 5)",
+        "jsq route, scaling on waiting (target 5),",
         "slo_attainment",
         "replica_seconds",
         "longest_breach_s",
@@ -151,6 +151,8 @@ fn help_names_the_defaults_of_every_signal() {
         "waiting 5 per replica",
         "ttft-p99 the scenario's TTFT SLO",
         "kv 0.8",
+        "running and inflight Little's Law at the knee with 80% headroom",
+        "largest proposal wins",
         "[default: jsq]",
         "[default: 15]",
         "[default: 120]",
@@ -180,7 +182,23 @@ fn bad_flags_are_refused_in_one_line_naming_the_flag() {
         ("DAY --min 3 --max 2", "--max must be from --min (3)"),
         ("DAY --min -1", "must not be negative"),
         ("DAY --interval 0", "--interval must be at least 1 second"),
-        ("DAY --target 0", "--target must be a number above 0"),
+        ("DAY --target 0", "--target of waiting must be a number above 0"),
+        (
+            "DAY --scale-on waiting,running --target 5,-1",
+            "--target of running must be a number above 0",
+        ),
+        (
+            "DAY --scale-on waiting,running --target 5",
+            "--target lists 1 value for 2 signals (--scale-on waiting,running): give one target per signal",
+        ),
+        (
+            "DAY --scale-on running --target 5,40",
+            "--target lists 2 values for 1 signal (--scale-on running)",
+        ),
+        ("DAY --scale-on waiting,waiting", "--scale-on lists waiting twice"),
+        ("DAY --scale-on waiting,gpu", "'gpu' for '--scale-on"),
+        ("DAY --scale-on waiting,", "a value is required for '--scale-on"),
+        ("DAY --scale-on running --target 4O", "'4O' for '--target"),
         ("DAY --scale-up-delay -3", "--scale-up-delay must be from 0"),
         ("DAY --route random", "'random' for '--route"),
         ("DAY --scale-on gpu", "'gpu' for '--scale-on"),
@@ -198,4 +216,73 @@ fn bad_flags_are_refused_in_one_line_naming_the_flag() {
         let err = refused(&args);
         assert!(err.contains(words), "{command}: {err}");
     }
+}
+
+#[test]
+fn the_help_states_the_little_law_targets_the_model_uses() {
+    use goodput::model::fleet::Signal;
+    use goodput::model::Scenario;
+    let help = String::from_utf8(sim(&["--help"]).stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let course = Scenario::course_preset();
+    for (signal, words) in [
+        (
+            Signal::Running,
+            "requests per replica for the course preset",
+        ),
+        (Signal::Rate, "requests/s per replica for the course preset"),
+    ] {
+        let figure = format!("{} {words}", signal.default_target(&course));
+        assert!(help.contains(&figure), "{figure} not in the help");
+    }
+    assert_eq!(
+        Signal::Running.default_target(&course),
+        Signal::Inflight.default_target(&course)
+    );
+}
+
+#[test]
+fn several_triggers_each_read_and_the_largest_proposal_wins() {
+    let both = json(
+        &[
+            &RAMP[..],
+            &["--scale-on", "waiting,running", "--target", "5,40"],
+        ]
+        .concat(),
+    );
+    let running = json(&[&RAMP[..], &["--scale-on", "running", "--target", "40"]].concat());
+    let fleet = |v: &serde_json::Value| -> Vec<u64> {
+        v["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["replicas"].as_u64().unwrap() + p["starting"].as_u64().unwrap())
+            .collect()
+    };
+    for p in both["series"].as_array().unwrap() {
+        let read = p["signals"].as_array().unwrap();
+        assert_eq!(read.len(), 2, "one reading per trigger");
+        assert!(
+            (read[0].as_f64().unwrap() - p["waiting"].as_f64().unwrap()).abs() < 1e-9
+                || p["starting"] != 0
+        );
+    }
+    // Until the two days part, they are the same day; where they part, the queue has asked for more.
+    let (a, b) = (fleet(&both), fleet(&running));
+    let parted = a
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x != y)
+        .expect("the queue adds a replica");
+    assert!(a[parted] > b[parted], "{a:?} vs {b:?}");
+    let out = sim(&[
+        &RAMP[..],
+        &["--scale-on", "waiting,running", "--target", "5,40"],
+    ]
+    .concat());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("scaling on waiting (target 5) and running (target 40),"),
+        "{text}"
+    );
 }

@@ -2,8 +2,8 @@
 //! does not read is an error naming the field.
 
 use goodput::charts::ChartTheme;
-use goodput::fleet_protocol::{FleetSettings, FromWorker, ToWorker, START_UP_DELAYS};
-use goodput::model::fleet::{Route, Shape, Signal};
+use goodput::fleet_protocol::{FleetSettings, FromWorker, Policy, ToWorker, START_UP_DELAYS};
+use goodput::model::fleet::{Route, Shape};
 
 fn parts(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_owned()).collect()
@@ -17,7 +17,7 @@ fn every_setting_the_page_can_pick_reads_back_the_same_in_the_worker() {
         ChartTheme::HighContrast,
     ];
     let mut request = 0;
-    for signal in Signal::ALL {
+    for policy in Policy::ALL {
         for route in Route::ALL {
             for (start_up_delay, shape) in
                 START_UP_DELAYS.into_iter().zip(Shape::ALL.iter().cycle())
@@ -25,7 +25,7 @@ fn every_setting_the_page_can_pick_reads_back_the_same_in_the_worker() {
                 request += 1;
                 let message = ToWorker::Draw {
                     settings: FleetSettings {
-                        signal,
+                        policy,
                         route,
                         start_up_delay,
                         shape: *shape,
@@ -48,6 +48,7 @@ fn every_answer_the_worker_sends_reads_back_the_same_in_the_page() {
         FromWorker::Drawn {
             charts_html: "<figure><svg></svg></figure>".to_owned(),
             summary: "SLO attainment 99%".to_owned(),
+            compared: "<table class=\"fleet-compare\"></table>".to_owned(),
             request: 4_000_000_000,
         },
         FromWorker::Refused("traffic: too much".to_owned()),
@@ -80,7 +81,8 @@ fn a_message_that_does_not_read_is_refused_by_name() {
         words[i] = word;
         error(&words)
     };
-    assert!(with(1, "vibes").contains("signal"));
+    assert!(with(1, "vibes").contains("policy"));
+    assert!(with(1, "running,waiting").contains("policy"));
     assert!(with(2, "random").contains("router"));
     assert!(with(3, "two minutes").contains("start-up delay"));
     assert!(with(4, "tuesday").contains("traffic"));
@@ -94,6 +96,7 @@ fn a_message_that_does_not_read_is_refused_by_name() {
     assert!(error(&["read"]).contains("no request the fleet worker knows"));
     assert!(error(&["start"]).contains("id is missing"));
     let answer = |words: &[&str]| FromWorker::decode(&parts(words)).unwrap_err().to_string();
-    assert!(answer(&["drawn", "", "", "soon"]).contains("request number"));
+    assert!(answer(&["drawn", "", "", "", "soon"]).contains("request number"));
+    assert!(answer(&["drawn", "", "", "1"]).contains("request number is missing"));
     assert!(answer(&["reading"]).contains("no answer the fleet widget knows"));
 }

@@ -3,7 +3,7 @@
 
 use goodput::charts::fleet::{FleetChart, FleetPanel, FleetPoint};
 use goodput::charts::ChartTheme;
-use goodput::fleet_protocol::FleetSettings;
+use goodput::fleet_protocol::{FleetSettings, Policy};
 use goodput::fleet_view::{chart_data, controls_html, render, simulate_day, summary_line};
 use goodput::model::fleet::Signal;
 
@@ -64,7 +64,7 @@ fn the_view_draws_both_charts_with_the_days_own_figures() {
 fn the_signal_changes_the_day_and_scrubbing_only_moves_the_mark() {
     let waiting = simulate_day(&FleetSettings::default()).unwrap();
     let busy = simulate_day(&FleetSettings {
-        signal: Signal::Utilization,
+        policy: Policy::One(Signal::Utilization),
         ..FleetSettings::default()
     })
     .unwrap();
@@ -103,7 +103,7 @@ fn tables_are_thinned_but_keep_the_last_interval() {
 #[test]
 fn the_controls_name_every_choice_and_start_at_the_lessons_morning() {
     let html = controls_html("fleet-widget");
-    for (name, count) in [("signal", 4), ("route", 3), ("delay", 4), ("shape", 3)] {
+    for (name, count) in [("policy", 8), ("route", 3), ("delay", 4), ("shape", 3)] {
         let select = format!("<select id=\"fleet-widget-{name}\" name=\"{name}\">");
         let at = html
             .find(&select)
@@ -131,6 +131,11 @@ fn the_controls_name_every_choice_and_start_at_the_lessons_morning() {
     );
     assert!(html.contains("aria-valuetext=\"15:00\""));
     assert!(html.contains("class=\"fleet-charts\""));
+    assert!(
+        html.contains("<option value=\"7\">request rate, start-up headroom</option>"),
+        "{html}"
+    );
+    assert!(html.contains("class=\"fleet-compared\""));
 }
 
 #[test]

@@ -2,7 +2,9 @@
 //! model; Little's Law holds per replica; join-the-shortest-queue is no worse than round robin; a longer start-up
 //! never helps on a spike; the autoscaler stays in its bounds; the traffic's arrivals follow its curve.
 
-use goodput::model::fleet::{simulate, FleetDay, FleetSpec, Route, Shape, Signal, Traffic};
+use goodput::model::fleet::{
+    simulate, FleetDay, FleetSpec, Route, Shape, Signal, Traffic, Trigger,
+};
 use goodput::model::{bench_requests, replay, Scenario};
 use proptest::prelude::*;
 
@@ -260,10 +262,27 @@ fn bad_traffic_and_specs_are_refused_in_one_sentence() {
         ),
         (
             FleetSpec {
-                target: f64::NAN,
+                triggers: vec![Trigger {
+                    signal: Signal::Running,
+                    target: f64::NAN,
+                }],
                 ..base.clone()
             },
             "target",
+        ),
+        (
+            FleetSpec {
+                triggers: vec![],
+                ..base.clone()
+            },
+            "signal",
+        ),
+        (
+            FleetSpec::on(
+                &[Signal::Waiting, Signal::Running, Signal::Waiting],
+                &course(),
+            ),
+            "signal",
         ),
         (
             FleetSpec {
@@ -293,7 +312,7 @@ proptest! {
     #[test]
     fn the_fleet_stays_in_bounds_and_serves_every_request(
         rates in proptest::collection::vec(0.0f64..80.0, 1..5),
-        signal in 0usize..4,
+        signals in proptest::sample::subsequence(Signal::ALL.to_vec(), 1..=2),
         route in 0usize..3,
         min in 1u32..3,
         extra in 0u32..4,
@@ -309,11 +328,12 @@ proptest! {
             max: min + extra,
             start_up_delay: delay,
             seed,
-            ..FleetSpec::new(Signal::ALL[signal], &course())
+            ..FleetSpec::on(&signals, &course())
         };
         let day = simulate(&course(), &spec).unwrap();
         prop_assert_eq!(day.series.len(), 20);
         for p in &day.series {
+            prop_assert_eq!(p.signals.len(), signals.len());
             prop_assert!(p.replicas >= 1 && p.replicas + p.starting <= spec.max);
             prop_assert!(p.replicas + p.starting >= spec.min);
             prop_assert!((0.0..=1.0 + 1e-9).contains(&p.utilization));

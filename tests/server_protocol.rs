@@ -3,7 +3,7 @@
 
 use goodput::calibrate::inputs::InputFile;
 use goodput::cluster::vllm::SloTargets;
-use goodput::server_protocol::{FlagFields, FromWorker, Sample, ToWorker};
+use goodput::server_protocol::{FlagFields, FromWorker, HardwareFigures, Sample, ToWorker};
 
 fn to_worker() -> Vec<ToWorker> {
     let mut messages = vec![
@@ -36,6 +36,16 @@ fn to_worker() -> Vec<ToWorker> {
                 chunked_prefill: false,
                 kv_cache_tokens: "40592".to_owned(),
                 replicas: " 2 ".to_owned(),
+                model: "other".to_owned(),
+                gpu: "GeForce RTX 4090".to_owned(),
+                tensor_parallel: "2".to_owned(),
+                figures: Box::new(HardwareFigures {
+                    parameters_billions: "8.03".to_owned(),
+                    layers: "32".to_owned(),
+                    head_size: "128".to_owned(),
+                    memory_gb: "24".to_owned(),
+                    ..HardwareFigures::default()
+                }),
             },
             files: vec![
                 InputFile {
@@ -127,7 +137,11 @@ fn a_short_long_or_unknown_message_is_refused_by_name() {
     assert!(error(&["sample", "busy"]).contains("\"busy\" is no sample"));
     assert!(error(&["sample", "healthy", "more"]).contains("too many"));
     assert!(error(&["calibrate", "", "", "maybe", "", ""]).contains("chunked prefill"));
-    assert!(error(&["calibrate", "", "", "on", "", "", "lonely.json"]).contains("no text"));
+    // Five flags, model, GPU, tensor parallel and the nine typed figures, then a file with a name and no text.
+    let mut lonely = vec!["calibrate", "", "", "on", "", ""];
+    lonely.extend([""; 3 + HardwareFigures::NAMES.len()]);
+    lonely.push("lonely.json");
+    assert!(error(&lonely).contains("no text"));
     assert!(error(&["shout"]).contains("no request the worker knows"));
     assert!(error(&[]).contains("empty"));
     let answer = |words: &[&str]| FromWorker::decode(&parts(words)).unwrap_err().to_string();

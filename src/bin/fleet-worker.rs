@@ -3,9 +3,9 @@
 //! nor the chart drawing is in the page's wasm. The page starts it when the widget mounts (as it nears the viewport).
 //!
 //! Messages are [`goodput::fleet_protocol`]'s: `Start` → `Controls` (the widget's controls, so the page's wasm
-//! does not hold them), `Draw` → `Drawn`, or `Refused` when the day cannot be simulated; a
-//! message it cannot read → `Unreadable`. The last few days are kept by their settings, so scrubbing and playing only
-//! redraw. A panic posts `["crashed", message]` before the worker stops.
+//! does not hold them), `Draw` → `Drawn` (with the same day under every policy, side by side), or `Refused` when the
+//! day cannot be simulated; a message it cannot read → `Unreadable`. The last few days are kept by their settings, so
+//! scrubbing and playing only redraw. A panic posts `["crashed", message]` before the worker stops.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -23,12 +23,13 @@ mod worker {
     use std::rc::Rc;
 
     use goodput::components::worker;
-    use goodput::fleet_protocol::{FleetSettings, FromWorker, ToWorker};
-    use goodput::fleet_view::{controls_html, render, simulate_day};
+    use goodput::fleet_protocol::{FleetSettings, FromWorker, Policy, ToWorker};
+    use goodput::fleet_view::{comparison_html, controls_html, render, simulate_day};
     use goodput::model::fleet::FleetDay;
 
-    /// Days kept: every signal of one setting of the rest, so comparing signals never recomputes.
-    const KEPT: usize = 4;
+    /// Days kept: every policy of two settings of the rest, so switching policies, or back to the previous traffic,
+    /// never recomputes.
+    const KEPT: usize = 2 * Policy::ALL.len();
 
     thread_local! {
         /// The latest days, newest last, each with the milliseconds it took to simulate.
@@ -68,6 +69,16 @@ mod worker {
         Ok((day, took))
     }
 
+    /// The day of `settings` under every policy, side by side.
+    fn compare(settings: FleetSettings) -> Result<String, String> {
+        let days = Policy::ALL
+            .into_iter()
+            .map(|policy| Ok((policy, day(FleetSettings { policy, ..settings })?.0)))
+            .collect::<Result<Vec<_>, String>>()?;
+        let summaries: Vec<_> = days.iter().map(|(p, d)| (*p, &d.summary)).collect();
+        Ok(comparison_html(&summaries, settings.policy))
+    }
+
     fn answer(message: ToWorker) {
         let (settings, at, width, theme, request) = match message {
             ToWorker::Start { id } => return post(FromWorker::Controls(controls_html(&id))),
@@ -84,6 +95,7 @@ mod worker {
             Ok(FromWorker::Drawn {
                 charts_html,
                 summary,
+                compared: compare(settings)?,
                 request,
             })
         });

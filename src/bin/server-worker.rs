@@ -26,7 +26,9 @@ mod worker {
     use std::cell::RefCell;
 
     use goodput::calibrate::inputs::InputFile;
-    use goodput::calibrate::page::{banded_for_page, calibrate_for_page, flags_from_fields};
+    use goodput::calibrate::page::{
+        banded_for_page, calibrate_for_page, flags_from_fields, with_hardware,
+    };
     use goodput::cluster::reader_view::{outcome, parse_box, render, ParsedBox, ReaderHtml};
     use goodput::cluster::vllm::SloTargets;
     use goodput::components::worker;
@@ -98,6 +100,7 @@ mod worker {
             &flags.kv_cache_tokens,
             &flags.replicas,
         )
+        .and_then(|given| with_hardware(given, flags, files))
         .and_then(|flags| calibrate_for_page(files, &flags));
         let done = match outcome {
             Ok(done) => done,

@@ -3,9 +3,11 @@
 //! messages.
 
 use super::inputs::InputFile;
-use super::{calibrate, handoff, report, Calibration, ServerFlags};
+use super::{calibrate, handoff, prior, report, Calibration, ServerFlags};
+use crate::model::hardware::{find_gpu, find_model, typed, Architecture, Deployment, Gpu};
 use crate::model::your_server::YourServer;
 use crate::model::{Scenario, ServiceKind};
+use crate::server_protocol::{FlagFields, HardwareFigures, OTHER};
 
 /// A calibration as the page shows and keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,21 +30,6 @@ pub fn flags_from_fields(
     kv_cache_tokens: &str,
     replicas: &str,
 ) -> Result<ServerFlags, String> {
-    fn field<T: std::str::FromStr + PartialOrd + From<u8>>(
-        text: &str,
-        name: &str,
-    ) -> Result<Option<T>, String> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Ok(None);
-        }
-        match text.parse::<T>() {
-            Ok(value) if value >= T::from(1) => Ok(Some(value)),
-            _ => Err(format!(
-                "{name}: {text:?} is not a whole number of at least 1"
-            )),
-        }
-    }
     Ok(ServerFlags {
         max_num_seqs: field(max_num_seqs, "--max-num-seqs")?,
         max_num_batched_tokens: field(max_num_batched_tokens, "--max-num-batched-tokens")?,
@@ -56,6 +43,134 @@ pub fn flags_from_fields(
         tensor_parallel_size: None,
         deployment: None,
     })
+}
+
+/// A field holding a whole number of at least 1, `None` when blank; an error names the field.
+fn field<T: std::str::FromStr + PartialOrd + From<u8>>(
+    text: &str,
+    name: &str,
+) -> Result<Option<T>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<T>() {
+        Ok(value) if value >= T::from(1) => Ok(Some(value)),
+        _ => Err(format!(
+            "{name}: {text:?} is not a whole number of at least 1"
+        )),
+    }
+}
+
+/// The page's words for the figures `typed` names: its fields' labels ([`HardwareFigures::NAMES`]). The form has one
+/// field for the bytes of weights and cache, one for the peak at those bytes, and the head size but not the heads.
+fn field_label(figure: &'static str) -> &'static str {
+    let [parameters, layers, hidden_size, kv_heads, head_size, dtype_bytes, bandwidth, peak, memory] =
+        HardwareFigures::NAMES;
+    match figure {
+        "parameters" => parameters,
+        "layers" => layers,
+        "hidden-size" => hidden_size,
+        "kv-heads" => kv_heads,
+        // The form takes the head size, which gives the heads (either gives the other).
+        "head-dim" | "attention-heads" => head_size,
+        "weight-bytes" | "kv-bytes" => dtype_bytes,
+        "bandwidth-tb-s" => bandwidth,
+        "bf16-tflops" | "fp8-tflops" => peak,
+        "memory-gib" => memory,
+        other => other,
+    }
+}
+
+/// The architecture typed in for an "other" model, read by `typed` as the command line's `--model-figures` is: a
+/// dense model, its attention heads the hidden size over the head size, weights and cache at the bytes typed.
+fn typed_architecture(figures: &HardwareFigures) -> Result<Architecture, String> {
+    // The field is in billions, which `typed` reads as a count written with a B.
+    let billions = figures.parameters_billions.trim();
+    let parameters = if billions.is_empty() {
+        String::new()
+    } else {
+        format!("{billions}B")
+    };
+    typed::architecture_from([
+        ("parameters", parameters.as_str()),
+        ("layers", figures.layers.as_str()),
+        ("hidden-size", figures.hidden_size.as_str()),
+        ("kv-heads", figures.kv_heads.as_str()),
+        ("head-dim", figures.head_size.as_str()),
+        ("weight-bytes", figures.dtype_bytes.as_str()),
+        ("kv-bytes", figures.dtype_bytes.as_str()),
+    ])
+    .map_err(|e| format!("Your model's figures: {}", e.describe(field_label)))
+}
+
+/// The datasheet typed in for an "other" GPU, read by `typed` as `--gpu-figures` is: its peak is the one at the
+/// model's bytes per weight (FP8's where that is 1 or less).
+fn typed_gpu(figures: &HardwareFigures, weight_bytes: f64) -> Result<Gpu, String> {
+    let fp8 = if weight_bytes <= 1.0 {
+        figures.peak_tflops.as_str()
+    } else {
+        ""
+    };
+    typed::gpu_from([
+        ("memory-gib", figures.memory_gb.as_str()),
+        ("bandwidth-tb-s", figures.bandwidth_tb_s.as_str()),
+        ("bf16-tflops", figures.peak_tflops.as_str()),
+        ("fp8-tflops", fp8),
+    ])
+    .map_err(|e| format!("Your GPU's figures: {}", e.describe(field_label)))
+}
+
+/// The name a list gives: its value, or, left at "as the files say", the files' name.
+fn picked<'a>(value: &'a str, named: &'a Option<String>) -> Option<&'a str> {
+    (!value.is_empty()).then_some(value).or(named.as_deref())
+}
+
+/// `flags` with the model and GPU the page's lists name, as `goodput-sim calibrate --model --gpu
+/// --tensor-parallel-size` takes them, or, where either is "other", the figures typed in. A list left at "as the
+/// files say" takes the files' `model_id` or `gpu_name`; an error names the field.
+pub fn with_hardware(
+    mut flags: ServerFlags,
+    fields: &FlagFields,
+    files: &[InputFile],
+) -> Result<ServerFlags, String> {
+    let tensor_parallel = field(&fields.tensor_parallel, "GPUs per replica")?;
+    let (model, gpu) = (fields.model.trim(), fields.gpu.trim());
+    flags.tensor_parallel_size = tensor_parallel;
+    if model != OTHER && gpu != OTHER {
+        flags.model = (!model.is_empty()).then(|| model.to_owned());
+        flags.gpu = (!gpu.is_empty()).then(|| gpu.to_owned());
+        return Ok(flags);
+    }
+    let named = prior::named_in(files);
+    let (model_name, architecture) = if model == OTHER {
+        ("the model typed in", typed_architecture(&fields.figures)?)
+    } else {
+        let known = picked(model, &named.model).and_then(find_model).ok_or(
+            "Model: pick one of the list (the files name none of it), or \"other\" with its figures",
+        )?;
+        (known.name, known.architecture())
+    };
+    let (gpu_name, datasheet) = if gpu == OTHER {
+        (
+            "the GPU typed in",
+            typed_gpu(&fields.figures, architecture.weight_bytes)?,
+        )
+    } else {
+        let known = picked(gpu, &named.gpu).and_then(find_gpu).ok_or(
+            "GPU: pick one of the list (the files name none of it), or \"other\" with its figures",
+        )?;
+        (known.name, known.gpu)
+    };
+    let tensor_parallel = tensor_parallel.or(named.gpus).unwrap_or(1);
+    flags.deployment = Some(Deployment::new(
+        model_name,
+        architecture,
+        gpu_name,
+        datasheet,
+        tensor_parallel,
+    )?);
+    Ok(flags)
 }
 
 /// Splits pasted text into the files it holds: several pasted together are separated by a line of `---`.

@@ -619,13 +619,38 @@ impl LlmFleet {
     /// iteration's budget, which holds for every preset.
     pub fn saturation_throughput(&self) -> f64 {
         let b = self.saturation_batch();
+        f64::from(self.replicas) * b / (self.output_tokens.mean() * self.mean_iteration(b))
+    }
+
+    /// Mean iteration time with `b` slots busy, each a request somewhere in its `E[O]` iterations (the mix
+    /// [`saturation_throughput`](Self::saturation_throughput) describes at full batch).
+    fn mean_iteration(&self, b: f64) -> f64 {
         let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
         let o2 = self.output_tokens.second_moment();
         let context_per_slot = (p * (o - 1.0) + (o2 - o) / 2.0) / o;
-        let t_full =
-            self.iteration
-                .mean_duration(b * p / o, b * (o - 1.0) / o, b * context_per_slot);
-        f64::from(self.replicas) * b / (o * t_full)
+        self.iteration
+            .mean_duration(b * p / o, b * (o - 1.0) / o, b * context_per_slot)
+    }
+
+    /// Requests in one replica's batch at `share` (0–1) of its saturation throughput, by Little's Law: `L = λW` with
+    /// `λ = share × ` the replica's saturation throughput and `W` the time a request holds its slot, `E[O]`
+    /// iterations of the batch it runs in. The batch `b` solving `b = λ·E[O]·t(b)` (found by bisection) is below
+    /// `share ×` the full batch, since a smaller batch iterates faster.
+    pub fn batch_at(&self, share: f64) -> f64 {
+        let full = self.saturation_batch();
+        let share = share.clamp(0.0, 1.0);
+        let rate = share * full / (self.output_tokens.mean() * self.mean_iteration(full));
+        let excess = |b: f64| b - rate * self.output_tokens.mean() * self.mean_iteration(b);
+        let (mut low, mut high) = (0.0, full);
+        for _ in 0..60 {
+            let mid = (low + high) / 2.0;
+            if excess(mid) < 0.0 {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        (low + high) / 2.0
     }
 
     /// Mean response time of a request alone on a replica: the front end, one prefill iteration, then `O−1` decode

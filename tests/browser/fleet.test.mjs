@@ -1,6 +1,7 @@
 // The fleet widget: reached by keyboard on a phone and on a laptop, a new scaling signal changes the day (read through
-// the charts' names and the summary line, which its worker writes), the scrubber and Play move through the day, and
-// the page stays axe-clean with no console error. The wasm time of a day is printed for the benchmarks.
+// the charts' names and the summary line, which its worker writes) and the comparison of every choice marks it, the
+// scrubber and Play move through the day, and the page stays axe-clean with no console error. The wasm time of a day
+// is printed for the benchmarks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { siteUnderTest, axeViolations, screenshot, liveWidget } from './harness.mjs';
@@ -43,6 +44,13 @@ for (const [width, height] of [[390, 844], [1280, 720]]) {
     assert.match(await label(page, 'service'), /^At 15:00, .*SLO; goodput is [\d.]+ of [\d.]+ req\/s finished\.$/);
     assert.equal(await widget.locator('.fleet-charts svg').count(), 2);
     assert.equal(await widget.locator('.fleet-charts table').count(), 2);
+    // Under the charts, the same day under every choice, the one shown marked, within the widget's width.
+    const compare = widget.locator('.fleet-compared table.fleet-compare');
+    assert.equal(await compare.locator('tbody tr').count(), await widget.locator('select[name="policy"] option').count());
+    assert.equal(await compare.locator('tr[aria-current="true"] th').textContent(), 'requests waiting');
+    assert.ok(await compare.getByRole('rowheader', { name: 'request rate, start-up headroom' }).isVisible());
+    const overflow = await compare.evaluate((table) => table.getBoundingClientRect().right - table.closest('section').getBoundingClientRect().right);
+    assert.ok(overflow <= 1, `the comparison overflows the widget by ${overflow}px`);
 
     // From the last control before the widget, Tab reaches its first setting: the signal the autoscaler reads.
     await page.evaluate(() => {
@@ -59,6 +67,7 @@ for (const [width, height] of [[390, 844], [1280, 720]]) {
     assert.equal(await signal.inputValue(), '0', 'GPU utilisation');
     const busy = await summaryOtherThan(page, first);
     assert.notEqual(busy, first);
+    await page.waitForFunction(() => document.querySelector('.fleet-compare tr[aria-current="true"] th')?.textContent === 'GPU utilisation', null, { timeout: 30000 });
     const drawn = await widget.locator('.fleet-took').textContent();
     const ms = Number(/took (\d+) ms/.exec(drawn)?.[1]);
     assert.ok(ms > 0, drawn);

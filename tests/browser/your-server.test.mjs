@@ -404,3 +404,111 @@ test('Stop ends a calibration that does not finish, and so does the time limit',
   await calibratePasted(yours, good, /Calibrated in/);
   assert.deepEqual(problems(), []);
 });
+
+const RTX_4090 = [1, 4].map((qps) => `${REAL}vllm_200prompts${qps}qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-GeForce-RTX-4090.json`);
+
+/** Seconds in a report's line ("1.7e-4 s", "18.2 ms"). */
+function seconds(line) {
+  const [, value, unit] = /\s([\d.]+(?:e-?\d+)?) (ms|s)\s/.exec(line) ?? [];
+  assert.ok(value, line);
+  return Number(value) * (unit === 'ms' ? 1e-3 : 1);
+}
+
+/**
+ * The report's coefficient `name`: the value fitted, whether it came from the prior or the fit, and the line under
+ * it saying what physics gave.
+ */
+function coefficient(report, name) {
+  const lines = report.split('\n');
+  const at = lines.findIndex((l) => l.trim().startsWith(name));
+  assert.ok(at >= 0, `${name} in the report:\n${report}`);
+  const [line, below] = [lines[at], lines[at + 1] ?? ''];
+  assert.match(below, /physics: /, `${line}\n${below}`);
+  const source = /PRIOR \(physics/.test(line) ? 'prior' : /FIT \(/.test(line) ? 'fit' : 'other';
+  return { seconds: seconds(line), physics: seconds(below), line, source };
+}
+
+/** The lab's capacity range, req/s, once the band of a fit that says other than `before` has arrived. */
+async function capacityRange(lab, before = '') {
+  const ranges = lab.locator('.lab-your-ranges');
+  for (let tries = 0; tries < 300; tries += 1) {
+    if ((await ranges.count()) > 0 && (await ranges.textContent()) !== before) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await waitForFinal(lab);
+  const said = await ranges.textContent();
+  const [, low, high] = /capacity is ([\d.]+)–([\d.]+) req\/s/.exec(said) ?? [];
+  assert.ok(low, said);
+  return { said, capacity: [Number(low), Number(high)] };
+}
+
+test('two default-metrics RTX 4090 results with the model and GPU picked calibrate around physics, on a phone', { skip: REAL_MISSING }, async (t) => {
+  const { page, lab, problems } = await openLab('', { width: 390, height: 844 });
+  const yours = await panel(lab);
+  const model = yours.field('Your model');
+  const gpu = yours.field('Your GPU');
+  // The files name the model and the GPU (model_id, gpu_name): picking them fills the lists.
+  await yours.field('Files').setInputFiles(RTX_4090);
+  await gpu.filter({ has: page.locator('option:checked', { hasText: 'GeForce RTX 4090' }) }).waitFor();
+  assert.equal(await model.inputValue(), 'meta-llama/Meta-Llama-3-8B');
+  assert.equal(await gpu.inputValue(), 'GeForce RTX 4090');
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  let report = await yours.report.textContent();
+  assert.match(report, /physics gives for Llama 3 8B on 1 × GeForce RTX 4090: model Llama 3 8B \(the result file's\), GPU GeForce RTX 4090 \(the result file's\)/, report);
+  // Which figure came from where: each coefficient says PRIOR or FIT, with what physics gave under it.
+  const sources = ['iteration.fixed', 'iteration.per_context_token', 'iteration.compute.per_token', 'frontend']
+    .map((name) => coefficient(report, name));
+  assert.ok(sources.every((c) => c.source !== 'other'), sources.map((c) => c.line).join('\n'));
+  t.diagnostic(sources.map((c) => c.line.trim()).join('; '));
+  const onRtx = coefficient(report, 'iteration.compute.per_token');
+  const rtx = await capacityRange(lab);
+  const rtxCapacity = rtx.capacity;
+  t.diagnostic(`RTX 4090 prior: compute ${onRtx.seconds} s a token; capacity ${rtxCapacity.join('–')} req/s (measured: 8.2 req/s at 32 req/s offered, 200 requests)`);
+  await yours.details.scrollIntoViewIfNeeded();
+  await screenshot(page, 'your-server-hardware-390x844');
+  assert.deepEqual(await axeViolations(page), []);
+  // Nothing of the form, the lists or the files picked pushes the phone's page sideways.
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(widths[0] <= widths[1], `the page scrolls sideways: ${widths[0]} px wide in ${widths[1]} px`);
+
+  // Picked by the keyboard: another GPU's physics moves what light load cannot measure, and the lab's capacity.
+  await gpu.focus();
+  await gpu.selectOption('H100 PCIe');
+  await page.keyboard.press('Tab');
+  assert.match(await page.evaluate(() => document.activeElement?.id), /-yours-tp$/, 'Tab goes on to the GPUs per replica');
+  await yours.button('Calibrate').click();
+  await yours.report.filter({ hasText: 'GPU H100 PCIe (given)' }).waitFor({ timeout: 20000 });
+  report = await yours.report.textContent();
+  const onH100 = coefficient(report, 'iteration.compute.per_token');
+  const ratio = onRtx.physics / onH100.physics;
+  assert.ok(ratio > 4 && ratio < 5.2, `the H100's peak is 4.6 times the 4090's: physics ${onRtx.physics} s vs ${onH100.physics} s`);
+  assert.ok(onH100.seconds < onRtx.seconds, `the fit moves with its prior: ${onH100.line} vs ${onRtx.line}`);
+  const h100Capacity = (await capacityRange(lab, rtx.said)).capacity;
+  assert.ok(h100Capacity[1] > rtxCapacity[1], `${h100Capacity} vs ${rtxCapacity}`);
+  t.diagnostic(`the same files on an H100 PCIe prior: compute ${onH100.seconds} s a token; capacity ${h100Capacity.join('–')} req/s`);
+
+  // "Other": the 4090's datasheet typed in gives what the list's 4090 gives.
+  assert.equal(await yours.field('Memory bandwidth (TB/s)').isVisible(), false);
+  await gpu.selectOption('other');
+  await yours.field('Memory bandwidth (TB/s)').fill('1.008');
+  await yours.field("Dense peak at the weights' bytes (TFLOP/s)").fill('165.2');
+  await yours.field('Memory (GB)').fill('24');
+  assert.equal(await yours.field('Layers').isVisible(), false, 'the model is from the list: no model figures');
+  await yours.details.scrollIntoViewIfNeeded();
+  assert.deepEqual(await axeViolations(page), []);
+  await yours.button('Calibrate').click();
+  await yours.report.filter({ hasText: 'the GPU typed in' }).waitFor({ timeout: 20000 });
+  report = await yours.report.textContent();
+  assert.match(report, /physics gives for Llama 3 8B on 1 × the GPU typed in: figures given/);
+  const typed = coefficient(report, 'iteration.compute.per_token');
+  assert.ok(Math.abs(typed.physics / onRtx.physics - 1) < 0.01, `${typed.physics} vs ${onRtx.physics}`);
+  assert.ok(Math.abs(typed.seconds / onRtx.seconds - 1) < 0.01, `${typed.seconds} vs ${onRtx.seconds}`);
+  // A figure left out is refused in one line naming it; the lab keeps its server.
+  await yours.field('Memory (GB)').fill('');
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: 'memory (GB)' }).waitFor({ timeout: 20000 });
+  assert.match(await yours.status.textContent(), /^Your GPU's figures: memory \(GB\) missing$/);
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
+  assert.deepEqual(problems(), []);
+});

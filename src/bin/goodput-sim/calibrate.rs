@@ -5,6 +5,8 @@ use super::input::{display_name, read_text};
 use super::scenario_args::whole;
 use clap::{Args, ValueEnum};
 use goodput::calibrate::{calibrate, inputs::InputFile, report, ServerFlags};
+use goodput::model::hardware::typed::{self, Side};
+use goodput::model::hardware::Deployment;
 
 /// On or off.
 #[derive(Clone, Copy, ValueEnum)]
@@ -56,6 +58,41 @@ pub struct CalibrateArgs {
     /// GPUs one replica spans (default: a result file's gpu_count, else 1).
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     tensor_parallel_size: Option<u32>,
+    /// A model the table lacks ("other"), its config.json figures typed in: parameters=8.03e9 (or 8.03B),layers=32,
+    /// hidden-size=4096,kv-heads=8 and attention-heads=32 or head-dim=128 (and active-parameters for a mixture of
+    /// experts, weight-bytes and kv-bytes, 2 by default); --model then only names it.
+    #[arg(long)]
+    model_figures: Option<String>,
+    /// A GPU the table lacks ("other"), its datasheet typed in: memory-gib=24,bandwidth-tb-s=1.01,bf16-tflops=165
+    /// (dense), and fp8-tflops where it has FP8 tensor cores; --gpu then only names it.
+    #[arg(long)]
+    gpu_figures: Option<String>,
+}
+
+/// The model and GPU as typed figures ("other"), either beside a name of the tables (given, or a result file's
+/// `model_id` or `gpu_name`); `None` when no figures are typed in. An error names the flag at fault.
+fn typed_deployment(
+    args: &CalibrateArgs,
+    files: &[InputFile],
+) -> Result<Option<Deployment>, String> {
+    let named = goodput::calibrate::prior::named_in(files);
+    let tensor_parallel = args.tensor_parallel_size.or(named.gpus).unwrap_or(1);
+    typed::deployment(
+        args.model.as_deref().or(named.model.as_deref()),
+        args.model_figures.as_deref(),
+        args.gpu.as_deref().or(named.gpu.as_deref()),
+        args.gpu_figures.as_deref(),
+        tensor_parallel,
+    )
+    .map_err(|(side, problem)| {
+        let flag = match side {
+            Side::Model if args.model_figures.is_some() => "--model-figures",
+            Side::Model => "--model",
+            Side::Gpu if args.gpu_figures.is_some() => "--gpu-figures",
+            Side::Gpu => "--gpu",
+        };
+        format!("{flag}: {problem}")
+    })
 }
 
 /// Reads the files, fits, prints the scenario and the report; an error is one line.
@@ -90,7 +127,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         model: args.model.clone(),
         gpu: args.gpu.clone(),
         tensor_parallel_size: args.tensor_parallel_size,
-        deployment: None,
+        deployment: typed_deployment(args, &files)?,
     };
     let calibration = calibrate(&files, &flags)
         .map_err(|e| e.to_string())?

@@ -1,10 +1,10 @@
 //! `goodput-sim fleet`: a fleet of a scenario's replica through a day of traffic, behind a router, with an
-//! autoscaler reading one signal.
+//! autoscaler reading one signal or several (the largest proposal wins).
 
 use super::scenario_args::{preset_parser, read_scenario, whole};
 use clap::{Args, ValueEnum};
 use goodput::model::fleet::{
-    autoscaler, simulate, FleetDay, FleetSpec, Route, Signal, Traffic, TTFT_WINDOW,
+    autoscaler, simulate, FleetDay, FleetSpec, Route, Signal, Traffic, Trigger, TTFT_WINDOW,
 };
 use goodput::model::{Preset, Scenario};
 use serde_json::json;
@@ -32,6 +32,28 @@ pub enum SignalArg {
     TtftP99,
     /// Mean vllm:kv_cache_usage_perc per replica over the interval (0–1); default target 0.8.
     Kv,
+    /// Mean vllm:num_requests_running per replica over the interval; default target Little's Law's batch at 80% of
+    /// a replica's capacity (below).
+    Running,
+    /// Mean requests running + waiting per replica over the interval; default target the same batch as running.
+    Inflight,
+    /// Requests routed per second over the interval, per replica; default target 80% of a replica's saturation
+    /// throughput (the sizer's requests/s per replica).
+    Rate,
+}
+
+impl SignalArg {
+    fn signal(self) -> Signal {
+        match self {
+            SignalArg::Utilization => Signal::Utilization,
+            SignalArg::Waiting => Signal::Waiting,
+            SignalArg::TtftP99 => Signal::TtftP99,
+            SignalArg::Kv => Signal::Kv,
+            SignalArg::Running => Signal::Running,
+            SignalArg::Inflight => Signal::Inflight,
+            SignalArg::Rate => Signal::Rate,
+        }
+    }
 }
 
 /// The flags of `fleet`.
@@ -53,15 +75,31 @@ pub struct FleetArgs {
     /// The router.
     #[arg(long, value_enum, default_value = "jsq")]
     route: RouteArg,
-    /// The signal the autoscaler reads (HPA rule: desired = ceil(current × value ÷ target), no change within 10% of
-    /// the target, clamped to --min and --max; up at once, at most max(4, double) per interval; down only to the
-    /// highest recommendation of the last 300 s).
-    #[arg(long, value_enum, default_value = "waiting")]
-    scale_on: SignalArg,
-    /// The signal's target (default: utilization 0.8, waiting 5 per replica, ttft-p99 the scenario's TTFT SLO in
-    /// seconds, kv 0.8).
-    #[arg(long, allow_negative_numbers = true)]
-    target: Option<f64>,
+    /// The signals the autoscaler reads, comma-separated (e.g. waiting,running): each proposes
+    /// ceil(current × value ÷ target) replicas (none within 10% of its target) and the largest proposal wins, as the
+    /// HPA does with several metrics and KEDA with several triggers; clamped to --min and --max; up at once, at most
+    /// max(4, double) per interval; down only to the highest recommendation of the last 300 s.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "waiting",
+        value_name = "SIGNAL,…"
+    )]
+    scale_on: Vec<SignalArg>,
+    /// The signals' targets, one per signal in --scale-on's order (default: utilization 0.8, waiting 5 per
+    /// replica, ttft-p99 the scenario's TTFT SLO in seconds, kv 0.8; running and inflight Little's Law at the knee
+    /// with 80% headroom: L = λW with λ = 0.8 × a replica's saturation throughput and W the time a request holds its
+    /// batch slot at that load, E[O] iterations of the batch b solving b = λ·E[O]·t(b), rounded (24 requests per
+    /// replica for the course preset, well under 0.8 × its 64 slots because a smaller batch iterates faster); rate
+    /// that λ, to 0.1 (21.7 requests/s per replica for the course preset)).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_negative_numbers = true,
+        value_name = "TARGET,…"
+    )]
+    target: Vec<f64>,
     /// Fewest replicas; the day starts with this many, ready.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u32>)]
     min: u32,
@@ -79,8 +117,8 @@ pub struct FleetArgs {
     seed: u64,
     /// Print JSON: {"summary": {slo_attainment (percent), goodput (req/s), ttft_p99, tpot_p99 (s),
     /// replica_seconds, longest_breach_s, scale_events}, "series": [{t, offered_rps, replicas (ready), starting,
-    /// waiting, utilization (0–1), ttft_p99 (s, last 60 s; null with no first token), goodput, throughput (req/s),
-    /// signal (what the autoscaler read)}, one per interval]}.
+    /// waiting, running, utilization (0–1), ttft_p99 (s, last 60 s; null with no first token), goodput, throughput
+    /// (req/s), signals (what each --scale-on signal read, in its order; null with no data)}, one per interval]}.
     #[arg(long)]
     json: bool,
 }
@@ -97,12 +135,34 @@ impl FleetArgs {
         let Some(seconds) = self.seconds else {
             return Err("--seconds is required: the day's length, e.g. --seconds 1800".into());
         };
-        let signal = match self.scale_on {
-            SignalArg::Utilization => Signal::Utilization,
-            SignalArg::Waiting => Signal::Waiting,
-            SignalArg::TtftP99 => Signal::TtftP99,
-            SignalArg::Kv => Signal::Kv,
+        let signals: Vec<Signal> = self.scale_on.iter().map(|s| s.signal()).collect();
+        let keys = || {
+            signals
+                .iter()
+                .map(|s| s.key())
+                .collect::<Vec<_>>()
+                .join(",")
         };
+        if !self.target.is_empty() && self.target.len() != signals.len() {
+            return Err(format!(
+                "--target lists {} for {} (--scale-on {}): give one target per signal, in the same order",
+                count(self.target.len(), "value"),
+                count(signals.len(), "signal"),
+                keys()
+            ));
+        }
+        let triggers = signals
+            .iter()
+            .enumerate()
+            .map(|(i, &signal)| Trigger {
+                signal,
+                target: self
+                    .target
+                    .get(i)
+                    .copied()
+                    .unwrap_or_else(|| signal.default_target(scenario)),
+            })
+            .collect();
         Ok(FleetSpec {
             traffic,
             seconds,
@@ -111,8 +171,7 @@ impl FleetArgs {
                 RouteArg::Jsq => Route::ShortestQueue,
                 RouteArg::P2c => Route::TwoChoices,
             },
-            signal,
-            target: self.target.unwrap_or(signal.default_target(&scenario.slo)),
+            triggers,
             min: self.min,
             max: self.max,
             start_up_delay: self.scale_up_delay,
@@ -120,6 +179,14 @@ impl FleetArgs {
             stabilization: autoscaler::SCALE_DOWN_STABILIZATION,
             seed: self.seed,
         })
+    }
+}
+
+/// "1 value", "2 signals".
+fn count(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 
@@ -166,11 +233,15 @@ const TABLE_ROWS: usize = 40;
 /// The summary, then a compact series (every k-th interval, so at most [`TABLE_ROWS`] rows).
 fn table(day: &FleetDay, spec: &FleetSpec) -> String {
     let s = &day.summary;
+    let triggers: Vec<String> = spec
+        .triggers
+        .iter()
+        .map(|t| format!("{} (target {})", t.signal.key(), t.target))
+        .collect();
     let mut out = format!(
-        "fleet: {} route, scaling on {} (target {}), {}–{} replicas, {} s start-up, every {} s\n",
+        "fleet: {} route, scaling on {}, {}–{} replicas, {} s start-up, every {} s\n",
         spec.route.key(),
-        spec.signal.key(),
-        spec.target,
+        triggers.join(" and "),
         spec.min,
         spec.max,
         spec.start_up_delay,
@@ -194,31 +265,38 @@ fn table(day: &FleetDay, spec: &FleetSpec) -> String {
         if every == 1 { "interval".to_owned() } else { format!("{every} intervals") }
     );
     out += &format!(
-        "{:>7} {:>9} {:>8} {:>8} {:>8} {:>6} {:>9} {:>8} {:>8}\n",
+        "{:>7} {:>9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>9} {:>8}  {}\n",
         "t_s",
         "offered",
         "replicas",
         "starting",
         "waiting",
+        "running",
         "util",
         "ttft_p99",
         "goodput",
-        "signal"
+        if spec.triggers.len() == 1 {
+            "signal"
+        } else {
+            "signals"
+        }
     );
     for p in day.series.iter().skip(every - 1).step_by(every) {
         let opt =
             |x: Option<f64>, digits: usize| x.map_or("-".to_owned(), |x| format!("{x:.digits$}"));
+        let read: Vec<String> = p.signals.iter().map(|&x| opt(x, 3)).collect();
         out += &format!(
-            "{:>7.0} {:>9.2} {:>8} {:>8} {:>8.2} {:>6.2} {:>9} {:>8.2} {:>8}\n",
+            "{:>7.0} {:>9.2} {:>8} {:>8} {:>8.2} {:>8.2} {:>6.2} {:>9} {:>8.2}  {}\n",
             p.t,
             p.offered_rps,
             p.replicas,
             p.starting,
             p.waiting,
+            p.running,
             p.utilization,
             opt(p.ttft_p99, 3),
             p.goodput,
-            opt(p.signal, 3)
+            read.join(" ")
         );
     }
     out

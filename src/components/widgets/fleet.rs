@@ -18,10 +18,10 @@ use crate::charts::fleet::clock;
 use crate::charts::ChartTheme;
 use crate::components::theme::use_chart_theme;
 use crate::components::worker;
-use crate::fleet_protocol::{FleetSettings, FromWorker, ToWorker, START_UP_DELAYS};
+use crate::fleet_protocol::{FleetSettings, FromWorker, Policy, ToWorker, START_UP_DELAYS};
 use crate::fleet_view::{DAY, START_AT, STEP};
 use crate::lesson::WidgetEmbed;
-use crate::model::fleet::{Route, Shape, Signal};
+use crate::model::fleet::{Route, Shape};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -118,7 +118,7 @@ fn on_event(state: &Shared, event: &Event) {
     {
         let settings = &mut state.borrow_mut().settings;
         match name.as_deref() {
-            Some("signal") => settings.signal = Signal::ALL[i % 4],
+            Some("policy") => settings.policy = Policy::ALL[i % Policy::ALL.len()],
             Some("route") => settings.route = Route::ALL[i % 3],
             Some("delay") => settings.start_up_delay = START_UP_DELAYS[i % 4],
             Some("shape") => settings.shape = Shape::ALL[i % 3],
@@ -188,14 +188,20 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
         Ok(FromWorker::Drawn {
             charts_html,
             summary,
+            compared,
             request,
         }) => {
             if request != state.borrow().request {
                 return;
             }
             show_controls(state);
-            if let Some(charts) = part(state, ".fleet-charts") {
-                charts.set_inner_html(&charts_html);
+            for (place, html) in [
+                (".fleet-charts", charts_html),
+                (".fleet-compared", compared),
+            ] {
+                if let Some(element) = part(state, place) {
+                    element.set_inner_html(&html);
+                }
             }
             say(state, ".fleet-summary", &summary);
             String::new()

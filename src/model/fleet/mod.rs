@@ -36,7 +36,7 @@ pub use run::simulate;
 pub use traffic::{Shape, Traffic, TrafficPoint};
 
 use super::budget;
-use super::scenario::{Scenario, ServiceKind, Slo};
+use super::scenario::{Scenario, ServiceKind};
 use serde::{Deserialize, Serialize};
 
 /// How the router picks a replica for a request.
@@ -86,18 +86,34 @@ pub enum Signal {
     TtftP99,
     /// `vllm:kv_cache_usage_perc`, averaged over the interval, per replica.
     Kv,
+    /// `vllm:num_requests_running`, averaged over the interval, per replica: the batch, which grows with the load
+    /// below the knee and stops at `--max-num-seqs` past it.
+    Running,
+    /// Requests running plus waiting, averaged over the interval, per replica: Little's Law's `L`, which keeps
+    /// growing past the knee as the queue does.
+    Inflight,
+    /// Requests routed to the fleet per second over the interval, per replica (a gateway's request counter as a
+    /// `rate()`): Little's Law's `λ`, in proportion to the load, past the knee too.
+    Rate,
 }
 
 /// The window of the TTFT p99 signal, seconds.
 pub const TTFT_WINDOW: f64 = 60.0;
 
+/// The share of a replica's capacity the default targets of `running` and `inflight` aim at (Little's Law sizing's
+/// 80% headroom).
+pub const HEADROOM: f64 = 0.8;
+
 impl Signal {
     /// Every signal, in `--scale-on`'s order.
-    pub const ALL: [Signal; 4] = [
+    pub const ALL: [Signal; 7] = [
         Signal::Utilization,
         Signal::Waiting,
         Signal::TtftP99,
         Signal::Kv,
+        Signal::Running,
+        Signal::Inflight,
+        Signal::Rate,
     ];
 
     /// The command line's word.
@@ -107,6 +123,9 @@ impl Signal {
             Signal::Waiting => "waiting",
             Signal::TtftP99 => "ttft-p99",
             Signal::Kv => "kv",
+            Signal::Running => "running",
+            Signal::Inflight => "inflight",
+            Signal::Rate => "rate",
         }
     }
 
@@ -117,19 +136,82 @@ impl Signal {
             Signal::Waiting => "requests waiting",
             Signal::TtftP99 => "TTFT p99",
             Signal::Kv => "KV-cache usage",
+            Signal::Running => "requests running",
+            Signal::Inflight => "requests in flight",
+            Signal::Rate => "request rate",
         }
     }
 
-    /// The default target: 80% busy; 5 waiting per replica (vLLM production-stack's KEDA example); the TTFT SLO;
-    /// 80% of the KV cache.
-    pub fn default_target(self, slo: &Slo) -> f64 {
+    /// The default target for `scenario`'s replica: 80% busy; 5 waiting per replica (vLLM production-stack's KEDA
+    /// example); the TTFT SLO; 80% of the KV cache; Little's Law at [`HEADROOM`] of a replica's capacity for the
+    /// rest: for requests running and in flight `L`, the batch it holds there ([`LlmFleet::batch_at`], rounded to
+    /// a whole request), and for the request rate `λ`, that share of its saturation throughput (the sizer's
+    /// requests/s per replica).
+    ///
+    /// [`LlmFleet::batch_at`]: crate::model::scenario::LlmFleet::batch_at
+    pub fn default_target(self, scenario: &Scenario) -> f64 {
         match self {
             Signal::Utilization | Signal::Kv => 0.8,
             Signal::Waiting => 5.0,
-            Signal::TtftP99 => slo.ttft,
+            Signal::TtftP99 => scenario.slo.ttft,
+            Signal::Running | Signal::Inflight => match &scenario.service {
+                ServiceKind::Llm(llm) => llm.batch_at(HEADROOM).round().max(1.0),
+                ServiceKind::Textbook(t) => HEADROOM * f64::from(t.servers),
+            },
+            Signal::Rate => rounded(HEADROOM * scenario.saturation_throughput()),
+        }
+    }
+
+    /// The signals `text` lists, comma-separated keys (`"waiting,running"`), each once; the error is one sentence.
+    pub fn parse_list(text: &str) -> Result<Vec<Signal>, String> {
+        let mut signals = Vec::new();
+        for word in text.split(',').map(str::trim) {
+            let signal = Signal::ALL
+                .into_iter()
+                .find(|s| s.key() == word)
+                .ok_or_else(|| {
+                    let keys: Vec<&str> = Signal::ALL.iter().map(|s| s.key()).collect();
+                    format!("{word:?} is no signal; the signals are {}", keys.join(", "))
+                })?;
+            if signals.contains(&signal) {
+                return Err(format!("lists {word} twice"));
+            }
+            signals.push(signal);
+        }
+        Ok(signals)
+    }
+}
+
+/// `x` to one decimal place, as a target is written (a rate under 1 is left as it is).
+fn rounded(x: f64) -> f64 {
+    if x >= 1.0 {
+        (x * 10.0).round() / 10.0
+    } else {
+        x
+    }
+}
+
+/// One of the autoscaler's triggers: a signal and the value it aims it at (as a KEDA `ScaledObject` lists them).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trigger {
+    /// What it reads.
+    pub signal: Signal,
+    /// Its target (utilisation and KV usage 0–1, requests per replica, TTFT seconds).
+    pub target: f64,
+}
+
+impl Trigger {
+    /// `signal` at its default target for `scenario`.
+    pub fn default_for(signal: Signal, scenario: &Scenario) -> Self {
+        Trigger {
+            signal,
+            target: signal.default_target(scenario),
         }
     }
 }
+
+/// Most triggers one autoscaler takes: one per signal.
+pub const MAX_TRIGGERS: usize = Signal::ALL.len();
 
 /// Largest fleet the model runs.
 pub const MAX_REPLICAS: u32 = 256;
@@ -147,10 +229,9 @@ pub struct FleetSpec {
     pub seconds: f64,
     /// The router.
     pub route: Route,
-    /// What the autoscaler reads.
-    pub signal: Signal,
-    /// The signal's target (utilisation and KV usage 0–1, requests waiting per replica, TTFT seconds).
-    pub target: f64,
+    /// What the autoscaler reads, each signal with its target: every interval each trigger proposes a replica count
+    /// and the largest wins (the HPA with several metrics, KEDA with several triggers).
+    pub triggers: Vec<Trigger>,
     /// Fewest replicas; the day starts with this many, ready.
     pub min: u32,
     /// Most replicas.
@@ -170,12 +251,25 @@ impl FleetSpec {
     /// replicas, a 120 s start-up, a 15 s interval, a 300 s stabilisation window, a steady one and a half replicas'
     /// worth of traffic for 30 minutes, seed 1.
     pub fn new(signal: Signal, scenario: &Scenario) -> Self {
+        Self::on(&[signal], scenario)
+    }
+
+    /// The defaults of [`FleetSpec::new`] with a trigger for each of `signals`, each at its default target.
+    pub fn on(signals: &[Signal], scenario: &Scenario) -> Self {
+        let triggers = signals
+            .iter()
+            .map(|&s| Trigger::default_for(s, scenario))
+            .collect();
+        Self::with_triggers(triggers, scenario)
+    }
+
+    /// The defaults of [`FleetSpec::new`] with `triggers`.
+    pub fn with_triggers(triggers: Vec<Trigger>, scenario: &Scenario) -> Self {
         Self {
             traffic: Shape::Steady.traffic(scenario.saturation_throughput()),
             seconds: 1800.0,
             route: Route::ShortestQueue,
-            signal,
-            target: signal.default_target(&scenario.slo),
+            triggers,
             min: 1,
             max: 10,
             start_up_delay: 120.0,
@@ -221,8 +315,25 @@ impl FleetSpec {
         ) {
             return bad("traffic", refused.problem);
         }
-        if !(self.target.is_finite() && self.target > 0.0) {
-            return bad("target", "must be a number above 0".into());
+        if self.triggers.is_empty() || self.triggers.len() > MAX_TRIGGERS {
+            return bad(
+                "signal",
+                format!("must list from 1 to {MAX_TRIGGERS} signals"),
+            );
+        }
+        for (i, trigger) in self.triggers.iter().enumerate() {
+            if self.triggers[..i]
+                .iter()
+                .any(|t| t.signal == trigger.signal)
+            {
+                return bad("signal", format!("lists {} twice", trigger.signal.key()));
+            }
+            if !(trigger.target.is_finite() && trigger.target > 0.0) {
+                return bad(
+                    "target",
+                    format!("of {} must be a number above 0", trigger.signal.key()),
+                );
+            }
         }
         if !(1..=MAX_REPLICAS).contains(&self.min) {
             return bad("min", format!("must be from 1 to {MAX_REPLICAS}"));
@@ -282,6 +393,8 @@ pub struct SeriesPoint {
     pub starting: u32,
     /// Mean `num_requests_waiting` per ready replica over the interval.
     pub waiting: f64,
+    /// Mean `num_requests_running` per ready replica over the interval.
+    pub running: f64,
     /// Mean share of the interval the ready replicas' batches had work, 0–1.
     pub utilization: f64,
     /// Fleet-wide p99 TTFT of the last [`TTFT_WINDOW`] seconds (`None` with no first token in it), seconds.
@@ -290,9 +403,9 @@ pub struct SeriesPoint {
     pub goodput: f64,
     /// Requests finished in the interval, per second.
     pub throughput: f64,
-    /// What the autoscaler read (`None`: no data); gauges are summed over ready replicas and divided by ready and
-    /// starting ones, as the HPA counts a replica not yet ready at zero.
-    pub signal: Option<f64>,
+    /// What each trigger read, in the spec's order (`None`: no data); gauges are summed over ready replicas and
+    /// divided by ready and starting ones, as the HPA counts a replica not yet ready at zero.
+    pub signals: Vec<Option<f64>>,
 }
 
 /// One replica's life, for checks such as Little's Law.

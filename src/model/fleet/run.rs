@@ -111,6 +111,8 @@ struct Fleet<'a> {
     series: Vec<SeriesPoint>,
     /// Requests turned away by a queue cap, counted as they happen.
     rejected: u64,
+    /// Requests routed since the last scrape.
+    routed: u64,
 }
 
 /// Simulates the day: `scenario`'s replica (its replica count is ignored) as a fleet under `spec`.
@@ -127,7 +129,12 @@ pub fn simulate(scenario: &Scenario, spec: &FleetSpec) -> Result<FleetDay, Scena
         spec,
         members: Vec::new(),
         tally: Tally::default(),
-        hpa: Hpa::new(spec.target, spec.min, spec.max, spec.stabilization),
+        hpa: Hpa::new(
+            spec.triggers.iter().map(|t| t.target).collect(),
+            spec.min,
+            spec.max,
+            spec.stabilization,
+        ),
         rng: stream(spec.seed, ROUTER),
         next_turn: 0,
         scale_events: 0,
@@ -135,6 +142,7 @@ pub fn simulate(scenario: &Scenario, spec: &FleetSpec) -> Result<FleetDay, Scena
         longest_breach: 0.0,
         series: Vec::new(),
         rejected: 0,
+        routed: 0,
     };
     for _ in 0..spec.min {
         fleet.add(0.0, 0.0)?;
@@ -282,6 +290,7 @@ impl Fleet<'_> {
                 }
             }
         };
+        self.routed += 1;
         self.members[pick].replica.send(t, prompt, output);
     }
 
@@ -304,26 +313,35 @@ impl Fleet<'_> {
     fn scrape(&mut self, t: f64) {
         let spec = self.spec;
         let (ready, starting) = self.counts();
-        let (mut busy, mut waiting, mut kv) = (0.0, 0.0, 0.0);
+        let mut sums = GaugeAreas::default();
         for m in self.members.iter_mut().filter(|m| m.phase == Phase::Ready) {
             let now = m.replica.areas();
             let span = t - m.scraped;
             if span > 0.0 {
-                busy += (now.busy - m.at_scrape.busy) / span;
-                waiting += (now.waiting - m.at_scrape.waiting) / span;
-                kv += (now.kv_usage - m.at_scrape.kv_usage) / span;
+                sums.busy += (now.busy - m.at_scrape.busy) / span;
+                sums.waiting += (now.waiting - m.at_scrape.waiting) / span;
+                sums.running += (now.running - m.at_scrape.running) / span;
+                sums.kv_usage += (now.kv_usage - m.at_scrape.kv_usage) / span;
             }
             m.at_scrape = now;
             m.scraped = t;
         }
         let window_p99 = self.tally.window_p99(t);
-        let per_current = |sum: f64| sum / f64::from(ready + starting);
-        let value = match spec.signal {
-            Signal::Utilization => Some(per_current(busy)),
-            Signal::Waiting => Some(per_current(waiting)),
-            Signal::Kv => Some(per_current(kv)),
-            Signal::TtftP99 => window_p99,
-        };
+        let per_current = |sum: f64| Some(sum / f64::from(ready + starting));
+        let values: Vec<Option<f64>> = spec
+            .triggers
+            .iter()
+            .map(|trigger| match trigger.signal {
+                Signal::Utilization => per_current(sums.busy),
+                Signal::Waiting => per_current(sums.waiting),
+                Signal::Kv => per_current(sums.kv_usage),
+                Signal::Running => per_current(sums.running),
+                Signal::Inflight => per_current(sums.running + sums.waiting),
+                Signal::Rate => per_current(self.routed as f64 / spec.interval),
+                Signal::TtftP99 => window_p99,
+            })
+            .collect();
+        self.routed = 0;
         self.track_breach(t);
         let per_ready = |sum: f64| {
             if ready > 0 {
@@ -338,18 +356,19 @@ impl Fleet<'_> {
             offered_rps: spec.traffic.mean_rate(t - spec.interval, t),
             replicas: ready,
             starting,
-            waiting: per_ready(waiting),
-            utilization: per_ready(busy),
+            waiting: per_ready(sums.waiting),
+            running: per_ready(sums.running),
+            utilization: per_ready(sums.busy),
             ttft_p99: window_p99,
             goodput: tally.interval_good as f64 / spec.interval,
             throughput: tally.interval_finished as f64 / spec.interval,
-            signal: value,
+            signals: values.clone(),
         };
         tally.interval_ttft.clear();
         tally.interval_good = 0;
         tally.interval_finished = 0;
         let current = ready + starting;
-        let desired = self.hpa.decide(t, current, value);
+        let desired = self.hpa.decide(t, current, &values);
         if desired != current {
             self.scale_events += 1;
             self.scale(t, current, desired);

@@ -64,6 +64,13 @@ pub struct KnownGpu {
     pub source: &'static str,
 }
 
+impl KnownGpu {
+    /// Its name and its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.name).chain(self.aliases.iter().copied())
+    }
+}
+
 const TB: f64 = 1e12;
 const TFLOPS: f64 = 1e12;
 
@@ -170,8 +177,10 @@ pub const KNOWN_GPUS: [KnownGpu; 13] = [
     },
 ];
 
-/// A name folded for comparison: lower case, letters and digits only, the vendor's and the brand's words left out.
-fn folded(name: &str) -> String {
+/// A name folded for comparison, what [`find_gpu`] compares: lower case, letters and digits only, the vendor's and
+/// the brand's words left out. The page matches a result file's `gpu_name` to its list of GPUs by it, without the
+/// table (the list is written at build time).
+pub fn match_key(name: &str) -> String {
     let mut out: String = name
         .chars()
         .filter(char::is_ascii_alphanumeric)
@@ -186,13 +195,11 @@ fn folded(name: &str) -> String {
 /// The GPU a result file's `gpu_name` (or a name typed in) names: any of its aliases, case, spaces and dashes
 /// aside (`NVIDIA-H100-PCIe`, `NVIDIA H100 PCIe` and `h100 pcie` are the same).
 pub fn find_gpu(name: &str) -> Option<&'static KnownGpu> {
-    let wanted = folded(name);
+    let wanted = match_key(name);
     if wanted.is_empty() {
         return None;
     }
-    KNOWN_GPUS.iter().find(|known| {
-        std::iter::once(known.name)
-            .chain(known.aliases.iter().copied())
-            .any(|alias| folded(alias) == wanted)
-    })
+    KNOWN_GPUS
+        .iter()
+        .find(|known| known.names().any(|alias| match_key(alias) == wanted))
 }

@@ -13,6 +13,7 @@
 pub mod gpus;
 pub mod models;
 pub mod roofline;
+pub mod typed;
 
 pub use gpus::{find_gpu, Gpu, KnownGpu, KNOWN_GPUS};
 pub use models::{find_model, Architecture, KnownModel, ModelConfig, KNOWN_MODELS};

@@ -181,6 +181,11 @@ pub struct KnownModel {
 }
 
 impl KnownModel {
+    /// Its id and its aliases.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.id).chain(self.aliases.iter().copied())
+    }
+
     /// The architecture the roofline uses.
     pub fn architecture(&self) -> Architecture {
         self.config.architecture()
@@ -368,13 +373,17 @@ fn without_variant(mut name: String) -> String {
 /// organisation and the case left out, an instruct or chat variant taken as its base (a local path ending in the
 /// id works too: `/models/meta-llama/Llama-2-7b-hf`).
 pub fn find_model(name: &str) -> Option<&'static KnownModel> {
-    let wanted = without_variant(folded(name.trim().trim_end_matches('/')));
+    let wanted = match_key(name);
     if wanted.is_empty() {
         return None;
     }
-    KNOWN_MODELS.iter().find(|model| {
-        std::iter::once(model.id)
-            .chain(model.aliases.iter().copied())
-            .any(|id| without_variant(folded(id)) == wanted)
-    })
+    KNOWN_MODELS
+        .iter()
+        .find(|model| model.names().any(|id| match_key(id) == wanted))
+}
+
+/// What [`find_model`] compares of a name: two names of one model have the same key. The page matches a result
+/// file's `model_id` to its list of models by it, without the table (the list is written at build time).
+pub fn match_key(name: &str) -> String {
+    without_variant(folded(name.trim().trim_end_matches('/')))
 }

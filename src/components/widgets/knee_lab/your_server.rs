@@ -21,13 +21,15 @@ use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputE
 use crate::calibrate::handoff;
 use crate::calibrate::inputs::{check_sizes, InputFile, MAX_INPUT_BYTES};
 use crate::calibrate::page::pasted_files;
+use crate::calibrate::prior::named_in;
 use crate::components::download::save_text;
 use crate::components::widgets::HeldServerLink;
 use crate::components::worker;
 use crate::lab::settings::SettingNote;
 use crate::lab::{LabSettings, Preset};
+use crate::model::hardware::{gpus, models};
 use crate::model::your_server::HeldServer;
-use crate::server_protocol::{FlagFields, FromWorker, ToWorker};
+use crate::server_protocol::{FlagFields, FromWorker, HardwareFigures, ToWorker, OTHER};
 
 /// A calibration still running after this long is stopped: a file of the largest size the panel takes fits in a few
 /// seconds, so a worker still busy is stuck on something it cannot finish.
@@ -52,6 +54,24 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <div class="lab-field"><label for="{id}-yours-replicas">Your replicas</label><input id="{id}-yours-replicas" data-yours="replicas" type="number" min="1" step="1" inputmode="numeric" placeholder="1"></div>
 <label class="lab-check"><input data-yours="chunked" type="checkbox" checked> Chunked prefill</label>
 </fieldset>
+<fieldset class="lab-your-flags lab-your-hardware"><legend>Your model and GPU: the step time physics gives them is what the fit adjusts</legend>
+<div class="lab-field"><label for="{id}-yours-model">Your model</label><select id="{id}-yours-model" data-yours="model"><option value="">As the files say (model_id)</option>{models}<option value="other">Other: its figures</option></select></div>
+<div class="lab-field"><label for="{id}-yours-gpu">Your GPU</label><select id="{id}-yours-gpu" data-yours="gpu"><option value="">As the files say (gpu_name)</option>{gpus}<option value="other">Other: its figures</option></select></div>
+<div class="lab-field"><label for="{id}-yours-tp">Your GPUs per replica (tensor parallel)</label><input id="{id}-yours-tp" data-yours="tp" type="number" min="1" step="1" inputmode="numeric" max="64" placeholder="1"></div>
+</fieldset>
+<fieldset class="lab-your-flags" data-yours="other-model" hidden><legend>Your model's figures (its config.json)</legend>
+<div class="lab-field"><label for="{id}-yours-params">Parameters (billions)</label><input id="{id}-yours-params" data-yours="params" type="number" min="0" step="any" inputmode="decimal" placeholder="8.03"></div>
+<div class="lab-field"><label for="{id}-yours-layers">Layers</label><input id="{id}-yours-layers" data-yours="layers" type="number" min="1" step="1" inputmode="numeric" placeholder="32"></div>
+<div class="lab-field"><label for="{id}-yours-hidden">Hidden size</label><input id="{id}-yours-hidden" data-yours="hidden" type="number" min="1" step="1" inputmode="numeric" placeholder="4096"></div>
+<div class="lab-field"><label for="{id}-yours-kvheads">KV heads</label><input id="{id}-yours-kvheads" data-yours="kvheads" type="number" min="1" step="1" inputmode="numeric" placeholder="8"></div>
+<div class="lab-field"><label for="{id}-yours-headsize">Head size</label><input id="{id}-yours-headsize" data-yours="headsize" type="number" min="1" step="1" inputmode="numeric" placeholder="128"></div>
+<div class="lab-field"><label for="{id}-yours-dtype">Bytes per weight (2: BF16, 1: FP8)</label><input id="{id}-yours-dtype" data-yours="dtype" type="number" min="1" step="1" inputmode="numeric" max="4" placeholder="2"></div>
+</fieldset>
+<fieldset class="lab-your-flags" data-yours="other-gpu" hidden><legend>Your GPU's figures (its datasheet)</legend>
+<div class="lab-field"><label for="{id}-yours-bandwidth">Memory bandwidth (TB/s)</label><input id="{id}-yours-bandwidth" data-yours="bandwidth" type="number" min="0" step="any" inputmode="decimal" placeholder="1.0"></div>
+<div class="lab-field"><label for="{id}-yours-peak">Dense peak at the weights' bytes (TFLOP/s)</label><input id="{id}-yours-peak" data-yours="peak" type="number" min="0" step="any" inputmode="decimal" placeholder="165"></div>
+<div class="lab-field"><label for="{id}-yours-memory">Memory (GB)</label><input id="{id}-yours-memory" data-yours="memory" type="number" min="0" step="any" inputmode="decimal" placeholder="24"></div>
+</fieldset>
 <button type="submit" data-yours="calibrate">Calibrate</button>
 <button type="button" data-yours="stop" hidden>Stop</button>
 <button type="button" data-yours="download" hidden>Download scenario file</button>
@@ -60,6 +80,17 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <p class="lab-your-status" role="status" data-yours="status"></p>
 <pre class="lab-your-report" tabindex="0" aria-label="Fit report" data-yours="report" hidden></pre>
 </details>"#;
+
+/// The lists of the models and GPUs of `crate::model::hardware`, as `<option>`s written by the build (`build.rs`):
+/// the page holds their names, the worker the tables.
+const MODEL_OPTIONS: &str = include_str!(concat!(env!("OUT_DIR"), "/model-options.html"));
+const GPU_OPTIONS: &str = include_str!(concat!(env!("OUT_DIR"), "/gpu-options.html"));
+
+/// How a table folds a name for comparison (`models::match_key`, `gpus::match_key`).
+type MatchKey = fn(&str) -> String;
+
+/// The attribute of a list the files' names set (rather than the learner).
+const FILLED: &str = "data-filled";
 
 fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
@@ -124,7 +155,26 @@ pub(super) fn YourServerPanel(
         panel.wire();
         panel.show_server(stored(REPORT_KEY).unwrap_or_default());
     });
-    view! { <div node_ref=host inner_html=PANEL_HTML.replace("{id}", &id)></div> }
+    let html = PANEL_HTML
+        .replace("{id}", &id)
+        .replace("{models}", MODEL_OPTIONS)
+        .replace("{gpus}", GPU_OPTIONS);
+    view! { <div node_ref=host inner_html=html></div> }
+}
+
+/// The files of a picked or dropped list.
+fn listed(files: Option<FileList>) -> Vec<File> {
+    files
+        .map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect())
+        .unwrap_or_default()
+}
+
+/// A file's text, `None` when the browser cannot read it as text.
+async fn text_of(file: &File) -> Option<String> {
+    JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
 }
 
 struct Panel {
@@ -238,6 +288,37 @@ impl Panel {
                 .and_then(|data| data.files());
             panel.calibrate(dropped);
         });
+        for list in ["model", "gpu"] {
+            self.on(list, "change", move |panel, _| {
+                if let Some(select) = panel.part(list) {
+                    let _ = select.remove_attribute(FILLED);
+                }
+                panel.show_other_fields();
+            });
+        }
+        self.on("files", "change", |panel, _| {
+            let picked = panel
+                .part("files")
+                .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|input| input.files());
+            let files = listed(picked);
+            let panel = panel.clone();
+            leptos::task::spawn_local(async move {
+                let mut read = Vec::new();
+                for file in files.iter().filter(|f| f.size() <= MAX_INPUT_BYTES as f64) {
+                    if let Some(text) = text_of(file).await {
+                        read.push(InputFile {
+                            name: file.name(),
+                            text,
+                        });
+                    }
+                }
+                panel.fill_from(&read);
+            });
+        });
+        self.on("paste", "change", |panel, _| {
+            panel.fill_from(&pasted_files(&panel.value("paste")))
+        });
         self.on("forget", "click", |panel, _| panel.forget());
         self.on("stop", "click", |panel, _| {
             panel.end_worker();
@@ -253,9 +334,64 @@ impl Panel {
         });
     }
 
-    /// Reads the picked or dropped files and the pasted text, then posts them with the flags to the worker.
-    fn calibrate(self: &Rc<Self>, files: Option<FileList>) {
-        let flags = FlagFields {
+    /// Shows the fields of an "other" model or GPU while its list says "other".
+    fn show_other_fields(&self) {
+        for (list, fields) in [("model", "other-model"), ("gpu", "other-gpu")] {
+            self.set_hidden(fields, self.value(list) != OTHER);
+        }
+    }
+
+    /// Sets the model's and the GPU's lists to what `files` name (their `model_id`, `gpu_name`) where the learner
+    /// picked none: a list left at "as the files say", or one the files set before. A name the lists lack leaves
+    /// the list at "as the files say", and the report says that the prior is missing and why.
+    fn fill_from(&self, files: &[InputFile]) {
+        let named = named_in(files);
+        let keyed: [(&str, Option<String>, MatchKey); 2] = [
+            ("model", named.model, models::match_key),
+            ("gpu", named.gpu, gpus::match_key),
+        ];
+        for (list, name, key) in keyed {
+            let Some(select) = self.part(list) else {
+                continue;
+            };
+            let filled = select.has_attribute(FILLED);
+            if !(filled || self.value(list).is_empty()) {
+                continue;
+            }
+            // Keys are letters and digits only, so they go in a selector as they are.
+            let value = name
+                .map(|name| key(&name))
+                .filter(|key| !key.is_empty())
+                .and_then(|key| {
+                    select
+                        .query_selector(&format!("option[data-match~={key}]"))
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|option| option.get_attribute("value"));
+            match value {
+                Some(value) => {
+                    let _ = Reflect::set(&select, &"value".into(), &value.into());
+                    let _ = select.set_attribute(FILLED, "");
+                }
+                None if filled => {
+                    let _ = Reflect::set(&select, &"value".into(), &"".into());
+                    let _ = select.remove_attribute(FILLED);
+                }
+                None => {}
+            }
+        }
+        self.show_other_fields();
+    }
+
+    /// The fields as the worker takes them. A list the files set is sent as "as the files say", so that the report
+    /// names the files as where the model and the GPU came from.
+    fn flag_fields(&self) -> FlagFields {
+        let list = |name: &str| match self.part(name) {
+            Some(select) if select.has_attribute(FILLED) => String::new(),
+            _ => self.value(name),
+        };
+        FlagFields {
             max_num_seqs: self.value("seqs"),
             max_num_batched_tokens: self.value("budget"),
             chunked_prefill: self
@@ -264,11 +400,28 @@ impl Panel {
                 .is_none_or(|input| input.checked()),
             kv_cache_tokens: self.value("kv"),
             replicas: self.value("replicas"),
-        };
+            model: list("model"),
+            gpu: list("gpu"),
+            tensor_parallel: self.value("tp"),
+            figures: Box::new(HardwareFigures {
+                parameters_billions: self.value("params"),
+                layers: self.value("layers"),
+                hidden_size: self.value("hidden"),
+                kv_heads: self.value("kvheads"),
+                head_size: self.value("headsize"),
+                dtype_bytes: self.value("dtype"),
+                bandwidth_tb_s: self.value("bandwidth"),
+                peak_tflops: self.value("peak"),
+                memory_gb: self.value("memory"),
+            }),
+        }
+    }
+
+    /// Reads the picked or dropped files and the pasted text, sets the lists the files name, then posts them with
+    /// the fields to the worker.
+    fn calibrate(self: &Rc<Self>, files: Option<FileList>) {
         let mut given = pasted_files(&self.value("paste"));
-        let files: Vec<File> = files
-            .map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect())
-            .unwrap_or_default();
+        let files = listed(files);
         if let Some(big) = files.iter().find(|f| f.size() > MAX_INPUT_BYTES as f64) {
             return self.say(&format!(
                 "{} is {:.1} MB; the limit is {:.0} MB. Nothing was read.",
@@ -302,10 +455,7 @@ impl Panel {
         let this = self.clone();
         leptos::task::spawn_local(async move {
             for file in files {
-                let text = JsFuture::from(file.text())
-                    .await
-                    .ok()
-                    .and_then(|t| t.as_string());
+                let text = text_of(&file).await;
                 if this.running.get() != Some(run) {
                     return; // stopped while the files were read
                 }
@@ -321,6 +471,8 @@ impl Panel {
                     text,
                 });
             }
+            this.fill_from(&given);
+            let flags = this.flag_fields();
             let Some(ready) = this.ready_worker() else {
                 this.end_run();
                 return this

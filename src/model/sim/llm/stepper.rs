@@ -19,6 +19,8 @@ pub struct GaugeAreas {
     pub busy: f64,
     /// ∫ requests waiting dt.
     pub waiting: f64,
+    /// ∫ requests running (admitted to the batch) dt.
+    pub running: f64,
     /// ∫ KV-cache usage (0–1) dt.
     pub kv_usage: f64,
     /// ∫ requests in the system (sent, not finished) dt.
@@ -142,6 +144,7 @@ impl ReplicaStepper {
             let busy = self.sim.replicas[0].busy_until.is_finite();
             self.areas.busy += if busy { dt } else { 0.0 };
             self.areas.waiting += self.sim.queue.len() as f64 * dt;
+            self.areas.running += f64::from(self.sim.admitted_total) * dt;
             self.areas.kv_usage += self.kv_usage() * dt;
             self.areas.in_system += self.in_system as f64 * dt;
             self.now = t;
