@@ -114,14 +114,16 @@ pub enum ToWorker {
 pub enum FromWorker {
     /// The widget's controls, as HTML (`crate::fleet_view::controls_html`).
     Controls(String),
-    /// Both charts with their accessible text and the time the day took to simulate (`charts_html`), the day's
-    /// summary line (`summary`) and the same day under every policy (`compared`, HTML), for request `request`.
+    /// Both charts with their accessible text and the time the day took to simulate (`charts_html`) and the day's
+    /// summary line (`summary`), for request `request`.
     Drawn {
         charts_html: String,
         summary: String,
-        compared: String,
         request: u32,
     },
+    /// The same day under every policy (`compared`, HTML), for request `request`: sent after its `Drawn`, since
+    /// simulating every policy takes seconds the first time, which the charts do not wait for.
+    Compared { compared: String, request: u32 },
     /// The day could not be simulated: why.
     Refused(String),
     /// The worker could not read the page's message: why.
@@ -223,16 +225,17 @@ impl FromWorker {
             FromWorker::Drawn {
                 charts_html,
                 summary,
-                compared,
                 request,
             } => {
                 return vec![
                     "drawn".to_owned(),
                     charts_html.clone(),
                     summary.clone(),
-                    compared.clone(),
                     request.to_string(),
                 ]
+            }
+            FromWorker::Compared { compared, request } => {
+                return vec!["compared".to_owned(), compared.clone(), request.to_string()]
             }
             FromWorker::Controls(html) => vec!["controls", html],
             FromWorker::Refused(line) => vec!["refused", line],
@@ -250,6 +253,9 @@ impl FromWorker {
             "drawn" => FromWorker::Drawn {
                 charts_html: fields.text("charts")?,
                 summary: fields.text("summary")?,
+                request: fields.number("request number")?,
+            },
+            "compared" => FromWorker::Compared {
                 compared: fields.text("comparison")?,
                 request: fields.number("request number")?,
             },

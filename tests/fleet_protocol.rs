@@ -48,8 +48,11 @@ fn every_answer_the_worker_sends_reads_back_the_same_in_the_page() {
         FromWorker::Drawn {
             charts_html: "<figure><svg></svg></figure>".to_owned(),
             summary: "SLO attainment 99%".to_owned(),
-            compared: "<table class=\"fleet-compare\"></table>".to_owned(),
             request: 4_000_000_000,
+        },
+        FromWorker::Compared {
+            compared: "<table class=\"fleet-compare\"></table>".to_owned(),
+            request: 7,
         },
         FromWorker::Refused("traffic: too much".to_owned()),
         FromWorker::Unreadable("why".to_owned()),
@@ -96,7 +99,8 @@ fn a_message_that_does_not_read_is_refused_by_name() {
     assert!(error(&["read"]).contains("no request the fleet worker knows"));
     assert!(error(&["start"]).contains("id is missing"));
     let answer = |words: &[&str]| FromWorker::decode(&parts(words)).unwrap_err().to_string();
-    assert!(answer(&["drawn", "", "", "", "soon"]).contains("request number"));
-    assert!(answer(&["drawn", "", "", "1"]).contains("request number is missing"));
+    assert!(answer(&["drawn", "", "", "soon"]).contains("request number"));
+    assert!(answer(&["drawn", "", "1"]).contains("request number is missing"));
+    assert!(answer(&["compared", "<table></table>"]).contains("request number is missing"));
     assert!(answer(&["reading"]).contains("no answer the fleet widget knows"));
 }

@@ -3,8 +3,8 @@
 //! nor the chart drawing is in the page's wasm. The page starts it when the widget mounts (as it nears the viewport).
 //!
 //! Messages are [`goodput::fleet_protocol`]'s: `Start` → `Controls` (the widget's controls, so the page's wasm
-//! does not hold them), `Draw` → `Drawn` (with the same day under every policy, side by side), or `Refused` when the
-//! day cannot be simulated; a message it cannot read → `Unreadable`. The last few days are kept by their settings, so
+//! does not hold them), `Draw` → `Drawn` then `Compared` (the same day under every policy, side by side), or
+//! `Refused` when the day cannot be simulated; a message it cannot read → `Unreadable`. The last few days are kept by their settings, so
 //! scrubbing and playing only redraw. A panic posts `["crashed", message]` before the worker stops.
 
 #[cfg(target_arch = "wasm32")]
@@ -95,10 +95,18 @@ mod worker {
             Ok(FromWorker::Drawn {
                 charts_html,
                 summary,
-                compared: compare(settings)?,
                 request,
             })
         });
-        post(drawn.unwrap_or_else(FromWorker::Refused));
+        let Ok(drawn) = drawn else {
+            return post(drawn.unwrap_or_else(FromWorker::Refused));
+        };
+        // The charts first: every other policy's day takes seconds to simulate the first time.
+        post(drawn);
+        post(
+            compare(settings)
+                .map(|compared| FromWorker::Compared { compared, request })
+                .unwrap_or_else(FromWorker::Refused),
+        );
     }
 }

@@ -45,7 +45,9 @@ for (const [width, height] of [[390, 844], [1280, 720]]) {
     assert.equal(await widget.locator('.fleet-charts svg').count(), 2);
     assert.equal(await widget.locator('.fleet-charts table').count(), 2);
     // Under the charts, the same day under every choice, the one shown marked, within the widget's width.
-    const compare = widget.locator('.fleet-compared table.fleet-compare');
+    // It comes after the charts (every other choice's day is simulated first), and is then no longer marked busy.
+    const compare = widget.locator('.fleet-compared:not([aria-busy]) table.fleet-compare');
+    await compare.waitFor({ timeout: 30000 });
     assert.equal(await compare.locator('tbody tr').count(), await widget.locator('select[name="policy"] option').count());
     assert.equal(await compare.locator('tr[aria-current="true"] th').textContent(), 'requests waiting');
     assert.ok(await compare.getByRole('rowheader', { name: 'request rate, start-up headroom' }).isVisible());

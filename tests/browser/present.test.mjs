@@ -3,7 +3,7 @@
 // three projector sizes with nothing cut off, the keys work (and stay quiet while typing), and the themes pass axe.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { siteUnderTest, axeViolations, screenshot } from './harness.mjs';
+import { siteUnderTest, axeViolations, screenshot, waitForApp } from './harness.mjs';
 
 const LESSON = 'lessons/latency-throughput-slos/';
 const site = siteUnderTest();
@@ -419,7 +419,8 @@ test('the theme is picked in the header, remembered, and follows the system unti
   const { page, context, problems } = await site.open(LESSON);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
-  await page.locator('article.lesson').waitFor();
+  // The page's theme follows the system once the wasm runs (the header's theme switcher is an island).
+  await waitForApp(page);
   const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
   assert.equal(await theme(), 'dark', 'System follows prefers-color-scheme');
   await page.emulateMedia({ colorScheme: 'light' });
@@ -429,7 +430,7 @@ test('the theme is picked in the header, remembered, and follows the system unti
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(background, 'rgb(255, 255, 255)');
   await page.reload();
-  await page.locator('article.lesson').waitFor();
+  await waitForApp(page);
   assert.equal(await theme(), 'high-contrast', 'remembered across a reload');
   assert.equal(await page.getByLabel('Theme').inputValue(), 'high-contrast');
   assert.deepEqual(await axeViolations(page), [], 'axe, lesson page, high contrast');

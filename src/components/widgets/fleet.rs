@@ -188,23 +188,30 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
         Ok(FromWorker::Drawn {
             charts_html,
             summary,
-            compared,
             request,
         }) => {
             if request != state.borrow().request {
                 return;
             }
             show_controls(state);
-            for (place, html) in [
-                (".fleet-charts", charts_html),
-                (".fleet-compared", compared),
-            ] {
-                if let Some(element) = part(state, place) {
-                    element.set_inner_html(&html);
-                }
+            if let Some(charts) = part(state, ".fleet-charts") {
+                charts.set_inner_html(&charts_html);
+            }
+            // The comparison comes next: the last one stays (same rows, same height) marked as being redone.
+            if let Some(compared) = part(state, ".fleet-compared") {
+                let _ = compared.set_attribute("aria-busy", "true");
             }
             say(state, ".fleet-summary", &summary);
             String::new()
+        }
+        Ok(FromWorker::Compared { compared, request }) => {
+            if request == state.borrow().request {
+                if let Some(element) = part(state, ".fleet-compared") {
+                    element.set_inner_html(&compared);
+                    let _ = element.remove_attribute("aria-busy");
+                }
+            }
+            return;
         }
         Ok(FromWorker::Crashed(said)) => {
             // The next change starts a new worker.
