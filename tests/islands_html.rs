@@ -374,8 +374,9 @@ fn a_widget_frame_labels_its_section_and_shows_the_caption_and_notes() {
         "{html}"
     );
     assert!(
-        html.contains(&format!("Interactive · <code>{name}</code>")),
-        "{html}"
+        html.contains("<p class=\"lesson-label\">Interactive</p>")
+            && !html.contains(&format!("<code>{name}</code>")),
+        "the label names no widget id: {html}"
     );
     let caption_tag = tag(&html, &format!("class=\"{}\"", markup::CAPTION_CLASS));
     assert!(

@@ -799,7 +799,7 @@ function render({ env, model, weight, lazy, visits, throttled, lh, contents }) {
 // (`node -e "import('./tools/bench.mjs').then((b) => console.log(b.pageWeight().total))"`), and for timing one
 // measure of a build apart (the on-demand modules, the first visit as fetched, a throttled visit); running the file
 // runs the benchmark.
-export { oneVisit, pageWeight, onDemandModules, fetchedFirstVisit, throttledVisit, PROFILES };
+export { oneVisit, pageWeight, onDemandModules, fetchedFirstVisit, throttledVisit, throttledTimings, lighthouse, PROFILES };
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
 
 async function main() {

@@ -26,7 +26,9 @@ pub fn WidgetFrame(
         .collect_view();
     view! {
         <section class="lesson-widget" id=id data-widget=name aria-label=format!("Interactive: {}", widget.caption.as_deref().unwrap_or(name))>
-            <p class="lesson-label">"Interactive · " <code>{name}</code></p>
+            // A learner reads what the widget is from its caption; its id (the anchor, the lesson's directive) is
+            // the author's word, not theirs.
+            <p class="lesson-label">"Interactive"</p>
             {caption}
             {notes}
             {children()}
