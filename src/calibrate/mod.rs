@@ -238,6 +238,13 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
         parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
+        if let Some(extra) = parsed.get(inputs::MAX_RUNS) {
+            return Err(CalibrateError::TooMuchInput(format!(
+                "more than {} runs in all (at {}): calibrate from the runs that differ, a few are enough",
+                inputs::MAX_RUNS,
+                extra.name
+            )));
+        }
     }
     settings
         .assumptions

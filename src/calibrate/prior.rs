@@ -85,31 +85,100 @@ pub fn named_in(files: &[InputFile]) -> Named {
         if !text.starts_with('{') {
             continue;
         }
-        let Some(Ok(serde_json::Value::Object(object))) = serde_json::Deserializer::from_str(text)
-            .into_iter::<serde_json::Value>()
+        let Some(Ok(keys)) = serde_json::Deserializer::from_str(text)
+            .into_iter::<NameKeys>()
             .next()
         else {
             continue;
         };
-        let text_of = |key: &str| {
-            object
-                .get(key)
-                .and_then(|v| v.as_str())
-                .map(str::trim)
+        let text_of = |value: Option<Scalar>| {
+            value
+                .and_then(|v| v.text)
+                .map(|s| s.trim().to_owned())
                 .filter(|s| !s.is_empty() && s.len() <= 200)
-                .map(str::to_owned)
         };
-        named.model = named.model.or_else(|| text_of("model_id"));
-        named.gpu = named.gpu.or_else(|| text_of("gpu_name"));
+        named.model = named.model.or_else(|| text_of(keys.model_id));
+        named.gpu = named.gpu.or_else(|| text_of(keys.gpu_name));
         named.gpus = named.gpus.or_else(|| {
-            let value = object.get("gpu_count")?;
-            let count = value
-                .as_u64()
-                .or_else(|| value.as_str()?.trim().parse().ok())?;
+            let value = keys.gpu_count?;
+            let count = value.count.or_else(|| value.text?.trim().parse().ok())?;
             u32::try_from(count).ok().filter(|&n| n >= 1)
         });
     }
     named
+}
+
+/// The keys of a file's first object [`named_in`] reads: every other value is skipped as it is read, never built
+/// (as JSON values, a detailed result's lists or 64 MB of small objects take many times the file).
+#[derive(serde::Deserialize)]
+struct NameKeys {
+    #[serde(default)]
+    model_id: Option<Scalar>,
+    #[serde(default)]
+    gpu_name: Option<Scalar>,
+    #[serde(default)]
+    gpu_count: Option<Scalar>,
+}
+
+/// A string or a whole number, as a name's value may be; a list or an object is skipped without being built.
+#[derive(Default)]
+struct Scalar {
+    text: Option<String>,
+    count: Option<u64>,
+}
+
+impl<'de> serde::Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Scalar, E> {
+                Ok(Scalar {
+                    text: Some(s.to_owned()),
+                    count: None,
+                })
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Scalar, E> {
+                Ok(Scalar {
+                    text: None,
+                    count: Some(n),
+                })
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Scalar, E> {
+                Ok(Scalar::default())
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Scalar, E> {
+                Ok(Scalar::default())
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Scalar, E> {
+                Ok(Scalar::default())
+            }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::default())
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Scalar, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar::default())
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Scalar, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Scalar::default())
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
 }
 
 /// The prior for the calibration: figures typed in, else the names the flags give, else the inputs'; `None`
