@@ -173,7 +173,9 @@ pub fn with_hardware(
     Ok(flags)
 }
 
-/// Splits pasted text into the files it holds: several pasted together are separated by a line of `---`.
+/// Splits pasted text into the files it holds: several pasted together are separated by a line of `---`. Stops
+/// after one more than a calibration takes ([`super::inputs::MAX_INPUT_FILES`]), so that `check_sizes` refuses
+/// them by count without the rest being split.
 pub fn pasted_files(text: &str) -> Vec<InputFile> {
     let mut files: Vec<InputFile> = Vec::new();
     let mut current = String::new();
@@ -189,6 +191,9 @@ pub fn pasted_files(text: &str) -> Vec<InputFile> {
     for line in text.lines() {
         if line.trim() == "---" {
             flush(&mut current, &mut files);
+            if files.len() > super::inputs::MAX_INPUT_FILES {
+                return files;
+            }
         } else {
             current.push_str(line);
             current.push('\n');
