@@ -111,3 +111,50 @@ fn small_json_objects_filling_the_file_limit_are_refused_in_little_memory() {
         assert!(peak < bytes, "{what}: peak {peak} bytes over {bytes}");
     }
 }
+
+#[test]
+fn traces_of_more_requests_than_a_calibration_takes_are_refused_before_they_are_held() {
+    use goodput::calibrate::inputs::MAX_REQUESTS;
+    // Two traces of 600,000 short timed rows each, 7 MB apiece: at about 1 kB a request held for the fit and the
+    // model's replay, two 64 MB traces of such rows took over 2 GB.
+    let mut text = String::from("arrival_s,prompt_tokens,output_tokens,ttft_s,e2e_s\n");
+    for i in 0..600_000 {
+        text.push_str(&format!("{i},9,9,0.1,0.3\n"));
+    }
+    let file = |name: &str| InputFile {
+        name: name.to_owned(),
+        text: text.clone(),
+    };
+    let (peak, outcome) =
+        peak_of(|| calibrate(&[file("a.csv"), file("b.csv")], &ServerFlags::default()));
+    let e = outcome.err().expect("refused").to_string();
+    assert_eq!(
+        e,
+        format!(
+            "the inputs up to b.csv hold 1200000 requests one by one, more than the {MAX_REQUESTS} one calibration \
+             takes (give a sample: a few thousand requests at light load determine the fit)"
+        )
+    );
+    eprintln!("refused at a peak of {:.0} MB", peak as f64 / 1e6);
+    // One file of more lines than that: refused before it is parsed.
+    let long = format!(
+        "arrival_s,prompt_tokens,output_tokens\n{}",
+        "0,1,1\n".repeat(MAX_REQUESTS + 1)
+    );
+    let bytes = long.len();
+    let (peak, outcome) = peak_of(|| {
+        calibrate(
+            &[InputFile {
+                name: "long.csv".to_owned(),
+                text: long,
+            }],
+            &ServerFlags::default(),
+        )
+    });
+    let e = outcome.err().expect("refused").to_string();
+    assert!(
+        e.starts_with("long.csv: 1000002 lines, more than the 1000000 requests"),
+        "{e}"
+    );
+    assert!(peak < bytes / 4, "peak {peak} bytes");
+}

@@ -72,6 +72,17 @@ pub fn check_sizes<'a>(inputs: impl IntoIterator<Item = (&'a str, f64)>) -> Resu
     Ok(())
 }
 
+impl Parsed {
+    /// The requests it holds one by one (a trace's, a detailed result's).
+    pub fn requests_held(&self) -> usize {
+        match self {
+            Parsed::Bench(bench) => bench.lives.as_ref().map_or(0, Vec::len),
+            Parsed::Trace(lives) => lives.len(),
+            Parsed::Metrics(_) => 0,
+        }
+    }
+}
+
 /// One input a file holds: a file holds several when it is a GuideLLM report (one a benchmark) or a result file
 /// `--append-result` added to.
 #[derive(Clone, Debug)]
@@ -141,6 +152,23 @@ pub fn parse_all(file: &InputFile) -> Result<Vec<Input>, String> {
 /// take some 6 GB as values, where a detailed result, a GuideLLM report or a file of spans of that size takes a
 /// few hundred MB. With the file's text and the others' it keeps a calibration under 2 GB.
 pub const MAX_JSON_HEAP: f64 = 1.25e9;
+
+/// Most requests one calibration takes one by one, in all its inputs together (a trace's lines, a detailed
+/// result's lists): each is held as the fit's rows and replayed by the model, about 1 kB a request, so that the
+/// calibration stays under 2 GB (a few thousand requests at light load determine the fit).
+pub const MAX_REQUESTS: usize = 1_000_000;
+
+/// Refuses a trace of more lines than [`MAX_REQUESTS`] (and a header) before it is parsed.
+fn check_lines(name: &str, text: &str) -> Result<(), String> {
+    let lines = text.bytes().filter(|&b| b == b'\n').count();
+    if lines > MAX_REQUESTS + 1 {
+        return Err(format!(
+            "{name}: {lines} lines, more than the {MAX_REQUESTS} requests one calibration takes (give a sample: a \
+             few thousand requests at light load determine the fit)"
+        ));
+    }
+    Ok(())
+}
 
 /// Most runs one calibration takes from all its inputs together (results `--append-result` wrote one after another,
 /// a GuideLLM report's benchmarks), as many as files: each is repeated by the model and checked.
@@ -420,6 +448,7 @@ struct TraceLine {
 }
 
 fn trace_json_lines(name: &str, text: &str) -> Result<Vec<Life>, String> {
+    check_lines(name, text)?;
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -433,6 +462,7 @@ fn trace_json_lines(name: &str, text: &str) -> Result<Vec<Life>, String> {
 }
 
 fn trace_csv(name: &str, text: &str) -> Result<Vec<Life>, String> {
+    check_lines(name, text)?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());

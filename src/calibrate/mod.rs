@@ -238,6 +238,15 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
         parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
+        let requests: usize = parsed.iter().map(|i| i.parsed.requests_held()).sum();
+        if requests > inputs::MAX_REQUESTS {
+            return Err(CalibrateError::TooMuchInput(format!(
+                "the inputs up to {} hold {requests} requests one by one, more than the {} one calibration takes \
+                 (give a sample: a few thousand requests at light load determine the fit)",
+                file.name,
+                inputs::MAX_REQUESTS
+            )));
+        }
         if let Some(extra) = parsed.get(inputs::MAX_RUNS) {
             return Err(CalibrateError::TooMuchInput(format!(
                 "more than {} runs in all (at {}): calibrate from the runs that differ, a few are enough",
