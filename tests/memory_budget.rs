@@ -101,7 +101,7 @@ fn small_json_objects_filling_the_file_limit_are_refused_in_little_memory() {
         };
         let (peak, outcome) =
             peak_of(|| calibrate(std::slice::from_ref(&file), &ServerFlags::default()));
-        let e = outcome.err().expect("refused").to_string();
+        let e = outcome.expect_err("refused").to_string();
         assert!(e.contains(expected), "{what}: {e}");
         eprintln!(
             "{what}: refused at a peak of {:.1} MB over {:.0} MB",
@@ -127,7 +127,7 @@ fn traces_of_more_requests_than_a_calibration_takes_are_refused_before_they_are_
     };
     let (peak, outcome) =
         peak_of(|| calibrate(&[file("a.csv"), file("b.csv")], &ServerFlags::default()));
-    let e = outcome.err().expect("refused").to_string();
+    let e = outcome.expect_err("refused").to_string();
     assert_eq!(
         e,
         format!(
@@ -151,7 +151,7 @@ fn traces_of_more_requests_than_a_calibration_takes_are_refused_before_they_are_
             &ServerFlags::default(),
         )
     });
-    let e = outcome.err().expect("refused").to_string();
+    let e = outcome.expect_err("refused").to_string();
     assert!(
         e.starts_with("long.csv: 1000002 lines, more than the 1000000 requests"),
         "{e}"
