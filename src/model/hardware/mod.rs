@@ -40,27 +40,34 @@ pub struct Deployment {
     pub tensor_parallel: u32,
 }
 
+/// The model of the tables `name` names; else why not, with the tables' names and what to give `instead`.
+pub fn table_model(name: &str, instead: &str) -> Result<&'static KnownModel, String> {
+    find_model(name).ok_or_else(|| {
+        let names: Vec<&str> = KNOWN_MODELS.iter().map(|m| m.id).collect();
+        format!(
+            "the model \"{name}\" is not in the table ({}); give {instead} instead",
+            names.join(", ")
+        )
+    })
+}
+
+/// The GPU of the tables `name` names; else why not, with the tables' names and what to give `instead`.
+pub fn table_gpu(name: &str, instead: &str) -> Result<&'static KnownGpu, String> {
+    find_gpu(name).ok_or_else(|| {
+        let names: Vec<&str> = KNOWN_GPUS.iter().map(|g| g.name).collect();
+        format!(
+            "the GPU \"{name}\" is not in the table ({}); give {instead} instead",
+            names.join(", ")
+        )
+    })
+}
+
 impl Deployment {
     /// A model and a GPU of the tables, by the names a result file gives (`model_id`, `gpu_name`) or a person
     /// types; the error names what the tables lack.
     pub fn known(model: &str, gpu: &str, tensor_parallel: u32) -> Result<Deployment, String> {
-        let known_model = find_model(model).ok_or_else(|| {
-            format!(
-                "the model \"{model}\" is not in the table ({}); give its architecture instead",
-                KNOWN_MODELS
-                    .iter()
-                    .map(|m| m.id)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })?;
-        let known_gpu =
-            find_gpu(gpu).ok_or_else(|| {
-                format!(
-                "the GPU \"{gpu}\" is not in the table ({}); give its datasheet figures instead",
-                KNOWN_GPUS.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
-            )
-            })?;
+        let known_model = table_model(model, "its architecture")?;
+        let known_gpu = table_gpu(gpu, "its datasheet figures")?;
         Deployment::new(
             known_model.name,
             known_model.architecture(),

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{find_gpu, find_model, Architecture, Deployment, Gpu, KNOWN_GPUS, KNOWN_MODELS};
+use super::{table_gpu, table_model, Architecture, Deployment, Gpu};
 
 /// The figures a model's list takes. `parameters`, `layers`, `hidden-size`, `kv-heads` and one of
 /// `attention-heads` and `head-dim` are required (each of those two is the hidden size over the other);
@@ -259,48 +259,29 @@ pub fn deployment(
     if model_figures.is_none() && gpu_figures.is_none() {
         return Ok(None);
     }
-    let (model_name, architecture) = match (model_figures, model) {
-        (Some(text), name) => (
-            name.unwrap_or("other model").to_owned(),
-            architecture(text).map_err(|e| (Side::Model, e.to_string()))?,
-        ),
-        (None, Some(name)) => {
-            let known = find_model(name).ok_or_else(|| {
-                let names: Vec<&str> = KNOWN_MODELS.iter().map(|m| m.id).collect();
-                (
-                    Side::Model,
-                    format!(
-                        "the model \"{name}\" is not in the table ({}); give --model-figures instead",
-                        names.join(", ")
-                    ),
-                )
-            })?;
-            (known.name.to_owned(), known.architecture())
-        }
-        (None, None) => {
-            return Err((
+    let (model_name, architecture) =
+        match (model_figures, model) {
+            (Some(text), name) => (
+                name.unwrap_or("other model").to_owned(),
+                architecture(text).map_err(|e| (Side::Model, e.to_string()))?,
+            ),
+            (None, Some(name)) => {
+                let known = table_model(name, "--model-figures").map_err(|e| (Side::Model, e))?;
+                (known.name.to_owned(), known.architecture())
+            }
+            (None, None) => return Err((
                 Side::Model,
                 "name the model (--model) or give its figures (--model-figures) beside the GPU's"
                     .to_owned(),
-            ))
-        }
-    };
+            )),
+        };
     let (gpu_label, datasheet) = match (gpu_figures, gpu_name) {
         (Some(text), name) => (
             name.unwrap_or("other GPU").to_owned(),
             gpu(text).map_err(|e| (Side::Gpu, e.to_string()))?,
         ),
         (None, Some(name)) => {
-            let known = find_gpu(name).ok_or_else(|| {
-                let names: Vec<&str> = KNOWN_GPUS.iter().map(|g| g.name).collect();
-                (
-                    Side::Gpu,
-                    format!(
-                        "the GPU \"{name}\" is not in the table ({}); give --gpu-figures instead",
-                        names.join(", ")
-                    ),
-                )
-            })?;
+            let known = table_gpu(name, "--gpu-figures").map_err(|e| (Side::Gpu, e))?;
             (known.name.to_owned(), known.gpu)
         }
         (None, None) => {
