@@ -50,9 +50,31 @@ const [glueTag, glueStem, glueIntegrity] = glueLink;
 const wasmLink = html.match(/<link rel="preload" href="[^"]*?([^"/]+\.wasm)"[^>]*? integrity="([^"]+)"/)
   ?? fail(`${page} has no <link rel="preload"> with integrity for the page's wasm`);
 const [, wasmName, wasmIntegrity] = wasmLink;
-if ((await stat(raw).catch(() => fail(`no ${raw} (cargo's build of the page)`))).mtimeMs
-  < (await stat(join(site, wasmName))).mtimeMs - 600_000) {
-  fail(`${raw} is older than this build's ${wasmName}: not the wasm Trunk just built`);
+/** The newest modification time of what cargo builds the page from: Rust sources, manifests, the lessons. */
+async function newestInput(dir) {
+  let newest = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      newest = Math.max(newest, await newestInput(path));
+    } else if (/\.(rs|toml|md)$/.test(entry.name)) {
+      newest = Math.max(newest, (await stat(path)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+// Cargo relinks the page whenever one of its inputs is newer than its output, so a goodput.wasm older than an input
+// is another build's (another CARGO_TARGET_DIR, or a build that failed). A change of style or script alone leaves it
+// as it was, and rightly: Trunk ran wasm-bindgen over that same file.
+const rawTime = (await stat(raw).catch(() => fail(`no ${raw} (cargo's build of the page)`))).mtimeMs;
+const inputTime = Math.max(
+  await newestInput(join(ROOT, 'src')),
+  await newestInput(join(ROOT, 'lessons')),
+  ...await Promise.all(['Cargo.toml', 'Cargo.lock'].map(async (name) => (await stat(join(ROOT, name))).mtimeMs)),
+);
+if (rawTime < inputTime) {
+  fail(`${raw} is older than the sources it is built from: not the wasm Trunk just built`);
 }
 
 // Kept after the build: split/goodput.wasm is the page's main module before wasm-bindgen and wasm-opt, with its
