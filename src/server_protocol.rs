@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use crate::calibrate::inputs::InputFile;
 use crate::cluster::vllm::SloTargets;
+use crate::server_files::InputFile;
 
 /// The kind the worker loader posts when the worker's script or wasm cannot load (see `components::worker`).
 pub const FAILED: &str = "failed";

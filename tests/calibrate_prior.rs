@@ -4,10 +4,10 @@
 //! step and the front end, and leaves the prefill's compute (one prompt length) and the KV read's growth to physics;
 //! a fit that cannot repeat its own inputs says so and widens its ranges.
 
-use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, report, CalibrateError, ServerFlags};
 use goodput::model::hardware::{typed, Deployment};
+use goodput_calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::{calibrate, report, CalibrateError, ServerFlags};
 
 fn data(path: &str) -> Option<InputFile> {
     let full = format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -162,7 +162,7 @@ fn a_fit_that_cannot_repeat_its_inputs_says_so_and_widens_its_ranges() {
         "{text}"
     );
     assert!(text.contains("no knee should be planned on"), "{text}");
-    let spread = |c: &goodput::calibrate::Calibration| {
+    let spread = |c: &goodput_calibrate::Calibration| {
         let u = c.uncertainty.as_ref().expect("ranges");
         (u.capacity.high - u.capacity.low) / u.capacity.central
     };

@@ -10,13 +10,13 @@
 //! runs 256 cases of each; `make fuzz` runs each for `GOODPUT_FUZZ_SECONDS` (60 s by default there), and the case
 //! counts of a run are in BENCHMARKS.md.
 
-use goodput::calibrate::check::requests_of;
-use goodput::calibrate::fit::{fit, Row};
-use goodput::calibrate::inputs::{parse, InputFile, Parsed};
-use goodput::calibrate::observations::{bench_rows, trace_rows, window_rows, Shape};
-use goodput::calibrate::{calibrate, handoff, scrapes, ServerFlags};
 use goodput::model::{check_requests, Scenario};
-use goodput::teacher::model::{StreamEvent, StreamReader};
+use goodput_calibrate::check::requests_of;
+use goodput_calibrate::fit::{fit, Row};
+use goodput_calibrate::inputs::{parse, InputFile, Parsed};
+use goodput_calibrate::observations::{bench_rows, trace_rows, window_rows, Shape};
+use goodput_calibrate::{calibrate, handoff, scrapes, ServerFlags};
+use goodput_teacher::model::{StreamEvent, StreamReader};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::time::{Duration, Instant};

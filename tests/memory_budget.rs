@@ -1,8 +1,8 @@
 //! Memory in proportion to the input (issue 42): the heap's peak while reading and calibrating from a file, counted
 //! by a global allocator that keeps the high-water mark, stays within a few times the file's size.
 
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, ServerFlags};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::{calibrate, ServerFlags};
 
 #[path = "support/peak_alloc.rs"]
 mod peak_alloc;

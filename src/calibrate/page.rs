@@ -7,6 +7,7 @@ use super::{calibrate, handoff, prior, report, Calibration, ServerFlags};
 use crate::model::hardware::{find_gpu, find_model, typed, Architecture, Deployment, Gpu};
 use crate::model::your_server::YourServer;
 use crate::model::{Scenario, ServiceKind};
+pub use crate::server_files::pasted_files;
 use crate::server_protocol::{FlagFields, HardwareFigures, OTHER};
 
 /// A calibration as the page shows and keeps it.
@@ -171,34 +172,6 @@ pub fn with_hardware(
         tensor_parallel,
     )?);
     Ok(flags)
-}
-
-/// Splits pasted text into the files it holds: several pasted together are separated by a line of `---`.
-pub fn pasted_files(text: &str) -> Vec<InputFile> {
-    let mut files: Vec<InputFile> = Vec::new();
-    let mut current = String::new();
-    let flush = |current: &mut String, files: &mut Vec<InputFile>| {
-        if !current.trim().is_empty() {
-            files.push(InputFile {
-                name: format!("pasted text {}", files.len() + 1),
-                text: std::mem::take(current),
-            });
-        }
-        current.clear();
-    };
-    for line in text.lines() {
-        if line.trim() == "---" {
-            flush(&mut current, &mut files);
-        } else {
-            current.push_str(line);
-            current.push('\n');
-        }
-    }
-    flush(&mut current, &mut files);
-    if let [only] = files.as_mut_slice() {
-        only.name = "pasted text".to_owned();
-    }
-    files
 }
 
 /// Calibrates from `files` as `goodput-sim calibrate` does, or takes a scenario file (its output, given alone) as it

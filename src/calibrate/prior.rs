@@ -8,6 +8,7 @@ use super::fit::{Anchor, FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use super::inputs::InputFile;
 use super::{CalibrateError, ServerFlags};
 use crate::model::hardware::Deployment;
+pub use crate::server_files::{named_in, Named};
 
 /// The front end's time before any measurement: HTTP, tokenisation and scheduling, about 4 ms in vLLM
 /// (REFERENCE §5: the front-end overhead found when this model was first checked against vLLM 0.8.5).
@@ -63,53 +64,6 @@ impl Prior {
         }
         anchor
     }
-}
-
-/// What a result file says it ran on: vLLM's benchmarks write `model_id`, and some harnesses (IOG's) add
-/// `gpu_name` and `gpu_count`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Named {
-    /// `model_id`.
-    pub model: Option<String>,
-    /// `gpu_name`.
-    pub gpu: Option<String>,
-    /// `gpu_count`, a number or a string holding one.
-    pub gpus: Option<u32>,
-}
-
-/// The first names the inputs give (a JSON file's first object), each field from the first file that has it.
-pub fn named_in(files: &[InputFile]) -> Named {
-    let mut named = Named::default();
-    for file in files {
-        let text = file.text.trim_start_matches('\u{feff}').trim_start();
-        if !text.starts_with('{') {
-            continue;
-        }
-        let Some(Ok(serde_json::Value::Object(object))) = serde_json::Deserializer::from_str(text)
-            .into_iter::<serde_json::Value>()
-            .next()
-        else {
-            continue;
-        };
-        let text_of = |key: &str| {
-            object
-                .get(key)
-                .and_then(|v| v.as_str())
-                .map(str::trim)
-                .filter(|s| !s.is_empty() && s.len() <= 200)
-                .map(str::to_owned)
-        };
-        named.model = named.model.or_else(|| text_of("model_id"));
-        named.gpu = named.gpu.or_else(|| text_of("gpu_name"));
-        named.gpus = named.gpus.or_else(|| {
-            let value = object.get("gpu_count")?;
-            let count = value
-                .as_u64()
-                .or_else(|| value.as_str()?.trim().parse().ok())?;
-            u32::try_from(count).ok().filter(|&n| n >= 1)
-        });
-    }
-    named
 }
 
 /// The prior for the calibration: figures typed in, else the names the flags give, else the inputs'; `None`

@@ -17,8 +17,8 @@ use web_sys::{
 };
 
 use crate::components::present::keyboard::key_action_of;
+use crate::lesson::ask_markup as ids;
 use crate::presentation::keys::KeyAction;
-use crate::teacher::markup as ids;
 use crate::teacher_protocol::{FromWorker, ModelServer, ToWorker};
 
 /// After Stop, a model's answer that has not ended by then is ended by ending the worker: one busy on something it

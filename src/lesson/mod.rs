@@ -8,10 +8,12 @@ mod types;
 
 pub use types::*;
 
+pub mod ask_markup;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod compiler;
 pub mod island_markup;
 pub mod judge;
+pub mod passages;
 pub mod predict_phase;
 pub mod progress;
 pub mod tally;

@@ -3,8 +3,8 @@
 //! (`crate::teacher::passages`, the same cutting the teacher does), in the section where the block stands.
 
 use super::{CompileError, LessonContext};
+use crate::lesson::passages::{passages_in, quote_in, section_after, Passage};
 use crate::lesson::{Block, PassageAnswer, QuestionKind};
-use crate::teacher::passages::{passages_in, quote_in, section_after, Passage};
 
 /// An `@answers` entry as written, before its quote is looked for.
 pub(super) struct DeclaredAnswer {

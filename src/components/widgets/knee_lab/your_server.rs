@@ -18,17 +18,15 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Array, Reflect};
 use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputElement, Worker};
 
-use crate::calibrate::handoff;
-use crate::calibrate::inputs::{check_sizes, InputFile, MAX_INPUT_BYTES};
-use crate::calibrate::page::pasted_files;
-use crate::calibrate::prior::named_in;
 use crate::components::download::save_text;
 use crate::components::widgets::HeldServerLink;
 use crate::components::worker;
 use crate::lab::settings::SettingNote;
 use crate::lab::{LabSettings, Preset};
+use crate::model::handoff;
 use crate::model::hardware::{gpus, models};
 use crate::model::your_server::HeldServer;
+use crate::server_files::{check_sizes, named_in, pasted_files, InputFile, MAX_INPUT_BYTES};
 use crate::server_protocol::{FlagFields, FromWorker, HardwareFigures, ToWorker, OTHER};
 
 /// A calibration still running after this long is stopped: a file of the largest size the panel takes fits in a few
