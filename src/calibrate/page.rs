@@ -1,5 +1,5 @@
 //! The page's "Your server", without the page: what its worker does with the files a learner gives it and the flags
-//! they type, and what it sends back. Pure, so it is tested natively; `src/bin/server-worker.rs` only carries the
+//! they type, and what it sends back. Pure, so it is tested natively; `src/bin/server-worker/` only carries the
 //! messages.
 
 use super::inputs::InputFile;

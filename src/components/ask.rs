@@ -1,6 +1,6 @@
-//! The Ask box, live. Its markup is the static page's (`crate::pages`, ids in [`crate::teacher::markup`]); this
+//! The Ask box, live. Its markup is the static page's (`goodput-pages`, ids in [`crate::lesson::ask_markup`]); this
 //! enables it and wires it with plain DOM listeners, which cost the page's wasm far less than a component would.
-//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker.rs`, messages in
+//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker/`, messages in
 //! [`crate::teacher_protocol`]), started on the first question so
 //! a first visit never loads it: ranking the lesson's passages, and asking a learner's own model. The worker is
 //! started from a `blob:` URL (`super::worker`) so that it inherits the page's Content-Security-Policy, whose

@@ -1,7 +1,7 @@
 //! "Your server": the knee lab calibrated from the learner's own benchmark. Files are pasted, picked or dropped; the
-//! `server-worker` fits them (`crate::calibrate::page`, the code `goodput-sim calibrate` runs), and the lab then
+//! `server-worker` fits them (`goodput_calibrate::page`, the code `goodput-sim calibrate` runs), and the lab then
 //! runs the fitted server as its [`Preset::Yours`], with the measured runs drawn over its curves. Nothing leaves the
-//! browser: the server is kept in local storage (in the short form of `crate::calibrate::handoff`), and its scenario
+//! browser: the server is kept in local storage (in the short form of `crate::model::handoff`), and its scenario
 //! file can be downloaded for `goodput-sim run --scenario`.
 //!
 //! The panel is fixed markup wired with plain DOM listeners, as the Ask box is: a Leptos view of these fields cost
