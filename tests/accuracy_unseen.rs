@@ -449,6 +449,16 @@ fn calibrated_on_light_load_the_model_predicts_unseen_servers_heavier_rates() {
         stable_called_saturated.is_empty(),
         "{stable_called_saturated:?}"
     );
+    let saturated_called_stable: Vec<String> = outcomes
+        .iter()
+        .flat_map(|o| o.rows.iter().map(move |r| (o, r)))
+        .filter(|(_, r)| r.measured.saturated && !r.model.saturated)
+        .map(|(o, r)| format!("{}: {}", o.name, stage_name(r)))
+        .collect();
+    assert!(
+        saturated_called_stable.is_empty(),
+        "{saturated_called_stable:?}"
+    );
     // No server worse than measured when this test was written (BENCHMARKS.md): per figure, no fewer stages within
     // tolerance, and the capacity no further off.
     for outcome in &outcomes {
@@ -513,7 +523,7 @@ const MEASURED: [Bound; 8] = [
     Bound {
         server: "OPT-13B, one A100 (DistServe's vLLM baseline)",
         within: [4, 3, 1, 4],
-        capacity: 30.0,
+        capacity: 20.0,
     },
     Bound {
         server: "Llama-3-8B, one H100 PCIe (vLLM 0.8.5 results)",
@@ -522,7 +532,10 @@ const MEASURED: [Bound; 8] = [
     },
     Bound {
         server: "Llama-3-8B, one RTX 4090 (vLLM 0.8.5 results)",
-        within: [1, 1, 2, 0],
+        // TPOT held at 8 req/s (-7%); at 16 req/s +26% since attention's KV read adds to the step rather than
+        // hiding under the compute bound (it was +19%), which made OPT-13B's capacity +18% (from +26%) and its
+        // 3.5 req/s stage saturated, as measured.
+        within: [1, 1, 1, 0],
         capacity: 15.0,
     },
     Bound {

@@ -305,16 +305,36 @@ pub fn fit_around(rows: &[Row], anchor: Option<&Anchor>) -> Option<Fit> {
         else {
             return None;
         };
-        // A coefficient below 0 has no meaning here: the inputs show no such cost.
+        // A coefficient below 0 has no meaning here: the inputs show no such cost. But with no more figures than
+        // coefficients nothing is left over to judge by: the solution merely passes through every figure, and a
+        // sign says only that two coefficients trade places, so the first of them to give way does.
         if let Some(c) = (0..columns.len())
             .filter(|&c| solution[c] < 0.0)
             .min_by(|&i, &j| solution[i].total_cmp(&solution[j]))
         {
-            active[columns[c]] = false;
-            why[columns[c]] = Some(format!(
-                "fitted below 0 ({:.3e}): the inputs show no such cost",
-                solution[c]
-            ));
+            let exact = a.nrows() <= columns.len();
+            let drop = if exact {
+                GIVE_WAY
+                    .iter()
+                    .copied()
+                    .find(|k| columns.contains(k))
+                    .unwrap_or(columns[c])
+            } else {
+                columns[c]
+            };
+            active[drop] = false;
+            why[drop] = Some(if exact && drop != columns[c] {
+                format!(
+                    "the inputs cannot tell it apart from {}: with as many coefficients as figures, the fit put \
+                     that one below 0",
+                    COEFFICIENTS[columns[c]]
+                )
+            } else {
+                format!(
+                    "fitted below 0 ({:.3e}): the inputs show no such cost",
+                    solution[c]
+                )
+            });
             continue;
         }
         theta = [0.0; 4];

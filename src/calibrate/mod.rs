@@ -156,10 +156,31 @@ pub fn readable(x: f64) -> String {
     }
 }
 
-/// `--max-num-seqs` when not given: vLLM's usual default (some versions pick more on large GPUs).
+/// `--max-num-seqs` when not given and the GPU is not known: vLLM's usual default (it picks more on large GPUs,
+/// see [`vllm_batch_defaults`]).
 pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
-/// `--max-num-batched-tokens` when not given: vLLM V1's API server's budget on a data-centre GPU.
+/// `--max-num-batched-tokens` when not given and the GPU is not known: vLLM V1's API server's budget on a
+/// data-centre GPU.
 pub const DEFAULT_MAX_NUM_BATCHED_TOKENS: u32 = 8192;
+
+/// vLLM V1's API server's `--max-num-batched-tokens` and `--max-num-seqs` on a GPU, when they are not given
+/// (`_set_default_args_v1` in vllm/engine/arg_utils.py): 8192 tokens and 1024 sequences on a GPU of at least 70 GiB
+/// (since vLLM 0.8.5, PR #17073), 2048 and 256 on a smaller one — and, since vLLM 0.9 (PR #17885), on an A100 of
+/// any size, where the larger budget cost throughput. With the rule in words.
+pub fn vllm_batch_defaults(gpu_name: &str, memory_gib: f64) -> (u32, u32, &'static str) {
+    let a100 = gpu_name.to_ascii_lowercase().contains("a100");
+    if memory_gib >= 70.0 && !a100 {
+        (8192, 1024, "vLLM's default on a GPU of 70 GiB or more")
+    } else if a100 && memory_gib >= 70.0 {
+        (
+            2048,
+            256,
+            "vLLM's default on an A100 since 0.9 (0.8.5 gave 80 GB ones 8192 and 1024)",
+        )
+    } else {
+        (2048, 256, "vLLM's default on a GPU of less than 70 GiB")
+    }
+}
 
 /// One input as the report describes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,8 +234,11 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     flags.check()?;
     let mut settings = Settings::from(flags);
     let prior = prior::choose(flags, files, &mut settings.assumptions)?;
-    if let (None, Some(p)) = (flags.kv_cache_tokens, &prior) {
-        settings.kv_cache_from(p);
+    if let Some(p) = &prior {
+        settings.batch_from(flags, p);
+        if flags.kv_cache_tokens.is_none() {
+            settings.kv_cache_from(p);
+        }
     }
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
@@ -410,6 +434,37 @@ impl From<&ServerFlags> for Settings {
 }
 
 impl Settings {
+    /// The batch limits vLLM picks for the prior's GPU, for those not given.
+    fn batch_from(&mut self, flags: &ServerFlags, prior: &prior::Prior) {
+        let deployment = &prior.deployment;
+        let (tokens, seqs, rule) =
+            vllm_batch_defaults(&deployment.gpu_name, deployment.gpu.memory_gib);
+        let mut replace = |what: &str, value: u32, option: &str| {
+            if let Some(line) = self
+                .assumptions
+                .iter_mut()
+                .find(|l| l.starts_with(what) && l.contains("(assumed"))
+            {
+                *line = format!(
+                    "{what} {value} (assumed, {rule}, the {}; give {option})",
+                    deployment.gpu_name
+                );
+            }
+        };
+        if flags.max_num_seqs.is_none() {
+            self.max_num_seqs = seqs;
+            replace("max_num_seqs", seqs, "--max-num-seqs");
+        }
+        if flags.max_num_batched_tokens.is_none() {
+            self.max_num_batched_tokens = tokens.max(self.max_num_seqs);
+            replace(
+                "max_num_batched_tokens",
+                self.max_num_batched_tokens,
+                "--max-num-batched-tokens",
+            );
+        }
+    }
+
     /// The KV cache as vLLM would size it for the prior's model on its GPUs (`--gpu-memory-utilization` 0.9,
     /// [`prior::ACTIVATIONS_GIB`] a GPU for activations and graphs), in place of an unlimited one.
     fn kv_cache_from(&mut self, prior: &prior::Prior) {

@@ -65,14 +65,15 @@ fn prefill_row(
         base[FIXED] = busy / 2.0;
         base[PER_CONTEXT_TOKEN] = busy / 2.0 * context;
     }
-    let mut memory = unit(FIXED, chunks);
-    memory[PER_CONTEXT_TOKEN] = chunks * context;
+    // Attention reads the batch's KV cache in a kernel of its own, after the matrix products: its time adds to
+    // the step's whichever bound those are under.
+    base[PER_CONTEXT_TOKEN] += chunks * context;
     Row {
         source,
         figure,
         y,
         base,
-        memory,
+        memory: unit(FIXED, chunks),
         compute: unit(PER_TOKEN, prompt + chunks * decoding),
     }
 }
@@ -83,15 +84,13 @@ fn prefill_row(
 fn decode_row(source: usize, y: f64, context: f64, prefill_steps: f64, prefill_tokens: f64) -> Row {
     let q = prefill_steps.clamp(0.0, 1.0);
     let mut base = unit(FIXED, 1.0 - q);
-    base[PER_CONTEXT_TOKEN] = (1.0 - q) * context;
-    let mut memory = unit(FIXED, q);
-    memory[PER_CONTEXT_TOKEN] = q * context;
+    base[PER_CONTEXT_TOKEN] = context;
     Row {
         source,
         figure: Figure::Tpot,
         y,
         base,
-        memory,
+        memory: unit(FIXED, q),
         compute: unit(PER_TOKEN, prefill_tokens),
     }
 }

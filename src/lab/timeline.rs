@@ -158,7 +158,7 @@ pub struct StepFormula {
     /// context token.
     pub terms: [(&'static str, String); 4],
     /// The compute time's fixed cost and cost per token processed, when the model has one: the step then lasts the
-    /// larger of the two times.
+    /// larger of the two times, plus the KV read (the context term).
     pub compute: Option<[String; 2]>,
     /// Where the coefficients come from.
     pub source: &'static str,
@@ -190,14 +190,14 @@ impl StepFormula {
     /// The formula in one line of plain text, as the static page prints it beside the timeline's picture.
     pub fn text(&self) -> String {
         let [(_, fixed), (_, prefill), (_, decode), (_, context)] = &self.terms;
-        let memory = format!(
-            "{fixed} + {prefill} × prefill tokens + {decode} × decoding sequences + {context} × context tokens"
-        );
+        let memory =
+            format!("{fixed} + {prefill} × prefill tokens + {decode} × decoding sequences");
+        let kv_read = format!("{context} × context tokens");
         match &self.compute {
-            None => format!("step time = {memory}"),
+            None => format!("step time = {memory} + {kv_read}"),
             Some([fixed, per_token]) => format!(
                 "step time = the larger of {memory} (memory) and {fixed} + {per_token} × (prefill tokens + \
-                 decoding sequences) (compute)"
+                 decoding sequences) (compute), plus {kv_read} (the KV read)"
             ),
         }
     }
@@ -677,14 +677,14 @@ pub fn formula(
 
 /// The worked iteration as the widget says it: "Check it on iteration 7103 (…): 2048 prefill tokens, … give
 /// 5.5 + 24.6 + 1.9 + 0.6 ms = 32.6 ms, the length the simulation gave it", or with a compute term "… give the
-/// larger of … ms (memory) and … ms (compute), 107.8 ms, …".
+/// larger of … ms (memory) and … ms (compute), plus … ms of KV read, 107.8 ms, …".
 pub fn worked_sentence(e: &WorkedStep) -> String {
     let [fixed, prefill, decode, context] = &e.terms_ms;
-    let memory = format!("{fixed} + {prefill} + {decode} + {context} ms");
     let sum = match &e.compute_ms {
-        None => format!("{memory} = {}", e.total),
-        Some([fixed, tokens]) => format!(
-            "the larger of {memory} (memory) and {fixed} + {tokens} ms (compute), {}",
+        None => format!("{fixed} + {prefill} + {decode} + {context} ms = {}", e.total),
+        Some([compute_fixed, tokens]) => format!(
+            "the larger of {fixed} + {prefill} + {decode} ms (memory) and {compute_fixed} + {tokens} ms \
+             (compute), plus {context} ms of KV read, {}",
             e.total
         ),
     };

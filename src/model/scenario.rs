@@ -226,9 +226,10 @@ impl KvCache {
 
 /// Iteration-time model, in seconds: the linear
 /// `fixed + per_prefill_token · prefill tokens + per_decode_seq · decoding sequences + per_context_token · context
-/// tokens of the decoding sequences`, or, with a [`compute`](Self::compute) term, the larger of that (read as the
-/// step's memory time: weights and KV cache read) and the compute time — a GPU step is memory-bound at small batches
-/// and compute-bound at large ones. The default (every cost zero) is what an empty timeline carries; `validate`
+/// tokens of the decoding sequences`. With a [`compute`](Self::compute) term, the matrix products take the larger
+/// of their memory time (the linear terms but the context's: the weights read) and their compute time — a GPU step
+/// is memory-bound at small batches and compute-bound at large ones — and attention's read of the KV cache adds
+/// to that, whichever the bound: it is a kernel of its own, after the products. The default (every cost zero) is what an empty timeline carries; `validate`
 /// refuses it in a scenario.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -241,7 +242,8 @@ pub struct IterationModel {
     pub per_decode_seq: f64,
     /// Cost per context token attended by the decoding sequences (KV-cache reads), seconds.
     pub per_context_token: f64,
-    /// The compute-bound regime, when given: the iteration lasts the larger of the linear time above and this.
+    /// The compute-bound regime, when given: the matrix products last the larger of the linear time above (but
+    /// the context's) and this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compute: Option<ComputeTime>,
 }
@@ -274,12 +276,12 @@ impl IterationModel {
     pub fn mean_duration(&self, prefill_tokens: f64, decode_seqs: f64, context_tokens: f64) -> f64 {
         let linear = self.fixed
             + self.per_prefill_token * prefill_tokens
-            + self.per_decode_seq * decode_seqs
-            + self.per_context_token * context_tokens;
-        match &self.compute {
+            + self.per_decode_seq * decode_seqs;
+        let matmuls = match &self.compute {
             None => linear,
             Some(c) => linear.max(c.fixed + c.per_token * (prefill_tokens + decode_seqs)),
-        }
+        };
+        matmuls + self.per_context_token * context_tokens
     }
 
     /// The shortest time a prompt of `prompt_tokens` can take to prefill: one iteration holding only it. Every TTFT
@@ -300,13 +302,15 @@ impl IterationModel {
             context: self.per_context_token * context_tokens as f64,
         };
         match &self.compute {
-            Some(c) if c.fixed + c.per_token * (p + d) > memory.total() => StepCost {
-                compute_bound: true,
-                fixed: c.fixed,
-                prefill: c.per_token * p,
-                decode: c.per_token * d,
-                context: 0.0,
-            },
+            Some(c) if c.fixed + c.per_token * (p + d) > memory.total() - memory.context => {
+                StepCost {
+                    compute_bound: true,
+                    fixed: c.fixed,
+                    prefill: c.per_token * p,
+                    decode: c.per_token * d,
+                    context: memory.context,
+                }
+            }
             _ => memory,
         }
     }
@@ -323,7 +327,7 @@ pub struct StepCost {
     pub prefill: f64,
     /// The decoding sequences.
     pub decode: f64,
-    /// The context they attend (memory-bound only).
+    /// The context they attend (its KV read, in either regime).
     pub context: f64,
 }
 

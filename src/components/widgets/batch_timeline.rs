@@ -224,16 +224,17 @@ fn Formula(#[prop(into)] formula: Signal<StepFormula>) -> impl IntoView {
                 <strong>{fixed}</strong>
                 " + " <strong>{prefill}</strong> " × prefill tokens"
                 " + " <strong>{decode}</strong> " × decoding sequences"
-                " + " <strong>{context}</strong> " × context tokens"
             };
-            let compute = f.compute.clone().map(|[fixed, per_token]| {
-                view! {
-                    " (memory) and " <strong>{fixed}</strong> " + " <strong>{per_token}</strong>
-                    " × (prefill tokens + decoding sequences) (compute)"
+            let kv_read = view! { <strong>{context}</strong> " × context tokens" };
+            match f.compute.clone() {
+                None => view! { "step time = " {memory} " + " {kv_read} }.into_any(),
+                Some([compute_fixed, per_token]) => view! {
+                    "step time = the larger of " {memory} " (memory) and " <strong>{compute_fixed}</strong>
+                    " + " <strong>{per_token}</strong> " × (prefill tokens + decoding sequences) (compute), plus "
+                    {kv_read} " (the KV read)"
                 }
-            });
-            let larger = compute.is_some().then_some("the larger of ");
-            view! { "step time = " {larger} {memory} {compute} }
+                .into_any(),
+            }
         })
     };
     let example = move || formula.with(|f| f.example.as_ref().map(worked_sentence));

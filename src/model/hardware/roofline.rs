@@ -1,7 +1,8 @@
 //! The step time before any measurement: a step reads every weight once and the KV cache of the sequences it
 //! decodes (memory time: bytes over bandwidth), and multiplies every token it processes by the active weights
-//! (compute time: 2 FLOPs a parameter a token over the tensor peak); it lasts the larger of the two — the model's
-//! [`IterationModel`] with a compute term. Tensor parallelism splits the weights, the KV heads and the FLOPs over
+//! (compute time: 2 FLOPs a parameter a token over the tensor peak). The matrix products last the larger of the
+//! weights' read and their FLOPs; attention's KV read follows them — the model's [`IterationModel`] with a compute
+//! term. Tensor parallelism splits the weights, the KV heads and the FLOPs over
 //! the GPUs, which read and compute at once, and adds two all-reduces a layer.
 
 use super::gpus::Gpu;
