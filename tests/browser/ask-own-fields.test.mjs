@@ -4,48 +4,14 @@
 // with exactly that markup put back into its article: the key still goes only to the address the learner typed.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { startStaticServer, launchBrowser, openPage, waitForApp } from './harness.mjs';
+import { startModelStandIn } from './model-stand-in.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const KEY = 'sk-learner-secret';
 
-/** An OpenAI-compatible stand-in on loopback that records every request's path and Authorization header. */
-async function standIn() {
-  const seen = [];
-  const server = createServer((req, res) => {
-    seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization ?? null });
-    const headers = {
-      'access-control-allow-origin': req.headers.origin ?? '*',
-      'access-control-allow-headers': 'content-type, authorization',
-      'access-control-allow-methods': 'GET, POST',
-    };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, headers);
-      return res.end();
-    }
-    if (req.url === '/v1/models') {
-      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'stand-in-model' }] }));
-    }
-    if (req.url === '/v1/chat/completions') {
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'fine' } }] })}\n\n`);
-        res.end('data: [DONE]\n\n');
-      });
-      return undefined;
-    }
-    res.writeHead(404, headers);
-    return res.end();
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { seen, base: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
-}
-
-const learner = await standIn();
-const attacker = await standIn();
+const learner = await startModelStandIn();
+const attacker = await startModelStandIn();
 const browser = await launchBrowser();
 // What the unescaped formula wrote at the top of the lesson's text: the MathML closed, then an address field of
 // the Ask box's id, filled in with the attacker's server, and a key field of its id too.

@@ -4,8 +4,8 @@
 // with its TTFT and TPOT; then the failures a learner meets (nothing listening, CORS refused, a 401).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { siteUnderTest, axeViolations, screenshot, waitForApp } from './harness.mjs';
+import { startModelStandIn } from './model-stand-in.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const site = siteUnderTest();
@@ -15,63 +15,10 @@ const TTFT_MS = 800;
 const TPOT_MS = 120;
 const TOKENS = 12;
 
-/**
- * A stand-in for `vllm serve` on loopback. `cors`: answer cross-origin requests (as vLLM with --allowed-origins);
- * `status`: answer every request with this status instead (401 for a missing key).
- */
-async function standIn({ cors = true, status = 200 } = {}) {
-  const server = createServer((req, res) => {
-    const headers = cors
-      ? {
-        'access-control-allow-origin': req.headers.origin ?? '*',
-        'access-control-allow-headers': 'content-type, authorization',
-        'access-control-allow-methods': 'GET, POST',
-      }
-      : {};
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, headers);
-      return res.end();
-    }
-    if (status !== 200) {
-      res.writeHead(status, { ...headers, 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ error: { message: 'Unauthorized' } }));
-    }
-    if (req.method === 'GET' && req.url === '/v1/models') {
-      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'stand-in-model' }] }));
-    }
-    if (req.method === 'POST' && req.url === '/v1/chat/completions') {
-      let body = '';
-      req.on('data', (chunk) => { body += chunk; });
-      req.on('end', () => {
-        server.lastRequest = JSON.parse(body);
-        // When each token really left: under load a timer fires late, and the page should report what happened.
-        server.sent = { received: performance.now(), tokens: [] };
-        res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        const chunk = (delta) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
-        res.write(chunk({ role: 'assistant' }));
-        let sent = 0;
-        const next = () => {
-          if (res.destroyed) return;
-          res.write(chunk({ content: `word${sent} ` }));
-          server.sent.tokens.push(performance.now());
-          sent += 1;
-          if (sent < TOKENS) {
-            setTimeout(next, TPOT_MS);
-          } else {
-            res.write(`data: ${JSON.stringify({ choices: [], usage: { completion_tokens: TOKENS } })}\n\n`);
-            res.end('data: [DONE]\n\n');
-          }
-        };
-        setTimeout(next, TTFT_MS);
-      });
-      return undefined;
-    }
-    res.writeHead(404, headers);
-    return res.end();
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, base: `http://127.0.0.1:${server.address().port}/v1`, close: () => server.close() };
+/** The stand-in `vllm serve` with those delays; `options` as `startModelStandIn` takes them. */
+function standIn(options = {}) {
+  const words = Array.from({ length: TOKENS }, (_, i) => `word${i} `);
+  return startModelStandIn({ words, ttftMs: TTFT_MS, tpotMs: TPOT_MS, ...options });
 }
 
 /** What a test may see fail on purpose: requests to the stand-in, and the browser's own lines about them. */
