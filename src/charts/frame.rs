@@ -19,7 +19,7 @@ pub(crate) use axes::{build_chart, decade_range, linear_range, plot_rect, Axes, 
 pub use marks::Measured;
 pub(crate) use marks::{
     draw_gapped_band, draw_gapped_line, draw_measured, draw_note, draw_right_tags, draw_rule,
-    draw_top_tags, end_tag, Rule, Tag,
+    draw_top_tags, end_tag, measured_rings, Rule, Tag, TextBox,
 };
 
 /// A coordinate over `f64` data, linear or logarithmic: what the axes are built on and the marks drawn on. Here, in

@@ -6,8 +6,9 @@ use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use super::format::{format_latency, format_percent};
 use super::frame::{
     build_chart, decade_range, draw_gapped_band, draw_gapped_line, draw_measured, draw_note,
-    draw_right_tags, draw_rule, draw_top_tags, end_tag, frame, is_narrow, plot_rect, Axes, Axis,
-    Chart, LegendEntry, Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
+    draw_right_tags, draw_rule, draw_top_tags, end_tag, frame, is_narrow, measured_rings,
+    plot_rect, Axes, Axis, Chart, LegendEntry, Margins, Measured, PlotRect, Rule, Scale, Series,
+    Shade, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartResult};
@@ -390,7 +391,36 @@ impl Plot<'_, '_> {
         let marks = value_marks(data, lines);
         let obstacles = label_obstacles(data, ceiling);
         let at = (data.current_load, marks.as_slice(), obstacles.as_slice());
-        draw_value_marks(self.body, &chart, style, at, ceiling, format_latency)?;
+        // The measured runs' labels last, where neither the values' labels nor any ring are (the rings sit among the
+        // curves' dots at light load, where the runs were measured); the values' labels keep off the rings.
+        let rings: Vec<_> = [&data.measured.p50, &data.measured.p99]
+            .into_iter()
+            .flat_map(|runs| measured_rings(&chart, style, runs))
+            .collect();
+        let mut drawn = draw_value_marks(
+            self.body,
+            &chart,
+            style,
+            at,
+            ceiling,
+            format_latency,
+            &rings,
+        )?;
+        drawn.extend(rings);
+        draw_measured(
+            &mut chart,
+            style,
+            &data.measured.p50,
+            style.palette.p50,
+            &mut drawn,
+        )?;
+        draw_measured(
+            &mut chart,
+            style,
+            &data.measured.p99,
+            style.palette.p99,
+            &mut drawn,
+        )?;
         draw_top_tags(self.body, &chart, style, &top_tags)?;
         draw_right_tags(self.body, &chart, style, &right_tags)?;
         if data.points.is_empty() {
@@ -465,8 +495,8 @@ fn label_obstacles(data: &LatencyVsLoad, ceiling: Option<f64>) -> Vec<Vec<(f64, 
 }
 
 /// Everything drawn against the data: the p99 band, the simulated curves, the exact curve and the learner's measured
-/// runs, each cut at `ceiling` on a linear axis. Another series (an uncertainty band from a calibrated server, say)
-/// belongs here, in the order it should sit among these.
+/// runs' rings, each cut at `ceiling` on a linear axis. Another series (an uncertainty band from a calibrated server,
+/// say) belongs here, in the order it should sit among these.
 fn draw_curves<X: Axis, Y: Axis>(
     chart: &mut Chart<'_, '_, X, Y>,
     style: &ChartStyle,
@@ -523,8 +553,7 @@ fn draw_curves<X: Axis, Y: Axis>(
         let points = exact.points.iter().map(|&(x, y)| (x, shown(Some(y))));
         draw_gapped_line(chart, style, cut(points.collect()), line.pen)?;
     }
-    draw_measured(chart, style, &data.measured.p50, style.palette.p50)?;
-    draw_measured(chart, style, &data.measured.p99, style.palette.p99)
+    Ok(())
 }
 
 /// The current-load marker of the charts against load: a hairline at the slider's load, and its tag above the plot.

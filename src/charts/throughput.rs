@@ -131,7 +131,13 @@ pub fn throughput_vs_goodput(
         let away = data.points.iter().map(|p| (p.offered_load, p.turned_away));
         draw_gapped_line(&mut chart, style, away, turned_away.pen)?;
     }
-    draw_measured(&mut chart, style, &data.measured, palette.marker)?;
+    draw_measured(
+        &mut chart,
+        style,
+        &data.measured,
+        palette.marker,
+        &mut Vec::new(),
+    )?;
 
     draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
     draw_top_tags(&body, &chart, style, &top_tags)?;

@@ -1,10 +1,14 @@
-// The instructor's room: presented at 1920×1080 and 1280×720, no text is drawn over a chart's text — the lab's
-// caption under its two charts clears their x-axis titles.
+// The instructor's room: no text is drawn over a chart's text — presented at 1920×1080 and 1280×720, the lab's
+// caption under its two charts clears their x-axis titles; on "Your server" at 1280 px, the measured rings' labels
+// clear each other and the curves' value labels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { siteUnderTest, screenshot } from './harness.mjs';
+import { fileURLToPath } from 'node:url';
+import { siteUnderTest, screenshot, liveWidget } from './harness.mjs';
 
 const LESSON = 'lessons/latency-throughput-slos/';
+const FIXTURES = fileURLToPath(new URL('../fixtures/your-server/', import.meta.url));
+const RESULTS = ['light-0.3rps.json', 'light-0.8rps.json'].map((name) => FIXTURES + name);
 const site = siteUnderTest();
 
 /** Walks the audience window forward from its current screen to the first showing `selector`. */
@@ -119,3 +123,47 @@ for (const [width, height] of [[1920, 1080], [1280, 720]]) {
     assert.deepEqual(problems(), []);
   });
 }
+
+/** Pairs of strings in `boxes` drawn over each other (by more than a pixel each way). */
+function collisions(boxes) {
+  const found = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [w, h] = overlap(boxes[i], boxes[j]);
+      if (w > 1 && h > 1) found.push(`"${boxes[i].text}" × "${boxes[j].text}" (${w.toFixed(0)}×${h.toFixed(0)} px)`);
+    }
+  }
+  return found;
+}
+
+test('on "Your server" at 1280 px, the measured rings\' labels and the curves\' value labels never print over each other', async () => {
+  const { page, context, problems } = await site.open(LESSON, { width: 1280, height: 720 });
+  await context.addInitScript(recordCanvasTextBoxes);
+  await page.reload();
+  const lab = await liveWidget(page, 'knee-lab');
+  const details = lab.locator('details.lab-your-server');
+  await details.locator('summary').click();
+  await details.getByLabel('Files', { exact: true }).setInputFiles(RESULTS);
+  await details.getByLabel('Your --max-num-seqs', { exact: true }).fill('64');
+  await details.getByRole('button', { name: 'Calibrate' }).click();
+  await details.locator('[data-yours="status"]').filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  const slider = lab.getByRole('slider', { name: 'Offered load' });
+  const canvases = lab.locator('.lab-charts-main canvas');
+  // Light load, where the runs were measured and the rings sit among the curves' dots; then a heavier one.
+  for (const [key, name] of [['Home', 'light'], ['PageUp', 'light-plus'], ['End', 'full']]) {
+    await slider.focus();
+    await page.keyboard.press(key);
+    await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
+    await canvases.first().scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.waitForTimeout(300);
+    const drawn = await canvases.evaluateAll((all) => all.map((canvas) => window.__canvasTextBoxes(canvas)));
+    const load = await slider.getAttribute('aria-valuetext');
+    await screenshot(page, `room-your-server-${name}-1280`);
+    const rings = drawn.flat().filter((b) => /^model /.test(b.text)).length;
+    const found = drawn.flatMap(collisions);
+    console.log(`at ${load}: ${drawn.flat().length} strings, ${rings} ring labels, overlaps: ${found.join('; ') || 'none'}`);
+    assert.deepEqual(found, [], `text over text at ${load}`);
+  }
+  assert.deepEqual(problems(), []);
+});

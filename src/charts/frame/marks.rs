@@ -1,11 +1,11 @@
 //! What charts draw on their axes: lines and bands that may have gaps, threshold rules, tags in the margins beside
 //! the things they name, and a note in an empty plot.
 
-use plotters::element::{Circle, EmptyElement, Polygon, Text};
+use plotters::element::{Circle, EmptyElement, PathElement, Polygon, Text};
 use plotters::prelude::LineSeries;
 use plotters::series::DashedLineSeries;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{RGBColor, TextStyle};
+use plotters::style::{Color, RGBColor, TextStyle};
 
 use super::{Axis, Chart, Series, Shade, TICK_CSS};
 use crate::charts::style::{ChartStyle, Pen, Stroke};
@@ -129,29 +129,108 @@ pub(crate) fn draw_gapped_band<X: Axis, Y: Axis>(
     Ok(())
 }
 
+/// A box in the drawing's pixels: left, top, right, bottom.
+pub(crate) type TextBox = [i32; 4];
+
+/// The boxes of the learner's measured runs' rings, in the drawing's pixels: what the labels drawn before them (the
+/// curves' values at the current load) keep clear of.
+pub(crate) fn measured_rings<X: Axis, Y: Axis>(
+    chart: &Chart<'_, '_, X, Y>,
+    style: &ChartStyle,
+    points: &[Measured],
+) -> Vec<TextBox> {
+    let r = style.px(style.line_px * 3.0) as i32 + style.offset(1.0);
+    let (xs, ys) = (chart.x_range(), chart.y_range());
+    finite_runs(points)
+        .filter(|p| {
+            in_range(p.offered_load, xs.start, xs.end) && in_range(p.measured, ys.start, ys.end)
+        })
+        .map(|p| {
+            let (x, y) = chart.backend_coord(&(p.offered_load, p.measured));
+            [x - r, y - r, x + r, y + r]
+        })
+        .collect()
+}
+
+fn finite_runs(points: &[Measured]) -> impl Iterator<Item = &Measured> {
+    points
+        .iter()
+        .filter(|p| p.offered_load.is_finite() && p.measured.is_finite() && p.measured > 0.0)
+}
+
 /// Draws the learner's measured runs as rings at their measured values, each with the model's error beside it
-/// ("model +4%"): the calibrated model's curves pass near them, or show where they do not.
+/// ("model +4%"): the calibrated model's curves pass near them, or show where they do not. A label goes beside its
+/// ring (upper right, lower right, left, above, below), else a row or more further up or down joined to it by a
+/// hairline: the first place inside the plot that covers nothing in `drawn` (the boxes of the text and marks drawn
+/// before, in the drawing's pixels, to which it adds its own). With none, the ring goes without it: the chart's
+/// table gives every run's error.
 pub(crate) fn draw_measured<X: Axis, Y: Axis>(
     chart: &mut Chart<'_, '_, X, Y>,
     style: &ChartStyle,
     points: &[Measured],
     colour: RGBColor,
+    drawn: &mut Vec<TextBox>,
 ) -> ChartResult {
     let ring = style.line(Pen::solid(colour, crate::charts::style::Weight::Main));
     let radius = style.px(style.line_px * 3.0);
     let font = style.label_style().color(&colour);
-    let finite = points
-        .iter()
-        .filter(|p| p.offered_load.is_finite() && p.measured.is_finite() && p.measured > 0.0);
-    chart.draw_series(finite.map(|p| {
-        EmptyElement::at((p.offered_load, p.measured))
-            + Circle::new((0, 0), radius, ring)
-            + Text::new(
-                format!("model {}", p.error_text()),
-                (radius as i32 + style.offset(3.0), -(radius as i32)),
-                font.clone(),
-            )
-    }))?;
+    let (r, gap) = (radius as i32, style.offset(3.0));
+    let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
+    for p in finite_runs(points) {
+        let at = (p.offered_load, p.measured);
+        chart.draw_series(std::iter::once(Circle::new(at, radius, ring)))?;
+        let text = format!("model {}", p.error_text());
+        let (w, h) = chart.plotting_area().estimate_text_size(&text, &font)?;
+        let (w, h) = (w as i32, h as i32);
+        let (x, y) = chart.backend_coord(&at);
+        let beside = [
+            (r + gap, -r - h / 2),
+            (r + gap, r - h / 2),
+            (-r - gap - w, -h / 2),
+            (-w / 2, -r - gap - h),
+            (-w / 2, r + gap),
+        ];
+        let further = (1..=4).flat_map(|k| {
+            let k = k * (h + gap);
+            [
+                (r + gap, -r - h / 2 - k),
+                (r + gap, r - h / 2 + k),
+                (-r - gap - w, -h / 2 - k),
+                (-r - gap - w, -h / 2 + k),
+            ]
+        });
+        let free = beside
+            .into_iter()
+            .chain(further)
+            .map(|(dx, dy)| [x + dx, y + dy, x + dx + w, y + dy + h])
+            .find(|b| {
+                b[0] >= plot_x.start
+                    && b[2] <= plot_x.end
+                    && b[1] >= plot_y.start
+                    && b[3] <= plot_y.end
+                    && !drawn
+                        .iter()
+                        .any(|d| b[0] < d[2] && d[0] < b[2] && b[1] < d[3] && d[1] < b[3])
+            });
+        let Some(place) = free else { continue };
+        let (left, top) = (place[0] - x, place[1] - y);
+        let centre = top + h / 2;
+        if centre.abs() > r + h {
+            // Moved away from its ring: a hairline says whose it is.
+            let edge = if left > 0 { left } else { left + w };
+            chart.draw_series(std::iter::once(
+                EmptyElement::at(at)
+                    + PathElement::new(
+                        vec![(0, 0), (edge, centre)],
+                        colour.stroke_width(style.px(1.0)),
+                    ),
+            ))?;
+        }
+        chart.draw_series(std::iter::once(
+            EmptyElement::at(at) + Text::new(text, (left, top), font.clone()),
+        ))?;
+        drawn.push(place);
+    }
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use plotters::style::{Color, RGBColor};
 
 use super::labels::{place_labels, Rect, Room, Segment};
 use super::LatencyVsLoad;
-use crate::charts::frame::{Axis, Chart};
+use crate::charts::frame::{Axis, Chart, TextBox};
 use crate::charts::style::ChartStyle;
 use crate::charts::surface::{ChartArea, ChartResult};
 
@@ -107,7 +107,9 @@ pub(crate) type Polyline = Vec<(f64, f64)>;
 
 /// Draws a dot on each curve at load `x` and its value beside it, each label at the nearest spot that covers none of
 /// `curves` (data coordinates, as drawn), no dot and no other label (see [`place_labels`]), joined to its dot by a
-/// hairline when it had to move. A value above `ceiling` gets an arrow on the top edge and a label saying "↑".
+/// hairline when it had to move. A value above `ceiling` gets an arrow on the top edge and a label saying "↑". The
+/// labels keep clear of `avoid` too (boxes in the drawing's pixels: the measured runs' rings). Returns the labels' and
+/// dots' boxes in the drawing's pixels, for the text drawn after them to keep clear of.
 pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
     body: &ChartArea<'_>,
     chart: &Chart<'_, '_, X, Y>,
@@ -115,10 +117,11 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
     (x, marks, curves): (f64, &[ValueMark], &[Polyline]),
     ceiling: Option<f64>,
     format_value: fn(f64) -> String,
-) -> ChartResult {
+    avoid: &[TextBox],
+) -> ChartResult<Vec<TextBox>> {
     let (x_range, y_range) = (chart.x_range(), chart.y_range());
     if marks.is_empty() || !(x_range.start..=x_range.end).contains(&x) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let (base_x, base_y) = body.get_base_pixel();
     let to_body = |point: &(f64, f64)| {
@@ -144,7 +147,7 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
         labels.push(((px, py), text, size, mark.colour));
     }
     if labels.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     labels.sort_unstable_by_key(|label| label.0 .1);
     let (plot_x, plot_y) = chart.plotting_area().get_pixel_range();
@@ -168,12 +171,22 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
         })
         .collect();
     let marker_x = labels[0].0 .0;
+    let obstacles: Vec<Rect> = dots
+        .iter()
+        .copied()
+        .chain(avoid.iter().map(|b| Rect {
+            left: b[0] - base_x,
+            top: b[1] - base_y,
+            right: b[2] - base_x,
+            bottom: b[3] - base_y,
+        }))
+        .collect();
     let room = Room {
         plot,
         marker_x,
         gap: radius + style.offset(4.0),
         curves: &segments,
-        dots: &dots,
+        dots: &obstacles,
     };
     let wanted: Vec<(i32, i32, i32)> = labels
         .iter()
@@ -185,6 +198,18 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
         .rev()
         .find_map(|kept| place_labels(&wanted[..kept], &room))
         .unwrap_or_default();
+    let placed = boxes
+        .iter()
+        .chain(&dots)
+        .map(|r| {
+            [
+                r.left + base_x,
+                r.top + base_y,
+                r.right + base_x,
+                r.bottom + base_y,
+            ]
+        })
+        .collect();
     for ((dot, text, _, colour), rect) in labels.into_iter().zip(boxes) {
         let centre = (rect.top + rect.bottom) / 2;
         if (centre - dot.1).abs() > (rect.bottom - rect.top) / 2 {
@@ -207,7 +232,7 @@ pub(crate) fn draw_value_marks<X: Axis, Y: Axis>(
             .pos(Pos::new(HPos::Left, VPos::Center));
         body.draw(&Text::new(text, (rect.left + pad, centre), text_style))?;
     }
-    Ok(())
+    Ok(placed)
 }
 
 /// A filled dot ringed in the background colour, so it reads over the lines it sits on; on the top edge (a value
