@@ -104,6 +104,10 @@ pub enum ToWorker {
         settings: FleetSettings,
         at: f64,
         width: u32,
+        /// Each chart's height, CSS px; 0 for the panel's own.
+        height: u32,
+        /// How much larger the charts' type is drawn than the page's (1 on the page, more on a projected screen).
+        projection: f64,
         theme: ChartTheme,
         request: u32,
     },
@@ -159,15 +163,17 @@ fn pick<T: Copy>(
 impl ToWorker {
     /// The message on the wire.
     pub fn encode(&self) -> Vec<String> {
-        let (settings, at, width, theme, request) = match self {
+        let (settings, at, width, height, projection, theme, request) = match self {
             ToWorker::Start { id } => return vec!["start".to_owned(), id.clone()],
             ToWorker::Draw {
                 settings,
                 at,
                 width,
+                height,
+                projection,
                 theme,
                 request,
-            } => (settings, at, width, theme, request),
+            } => (settings, at, width, height, projection, theme, request),
         };
         vec![
             "draw".to_owned(),
@@ -177,6 +183,8 @@ impl ToWorker {
             settings.shape.key().to_owned(),
             at.to_string(),
             width.to_string(),
+            height.to_string(),
+            projection.to_string(),
             theme_key(*theme).to_owned(),
             request.to_string(),
         ]
@@ -210,6 +218,8 @@ impl ToWorker {
             },
             at: fields.number("time")?,
             width: fields.number("width")?,
+            height: fields.number("height")?,
+            projection: fields.number("projection")?,
             theme: pick(&mut fields, "theme", &themes, theme_key)?,
             request: fields.number("request number")?,
         };

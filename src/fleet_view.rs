@@ -77,6 +77,35 @@ pub fn summary_line(summary: &FleetSummary) -> String {
     )
 }
 
+/// The day's summary as the widget shows it: the model's four figures (SLO attainment, replica-hours, the longest SLO
+/// breach, scale events), each a term and its value, large on a projected screen like the lab's (`style/present.css`).
+pub fn summary_html(summary: &FleetSummary) -> String {
+    let breach = if summary.longest_breach_s > 0.0 {
+        minutes_and_seconds(summary.longest_breach_s)
+    } else {
+        "none".to_owned()
+    };
+    let figures = [
+        (
+            "SLO attainment",
+            format_percent(summary.slo_attainment / 100.0),
+        ),
+        ("Replica-hours", format_hours(summary.replica_seconds)),
+        ("Longest SLO breach", breach),
+        ("Scale events", summary.scale_events.to_string()),
+    ];
+    let mut m = HtmlWriter::new();
+    m.element("dl", &[("class", "fleet-figures")], |m| {
+        for (term, value) in &figures {
+            m.element("div", &[("class", "fleet-figure")], |m| {
+                m.text_element("dt", &[], term);
+                m.text_element("dd", &[], value);
+            });
+        }
+    });
+    m.finish()
+}
+
 /// The same day under every choice of the autoscaler, side by side: each one's SLO attainment and replica-hours, the
 /// day shown marked. `days` holds each choice with its day's summary, in the widget's order.
 pub fn comparison_html(days: &[(Policy, &FleetSummary)], shown: Policy) -> String {
@@ -127,18 +156,44 @@ fn minutes_and_seconds(seconds: f64) -> String {
     }
 }
 
-/// Both charts as figures: the SVG (named by its figures at the scrubbed time) and its data table, `width` CSS px
-/// wide in `theme`.
+/// Where the charts are drawn: each `width` CSS px wide and, when `height` is not 0, that tall (a projected screen
+/// gives both charts the same box), with type `projection` times the page's (see `ChartStyle::fit_projection`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChartBox {
+    pub width: u32,
+    pub height: u32,
+    pub projection: f64,
+}
+
+impl ChartBox {
+    /// A chart `width` px wide on the lesson page, as tall as its panel makes it.
+    pub fn on_page(width: u32) -> Self {
+        ChartBox {
+            width,
+            height: 0,
+            projection: 1.0,
+        }
+    }
+}
+
+/// Both charts as figures: the SVG (named by its figures at the scrubbed time) and its data table, in `size`, in
+/// `theme`.
 pub fn charts_html(
     data: &FleetChart,
     theme: ChartTheme,
-    width: u32,
+    size: ChartBox,
     table_rows: usize,
 ) -> Result<String, String> {
-    let style = ChartStyle::new(theme, 1.0);
     let mut m = HtmlWriter::new();
     for panel in FleetPanel::ALL {
-        let svg = panel.svg(data, &style, width)?;
+        let height = match size.height {
+            0 => panel.height(size.width),
+            h => h,
+        };
+        let projection =
+            ChartStyle::fit_projection(size.projection, f64::from(size.width), f64::from(height));
+        let style = ChartStyle::new(theme, 1.0).with_projection(projection);
+        let svg = panel.svg_sized(data, &style, (size.width, height))?;
         let summary = panel.summary(data);
         let class = format!("chart fleet-chart fleet-{}", panel.key());
         m.element("figure", &[("class", &class)], |m| {
@@ -161,21 +216,26 @@ pub fn charts_html(
 }
 
 /// What the worker posts for a day that took `milliseconds` to simulate: both charts at `at`, with a line saying how
-/// long the day took, and the summary line.
+/// long the day took, and the summary's figures ([`summary_html`]).
 pub fn render(
     day: &FleetDay,
     at: f64,
     theme: ChartTheme,
-    width: u32,
+    size: ChartBox,
     milliseconds: u32,
 ) -> Result<(String, String), String> {
     let data = chart_data(day, at);
-    let mut charts = charts_html(&data, theme, width.clamp(280, 1600), TABLE_ROWS)?;
+    let size = ChartBox {
+        width: size.width.clamp(280, 1600),
+        height: size.height.min(1200),
+        projection: size.projection,
+    };
+    let mut charts = charts_html(&data, theme, size, TABLE_ROWS)?;
     charts.push_str(&format!(
         "<p class=\"sizer-hint fleet-took\">Simulating this day took {milliseconds} ms in this browser, with the \
          fleet model goodput-sim fleet runs.</p>"
     ));
-    Ok((charts, summary_line(&day.summary)))
+    Ok((charts, summary_html(&day.summary)))
 }
 
 /// The day's length, seconds (the shapes' 30 minutes): the scrubber's end.
@@ -247,7 +307,7 @@ pub fn controls_html(id: &str) -> String {
         select(m, "shape", "Traffic", labels, shape);
     });
     m.element(
-        "p",
+        "div",
         &[("class", "fleet-summary"), ("role", "status")],
         |_| {},
     );

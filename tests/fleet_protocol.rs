@@ -32,6 +32,8 @@ fn every_setting_the_page_can_pick_reads_back_the_same_in_the_worker() {
                     },
                     at: 912.5,
                     width: 358,
+                    height: request % 2 * 300,
+                    projection: 1.25,
                     theme: themes[request as usize % 3],
                     request,
                 };
@@ -75,6 +77,8 @@ fn a_message_that_does_not_read_is_refused_by_name() {
         "morning-ramp",
         "900",
         "720",
+        "0",
+        "1.5",
         "light",
         "1",
     ];
@@ -90,12 +94,14 @@ fn a_message_that_does_not_read_is_refused_by_name() {
     assert!(with(3, "two minutes").contains("start-up delay"));
     assert!(with(4, "tuesday").contains("traffic"));
     assert!(with(5, "noon").contains("time"));
-    assert!(with(7, "sepia").contains("theme"));
+    assert!(with(7, "tall").contains("height"));
+    assert!(with(8, "big").contains("projection"));
+    assert!(with(9, "sepia").contains("theme"));
     assert!(error(&good[..5]).contains("time is missing"));
-    assert!(
-        error(&["draw", "waiting", "jsq", "120", "steady", "0", "1", "dark", "1", "more"])
-            .contains("too many")
-    );
+    assert!(error(&[
+        "draw", "waiting", "jsq", "120", "steady", "0", "1", "0", "1", "dark", "1", "more"
+    ])
+    .contains("too many"));
     assert!(error(&["read"]).contains("no request the fleet worker knows"));
     assert!(error(&["start"]).contains("id is missing"));
     let answer = |words: &[&str]| FromWorker::decode(&parts(words)).unwrap_err().to_string();

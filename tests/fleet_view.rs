@@ -4,14 +4,17 @@
 use goodput::charts::fleet::{FleetChart, FleetPanel, FleetPoint};
 use goodput::charts::ChartTheme;
 use goodput::fleet_protocol::{FleetSettings, Policy};
-use goodput::fleet_view::{chart_data, controls_html, render, simulate_day, summary_line};
+use goodput::fleet_view::{
+    chart_data, controls_html, render, simulate_day, summary_html, summary_line, ChartBox,
+};
 use goodput::model::fleet::Signal;
 
 #[test]
 fn the_view_draws_both_charts_with_the_days_own_figures() {
     let settings = FleetSettings::default();
     let day = simulate_day(&settings).expect("the lesson's morning runs");
-    let (charts, summary) = render(&day, 900.0, ChartTheme::Light, 720, 150).expect("draws");
+    let (charts, summary) =
+        render(&day, 900.0, ChartTheme::Light, ChartBox::on_page(720), 150).expect("draws");
     assert_eq!(charts.matches("<svg").count(), 2, "two charts");
     for series in [
         "offered load",
@@ -46,17 +49,18 @@ fn the_view_draws_both_charts_with_the_days_own_figures() {
         2,
         "a data table per chart"
     );
-    // The summary is the model's: attainment, replica-seconds, longest breach and scale events.
+    // The summary is the model's four figures: attainment, replica-hours, longest breach and scale events.
     let s = &day.summary;
-    assert_eq!(summary, summary_line(s));
+    assert_eq!(summary, summary_html(s));
     assert!(
-        summary.contains(&format!("{} scale event", s.scale_events)),
+        summary.contains(&format!("<dt>Scale events</dt><dd>{}</dd>", s.scale_events)),
         "{summary}"
     );
     assert!(
-        summary.contains(&format!("{:.1} replica-hours", s.replica_seconds / 3600.0)),
+        summary.contains(&format!("<dd>{:.1}</dd>", s.replica_seconds / 3600.0)),
         "{summary}"
     );
+    assert_eq!(summary.matches("<dd>").count(), 4, "{summary}");
     assert!(summary.contains("SLO attainment"), "{summary}");
 }
 

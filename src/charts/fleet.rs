@@ -185,9 +185,18 @@ impl FleetPanel {
 
     /// The chart as an SVG document `width` CSS px wide.
     pub fn svg(self, data: &FleetChart, style: &ChartStyle, width: u32) -> Result<String, String> {
+        self.svg_sized(data, style, (width, self.height(width)))
+    }
+
+    /// The chart as an SVG document of `size` CSS px (width, height).
+    pub fn svg_sized(
+        self,
+        data: &FleetChart,
+        style: &ChartStyle,
+        size: (u32, u32),
+    ) -> Result<String, String> {
         let mut svg = String::new();
         {
-            let size = (width, self.height(width));
             let root = ChartBackend::new(SvgSurface::new(&mut svg, size)).into_drawing_area();
             self.draw(&root, data, style).map_err(|e| e.to_string())?;
             root.present().map_err(|e| e.to_string())?;

@@ -39,7 +39,8 @@ for (const [width, height] of [[390, 844], [1280, 720]]) {
     const widget = await liveWidget(page, 'fleet-day');
     const first = await summaryOtherThan(page, '');
     assert.equal(await page.evaluate(() => window.__controlsBeforeDay), 0, 'the controls showed before the day');
-    assert.match(first, /SLO attainment \d+(\.\d+)?%; [\d,]+ replica-seconds .*scale events?\./);
+    // The day's four figures, each a term and its value.
+    assert.match(first, /^SLO attainment\d+(\.\d+)?%Replica-hours[\d.]+Longest SLO breach(none|[\d a-z]+)Scale events\d+$/);
     assert.match(await label(page, 'load'), /^At 15:00, [\d.]+ req\/s are offered/);
     assert.match(await label(page, 'service'), /^At 15:00, .*SLO; goodput is [\d.]+ of [\d.]+ req\/s finished\.$/);
     assert.equal(await widget.locator('.fleet-charts svg').count(), 2);

@@ -167,3 +167,131 @@ test('on "Your server" at 1280 px, the measured rings\' labels and the curves\' 
   }
   assert.deepEqual(problems(), []);
 });
+
+/** Sizes and boxes of the presented fleet in `scope`: its figures, its charts' SVG text, and how far it reaches. */
+async function fleetLayout(page, scope) {
+  return page.evaluate((scope) => {
+    const root = document.querySelector(`${scope} [data-widget="fleet-day"]`);
+    const size = (e) => parseFloat(getComputedStyle(e).fontSize);
+    const figures = [...root.querySelectorAll('.fleet-figures dd')].map(size);
+    const svgs = [...root.querySelectorAll('.fleet-svg svg')];
+    const charts = svgs.map((svg) => {
+      const r = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height).filter((h) => h > 0);
+      // An SVG's text is drawn at its font size and scaled with the picture.
+      const scale = r.width / (svg.viewBox?.baseVal?.width || svg.width.baseVal.value || r.width);
+      const px = [...svg.querySelectorAll('text')].map((t) => parseFloat(t.getAttribute('font-size') ?? getComputedStyle(t).fontSize) * scale);
+      return { width: r.width, height: r.height, top: r.top, bottom: r.bottom, smallest: Math.min(...px), count: texts.length };
+    });
+    const controls = [...root.querySelectorAll('select, input, button')].map(size);
+    const nav = document.querySelector('.present-audience .present-nav, .present-audience nav');
+    const lowest = Math.max(...[...root.querySelectorAll('*')].filter((e) => e.checkVisibility())
+      .map((e) => e.getBoundingClientRect().bottom));
+    return { figures, charts, controls: Math.max(...controls), lowest, navTop: nav ? nav.getBoundingClientRect().top : innerHeight, innerHeight };
+  }, scope);
+}
+
+for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
+  test(`presented at ${width}×${height}, the fleet reads like the lab: figures ≥ ${least} px, charts alike with text ≥ ${least / 2} px, all on the screen`, async () => {
+    const { page, problems } = await site.open(`${LESSON}?present=1`, { width, height });
+    await presentScreenWith(page, '[data-widget="fleet-day"]');
+    const scope = '.present-audience';
+    await page.locator(`${scope} .fleet-summary`).filter({ hasText: /SLO attainment/ }).waitFor({ timeout: 30000 });
+    await page.locator(`${scope} .fleet-compare`).waitFor({ timeout: 30000 });
+    await settledScreen(page, scope);
+    const layout = await fleetLayout(page, scope);
+    await screenshot(page, `room-fleet-present-${width}x${height}`);
+    console.log(`fleet ${width}×${height}: ${JSON.stringify(layout)}`);
+    assert.equal(layout.figures.length, 4, 'four headline figures');
+    assert.ok(Math.min(...layout.figures) >= least, `figures ${layout.figures} px`);
+    assert.ok(Math.min(...layout.figures) > layout.controls, `figures ${layout.figures} px, controls ${layout.controls} px`);
+    assert.equal(layout.charts.length, 2);
+    const [a, b] = layout.charts;
+    assert.ok(Math.abs(a.width - b.width) <= 2 && Math.abs(a.height - b.height) <= 2, `charts ${a.width}×${a.height} and ${b.width}×${b.height}`);
+    for (const chart of layout.charts) assert.ok(chart.smallest >= least / 2, `chart text ${chart.smallest} px`);
+    assert.ok(layout.lowest <= layout.navTop + 1, `the widget reaches ${layout.lowest}, the navigation starts at ${layout.navTop}`);
+    assert.deepEqual(problems(), []);
+  });
+}
+
+test('the fleet presented: the presenter drives its settings, time and Play by keyboard, the room drives them back, and a late window catches up', async () => {
+  const audience = await site.open(`${LESSON}?present=1`, { width: 1280, height: 720 });
+  await presentScreenWith(audience.page, '[data-widget="fleet-day"]');
+  const presenterPage = await audience.context.newPage();
+  await presenterPage.goto(site.url(`${LESSON}?present=1&view=presenter`));
+  const inAudience = audience.page.locator('.present-audience [data-widget="fleet-day"]');
+  const inPresenter = presenterPage.locator('.presenter-current [data-widget="fleet-day"]');
+  for (const widget of [inAudience, inPresenter]) {
+    await widget.locator('.fleet-summary').filter({ hasText: /SLO attainment/ }).waitFor({ timeout: 30000 });
+  }
+  const clock = (widget) => widget.locator('.fleet-clock');
+  const shown = async (widget, text) => widget.locator('.fleet-clock').filter({ hasText: new RegExp(`^${text}$`) }).waitFor({ timeout: 5000 });
+
+  // The presenter picks another signal with the arrow keys: the room's day follows, its comparison marking it.
+  await inPresenter.getByLabel('Autoscaler scales on').focus();
+  await presenterPage.keyboard.press('ArrowUp');
+  assert.equal(await inPresenter.getByLabel('Autoscaler scales on').inputValue(), '0');
+  await audience.page.waitForFunction(() => document.querySelector('.present-audience [data-widget="fleet-day"] select[name="policy"]')?.value === '0', null, { timeout: 5000 });
+  await inAudience.locator('.fleet-compare tr[aria-current="true"] th').filter({ hasText: 'GPU utilisation' }).waitFor({ timeout: 30000 });
+
+  // The scrubber, by keyboard in the presenter window: the room's clock and charts' names follow.
+  await inPresenter.getByLabel('Time of day').focus();
+  await presenterPage.keyboard.press('End');
+  await shown(inAudience, '30:00');
+  await audience.page.waitForFunction(() => /^At 30:00/.test(document.querySelector('.present-audience .fleet-load [role="img"]')?.getAttribute('aria-label') ?? ''), null, { timeout: 10000 });
+
+  // Play by Enter in the presenter window: the room's day moves and its button offers Pause; the room's Pause stops
+  // it in both windows.
+  await inPresenter.getByRole('button', { name: 'Play' }).press('Enter');
+  await inAudience.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 5000 });
+  await audience.page.waitForFunction(() => {
+    const at = document.querySelector('.present-audience .fleet-clock')?.textContent ?? '';
+    return /^[0-9]:\d\d$/.test(at) && at !== '0:00';
+  }, null, { timeout: 10000 });
+  await inAudience.getByRole('button', { name: 'Pause' }).press('Enter');
+  await inPresenter.getByRole('button', { name: 'Play' }).waitFor({ timeout: 5000 });
+  const stopped = await clock(inPresenter).textContent();
+  await audience.page.waitForTimeout(600);
+  assert.equal(await clock(inPresenter).textContent(), stopped, 'paused in the presenter window');
+  await shown(inAudience, stopped);
+
+  // The room changes the traffic: the presenter's follows.
+  await inAudience.getByLabel('Traffic').focus();
+  await audience.page.keyboard.press('ArrowDown');
+  const traffic = await inAudience.getByLabel('Traffic').inputValue();
+  await presenterPage.waitForFunction((v) => document.querySelector('.presenter-current [data-widget="fleet-day"] select[name="shape"]')?.value === v, traffic, { timeout: 5000 });
+
+  // A window opened late shows the same day at the same time.
+  const late = await audience.context.newPage();
+  await late.goto(site.url(`${LESSON}?present=1`));
+  const inLate = late.locator('.present-audience [data-widget="fleet-day"]');
+  await inLate.locator('.fleet-summary').filter({ hasText: /SLO attainment/ }).waitFor({ timeout: 30000 });
+  await shown(inLate, stopped);
+  assert.equal(await inLate.getByLabel('Autoscaler scales on').inputValue(), '0');
+  assert.equal(await inLate.getByLabel('Traffic').inputValue(), traffic);
+  assert.equal(await inLate.locator('.fleet-summary').textContent(), await inAudience.locator('.fleet-summary').textContent());
+  await screenshot(presenterPage, 'room-fleet-presenter-1280x720');
+  assert.deepEqual(audience.problems(), []);
+});
+
+for (const width of [390, 768, 1024, 1280]) {
+  test(`at ${width} px, the lesson holds the fleet's room at about its real height while its worker starts`, async () => {
+    const { page, context, problems } = await site.open(LESSON, { width, height: 800 });
+    // The worker's code held back a moment, as on a slow network: the widget is mounted and waits for it.
+    await context.route('**/fleet-worker*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.reload();
+    const widget = await liveWidget(page, 'fleet-day');
+    const height = () => widget.evaluate((section) => Math.round(section.getBoundingClientRect().height));
+    await page.waitForTimeout(300);
+    assert.equal(await widget.locator('.fleet-svg').count(), 0, 'the worker has not answered yet');
+    const held = await height();
+    await widget.locator('.fleet-compared:not([aria-busy]) .fleet-compare').waitFor({ timeout: 30000 });
+    const real = await height();
+    console.log(`fleet at ${width} px: held ${held} px while the worker starts, ${real} px once it has drawn`);
+    assert.ok(held <= real + 1 && held >= real - 120, `held ${held} px, real ${real} px`);
+    assert.deepEqual(problems(), []);
+  });
+}

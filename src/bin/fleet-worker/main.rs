@@ -24,7 +24,7 @@ mod worker {
 
     use goodput::components::worker;
     use goodput::fleet_protocol::{FleetSettings, FromWorker, Policy, ToWorker};
-    use goodput::fleet_view::{comparison_html, controls_html, render, simulate_day};
+    use goodput::fleet_view::{comparison_html, controls_html, render, simulate_day, ChartBox};
     use goodput::model::fleet::FleetDay;
 
     /// Days kept: every policy of two settings of the rest, so switching policies, or back to the previous traffic,
@@ -80,18 +80,27 @@ mod worker {
     }
 
     fn answer(message: ToWorker) {
-        let (settings, at, width, theme, request) = match message {
+        let (settings, at, size, theme, request) = match message {
             ToWorker::Start { id } => return post(FromWorker::Controls(controls_html(&id))),
             ToWorker::Draw {
                 settings,
                 at,
                 width,
+                height,
+                projection,
                 theme,
                 request,
-            } => (settings, at, width, theme, request),
+            } => {
+                let size = ChartBox {
+                    width,
+                    height,
+                    projection,
+                };
+                (settings, at, size, theme, request)
+            }
         };
         let drawn = day(settings).and_then(|(day, milliseconds)| {
-            let (charts_html, summary) = render(&day, at, theme, width, milliseconds)?;
+            let (charts_html, summary) = render(&day, at, theme, size, milliseconds)?;
             Ok(FromWorker::Drawn {
                 charts_html,
                 summary,

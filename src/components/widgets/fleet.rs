@@ -16,13 +16,16 @@ use std::rc::Rc;
 use super::WidgetFrame;
 use crate::charts::fleet::clock;
 use crate::charts::ChartTheme;
-use crate::components::theme::use_chart_theme;
+use crate::components::sync::synced_signal;
+use crate::components::theme::{use_chart_projection, use_chart_theme};
 use crate::components::worker;
 use crate::fleet_protocol::{FleetSettings, FromWorker, Policy, ToWorker, START_UP_DELAYS};
 use crate::fleet_view::{DAY, START_AT, STEP};
 use crate::lesson::WidgetEmbed;
 use crate::model::fleet::{Route, Shape};
+use crate::presentation::sync::keys;
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlInputElement};
@@ -40,15 +43,69 @@ struct State {
     controls: Option<String>,
     settings: FleetSettings,
     at: f64,
+    /// Whether the day plays, here or in another presentation window (the one where Play was pressed moves it).
+    plays: bool,
+    /// The reader's actions so far, in any window ([`Shown::acts`]).
+    acts: u32,
+    /// What the presentation windows share; a plain signal on the lesson page.
+    shown: Option<RwSignal<Shown>>,
     /// The reader's theme, read at each draw.
     theme: Option<leptos::prelude::Signal<ChartTheme>>,
+    /// How much larger a projected screen draws chart type (1 on the lesson page), read at each draw.
+    projection: Option<leptos::prelude::Signal<f64>>,
     /// The latest request posted: an older answer is dropped.
     request: u32,
+    /// The charts' height last asked for (0: each panel's own).
+    asked_height: u32,
+    /// This window's clock while it moves the day.
     playing: Option<IntervalHandle>,
     worker: Option<web_sys::Worker>,
 }
 
 type Shared = Rc<RefCell<State>>;
+
+/// What presentation windows share of the widget ([`synced_signal`]): the settings as their lists' positions, the
+/// scrubbed time and whether the day plays. A window that opens late starts from it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+struct Shown {
+    picked: [usize; 4],
+    at: f64,
+    plays: bool,
+    /// Counts the reader's actions (a setting, the scrubber, Play or Pause), not Play's steps: a step a window took
+    /// before another's action reached it is older than that action, and is not shown.
+    acts: u32,
+}
+
+impl Shown {
+    fn of(state: &State) -> Shown {
+        let s = state.settings;
+        let at = |all: &[u32], x: u32| all.iter().position(|d| *d == x).unwrap_or(0);
+        Shown {
+            picked: [
+                Policy::ALL.iter().position(|p| *p == s.policy).unwrap_or(0),
+                Route::ALL.iter().position(|r| *r == s.route).unwrap_or(0),
+                at(&START_UP_DELAYS, s.start_up_delay),
+                Shape::ALL.iter().position(|x| *x == s.shape).unwrap_or(0),
+            ],
+            at: state.at,
+            plays: state.plays,
+            acts: state.acts,
+        }
+    }
+
+    fn settings(self) -> FleetSettings {
+        let [policy, route, delay, shape] = self.picked;
+        FleetSettings {
+            policy: Policy::ALL[policy % Policy::ALL.len()],
+            route: Route::ALL[route % Route::ALL.len()],
+            start_up_delay: START_UP_DELAYS[delay % START_UP_DELAYS.len()],
+            shape: Shape::ALL[shape % Shape::ALL.len()],
+        }
+    }
+}
+
+/// The settings' names in the controls, in [`Shown::picked`]'s order.
+const SETTINGS: [&str; 4] = ["policy", "route", "delay", "shape"];
 
 /// The widget: its frame, into which the controls go once it is in the page.
 pub fn fleet_widget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
@@ -57,7 +114,20 @@ pub fn fleet_widget(widget: &'static WidgetEmbed, id: String) -> impl IntoView {
         at: START_AT,
         ..State::default()
     }));
+    let defaults = Shown::of(&state.borrow());
+    let shown = synced_signal(keys::widget(&id, "day"), defaults);
+    {
+        // A window opened late starts where the others are (playing is left to the window that plays).
+        let start = shown.get_untracked();
+        let mut s = state.borrow_mut();
+        (s.settings, s.at, s.plays, s.acts) = (start.settings(), start.at, start.plays, start.acts);
+        s.shown = Some(shown);
+    }
+    // Another window's change: shown here, without sending it back.
+    let follower = state.clone();
+    Effect::new(move |_| follow(&follower, shown.get()));
     state.borrow_mut().theme = Some(theme);
+    state.borrow_mut().projection = Some(use_chart_projection());
     let section = id.clone();
     // A new theme redraws the charts in it. The first run only subscribes: the frame below makes the first draw.
     let redraw = state.clone();
@@ -112,20 +182,93 @@ fn on_event(state: &Shared, event: &Event) {
     let value = event_target_value(event);
     let name = target.get_attribute("name");
     if name.as_deref() == Some("time") {
+        state.borrow_mut().acts += 1;
         return scrub(state, value.parse().unwrap_or(0.0));
     }
     let i: usize = value.parse().unwrap_or(0);
+    let Some(which) = SETTINGS.iter().position(|n| Some(*n) == name.as_deref()) else {
+        return;
+    };
     {
-        let settings = &mut state.borrow_mut().settings;
-        match name.as_deref() {
-            Some("policy") => settings.policy = Policy::ALL[i % Policy::ALL.len()],
-            Some("route") => settings.route = Route::ALL[i % 3],
-            Some("delay") => settings.start_up_delay = START_UP_DELAYS[i % 4],
-            Some("shape") => settings.shape = Shape::ALL[i % 3],
-            _ => return,
-        }
+        let mut s = state.borrow_mut();
+        let mut shown = Shown::of(&s);
+        shown.picked[which] = i;
+        s.settings = shown.settings();
+        s.acts += 1;
     }
     draw(state);
+    publish(state);
+}
+
+/// Tells the other presentation windows what this one shows.
+fn publish(state: &Shared) {
+    let (signal, now) = {
+        let s = state.borrow();
+        (s.shown, Shown::of(&s))
+    };
+    if let Some(signal) = signal {
+        if signal.try_with_untracked(|shown| *shown != now) == Some(true) {
+            signal.try_set(now);
+        }
+    }
+}
+
+/// Tells the other windows again what this one shows, even unchanged: after a step older than this window's last
+/// action arrived (and was not shown), so that every window ends on the action.
+fn republish(state: &Shared) {
+    let (signal, now) = {
+        let s = state.borrow();
+        (s.shown, Shown::of(&s))
+    };
+    if let Some(signal) = signal {
+        signal.try_set(now);
+    }
+}
+
+/// Shows what another window changed: its settings, time and whether the day plays.
+fn follow(state: &Shared, shown: Shown) {
+    if shown.acts < state.borrow().acts {
+        return republish(state);
+    }
+    let (redraw, stop_here) = {
+        let mut s = state.borrow_mut();
+        let settings = shown.settings();
+        let redraw = settings != s.settings || shown.at != s.at;
+        (s.settings, s.at, s.plays, s.acts) = (settings, shown.at, shown.plays, shown.acts);
+        (redraw, !shown.plays && s.playing.is_some())
+    };
+    if stop_here {
+        if let Some(handle) = state.borrow_mut().playing.take() {
+            handle.clear();
+        }
+    }
+    reflect(state);
+    if redraw {
+        draw(state);
+    }
+}
+
+/// Sets the controls to the state: each setting, the scrubber, its clock and Play or Pause.
+fn reflect(state: &Shared) {
+    let (shown, root) = {
+        let s = state.borrow();
+        (Shown::of(&s), s.root.clone())
+    };
+    let Some(root) = root else { return };
+    for (name, picked) in SETTINGS.iter().zip(shown.picked) {
+        let select = root.query_selector(&format!("select[name=\"{name}\"]"));
+        if let Ok(Some(select)) = select {
+            // A select's value, set through the property (web-sys's select type would add a binding for one line).
+            let value = JsValue::from_str(&picked.to_string());
+            let _ = web_sys::js_sys::Reflect::set(&select, &JsValue::from_str("value"), &value);
+        }
+    }
+    set_time(state, shown.at);
+    say(
+        state,
+        ".fleet-play",
+        if shown.plays { "Pause" } else { "Play" },
+    );
 }
 
 /// The widget's first element matching the selector `class`.
@@ -145,14 +288,26 @@ fn draw(state: &Shared) {
     let message = {
         let mut s = state.borrow_mut();
         s.request += 1;
+        let projection = s
+            .projection
+            .and_then(|p| p.try_get_untracked())
+            .unwrap_or(1.0);
+        let width = s
+            .root
+            .as_ref()
+            .map_or(0, |root| chart_width(root.client_width()));
+        let height = presented_height(s.root.as_ref(), projection);
+        s.asked_height = height;
         ToWorker::Draw {
             settings: s.settings,
             at: s.at,
-            width: s
-                .root
-                .as_ref()
-                .map_or(0, |root| chart_width(root.client_width())),
-            theme: s.theme.map(|t| t.get_untracked()).unwrap_or_default(),
+            width,
+            height,
+            projection,
+            theme: s
+                .theme
+                .and_then(|t| t.try_get_untracked())
+                .unwrap_or_default(),
             request: s.request,
         }
     };
@@ -178,7 +333,7 @@ fn post(state: &Shared, message: ToWorker) {
     }
 }
 
-/// What the worker sent: the charts and the summary, or why there are none.
+/// What the worker sent: the charts and the summary's figures, or why there are none.
 fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
     let note = match FromWorker::decode(&worker::strings(reply)) {
         Ok(FromWorker::Controls(html)) => {
@@ -197,11 +352,28 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
             if let Some(charts) = part(state, ".fleet-charts") {
                 charts.set_inner_html(&charts_html);
             }
+            // On a screen the first day is drawn before the controls above the charts are in: once they are, the
+            // charts take the room left under them.
+            let (asked, projection, root) = {
+                let s = state.borrow();
+                (
+                    s.asked_height,
+                    s.projection
+                        .and_then(|p| p.try_get_untracked())
+                        .unwrap_or(1.0),
+                    s.root.clone(),
+                )
+            };
+            if asked.abs_diff(presented_height(root.as_ref(), projection)) > 8 {
+                draw(state);
+            }
             // The comparison comes next: the last one stays (same rows, same height) marked as being redone.
             if let Some(compared) = part(state, ".fleet-compared") {
                 let _ = compared.set_attribute("aria-busy", "true");
             }
-            say(state, ".fleet-summary", &summary);
+            if let Some(figures) = part(state, ".fleet-summary") {
+                figures.set_inner_html(&summary);
+            }
             String::new()
         }
         Ok(FromWorker::Compared { compared, request }) => {
@@ -238,27 +410,44 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
 /// Puts the controls the worker sent into the widget, the first time only: after that the page never rewrites
 /// them, so focus and the scrubber's position stay put.
 fn show_controls(state: &Shared) {
-    let mut s = state.borrow_mut();
-    if let (Some(html), Some(root)) = (s.controls.take(), &s.root) {
+    let shown = {
+        let mut s = state.borrow_mut();
+        let (Some(html), Some(root)) = (s.controls.take(), &s.root) else {
+            return;
+        };
         root.set_inner_html(&html);
+        true
+    };
+    // The controls come at their defaults: a window that opened late shows the day the others show.
+    if shown {
+        reflect(state);
     }
 }
 
-/// Moves the scrubber (and what reads it) to `at`, and draws.
+/// Moves the scrubber (and what reads it) to `at`, draws, and tells the other windows.
 fn scrub(state: &Shared, at: f64) {
     state.borrow_mut().at = at;
+    set_time(state, at);
+    draw(state);
+    publish(state);
+}
+
+/// The scrubber and its clock at `at`.
+fn set_time(state: &Shared, at: f64) {
     if let Some(input) =
         part(state, ".fleet-time").and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
     {
-        input.set_value(&at.to_string());
+        if input.value() != at.to_string() {
+            input.set_value(&at.to_string());
+        }
         let _ = input.set_attribute("aria-valuetext", &clock(at));
     }
     say(state, ".fleet-clock", &clock(at));
-    draw(state);
 }
 
-/// Play, or Pause while playing.
+/// Play, or Pause while the day plays (here or in another window).
 fn play(state: &Shared) {
+    state.borrow_mut().acts += 1;
     if stop(state) {
         return;
     }
@@ -284,18 +473,50 @@ fn play(state: &Shared) {
         },
         std::time::Duration::from_millis(PLAY_MS),
     );
-    state.borrow_mut().playing = handle.ok();
+    {
+        let mut s = state.borrow_mut();
+        s.playing = handle.ok();
+        s.plays = true;
+    }
     say(state, ".fleet-play", "Pause");
+    publish(state);
 }
 
-/// Stops playing; whether it was.
+/// Stops the day playing, here or in another window; whether it was.
 fn stop(state: &Shared) -> bool {
-    let Some(handle) = state.borrow_mut().playing.take() else {
-        return false;
+    let (handle, played) = {
+        let mut s = state.borrow_mut();
+        let played = s.plays || s.playing.is_some();
+        s.plays = false;
+        (s.playing.take(), played)
     };
-    handle.clear();
-    say(state, ".fleet-play", "Play");
-    true
+    if let Some(handle) = handle {
+        handle.clear();
+    }
+    if played {
+        say(state, ".fleet-play", "Play");
+        publish(state);
+    }
+    played
+}
+
+/// Each chart's height on a projected screen (`projection` above 1): both the same, the room left on the screen's
+/// slide under the figures and controls (45% of the slide before the charts' box is laid out); 0 (each panel's own)
+/// on the lesson page.
+fn presented_height(root: Option<&Element>, projection: f64) -> u32 {
+    if projection <= 1.0 {
+        return 0;
+    }
+    let Some(slide) = root.and_then(|r| r.closest(".present-slide").ok().flatten()) else {
+        return 0;
+    };
+    let bottom = slide.get_bounding_client_rect().bottom();
+    let charts = root.and_then(|r| r.query_selector(".fleet-charts").ok().flatten());
+    match charts.map(|c| c.get_bounding_client_rect().top()) {
+        // Less the widget's padding and border under the charts.
+        Some(top) if top > 0.0 && bottom - top > 200.0 => (bottom - top - 28.0) as u32,
+        _ => (f64::from(slide.client_height()) * 0.45) as u32,
+    }
 }
 
 /// One chart's width in the widget of `width` CSS px: half of it, less the gap, where the stylesheet puts two charts
