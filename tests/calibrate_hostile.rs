@@ -266,6 +266,51 @@ fn a_result_of_ten_million_token_outputs_is_refused_before_any_simulation() {
     );
 }
 
+/// A GuideLLM report (schema 2, `config`) of one constant-rate benchmark, summary only: 60 requests at 0.3/s,
+/// each `prompt` prompt and `output` output tokens on average, with a light server's latencies.
+fn guidellm_report(prompt: f64, output: f64) -> String {
+    let stat = |mean: f64| serde_json::json!({"successful": {"mean": mean, "median": mean}});
+    serde_json::json!({
+        "metadata": {"version": 1},
+        "benchmarks": [{
+            "config": {"strategy": {"type_": "constant", "rate": 0.3}},
+            "duration": 200.0,
+            "metrics": {
+                "request_totals": {"successful": 60, "errored": 0, "incomplete": 0, "total": 60},
+                "prompt_token_count": stat(prompt),
+                "output_token_count": stat(output),
+                "time_to_first_token_ms": stat(90.0),
+                "inter_token_latency_ms": stat(21.0),
+                "request_latency": stat(4.5),
+            },
+        }],
+    })
+    .to_string()
+}
+
+#[test]
+fn a_guidellm_report_of_heavy_requests_is_refused_before_any_simulation() {
+    // The 1.5 kB report ran past a minute: the same figures as a light report, with outputs of ten million
+    // tokens on average.
+    let light = guidellm_report(1600.0, 210.0);
+    calibrate(&[file("benchmarks.json", light)], &ServerFlags::default())
+        .unwrap_or_else(|e| panic!("the light report: {e}"));
+    let heavy = guidellm_report(1600.0, 1e7);
+    assert!(heavy.len() < 1500, "{} bytes", heavy.len());
+    let started = std::time::Instant::now();
+    let e = refused(&[file("benchmarks.json", heavy)], &ServerFlags::default());
+    assert!(
+        e.starts_with("too much work to simulate: benchmarks.json: measuring the capacity"),
+        "{e}"
+    );
+    assert!(e.contains("1.00e7 output tokens on average"), "{e}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn a_timed_trace_where_every_request_overlaps_one_long_one_calibrates_in_linear_time() {
     // 100,000 requests, each decoding beside one that decodes for the whole trace: scanning the others for each
@@ -309,5 +354,49 @@ fn more_inputs_than_one_calibration_takes_are_refused_before_any_is_parsed() {
             "the inputs up to big-2.json come to more than {} MB in all, the limit for one calibration",
             MAX_TOTAL_INPUT_BYTES >> 20
         )
+    );
+}
+
+#[test]
+fn more_runs_in_one_file_than_a_calibration_takes_are_refused_before_they_are_read() {
+    use goodput_calibrate::inputs::MAX_RUNS;
+    // Results `--append-result` wrote one after another: 250,000 of them in 64 MB ran for over ten minutes.
+    let light = synthetic_result(0.3, 60, 1, false);
+    let appended = format!("{light}\n").repeat(MAX_RUNS + 1);
+    let started = std::time::Instant::now();
+    let e = refused(&[file("appended.json", appended)], &ServerFlags::default());
+    assert!(
+        e.starts_with("appended.json: holds 33 runs, more than the 32"),
+        "{e}"
+    );
+    // A GuideLLM report of as many benchmarks.
+    let mut report: Value = serde_json::from_str(&guidellm_report(1600.0, 210.0)).unwrap();
+    let benchmark = report["benchmarks"][0].clone();
+    report["benchmarks"] = Value::from(vec![benchmark; MAX_RUNS + 1]);
+    let e = refused(
+        &[file("benchmarks.json", report.to_string())],
+        &ServerFlags::default(),
+    );
+    assert!(
+        e.contains("a GuideLLM report of 33 benchmarks, more than the 32"),
+        "{e}"
+    );
+    // Or as many runs across files: two reports of 17 benchmarks.
+    report["benchmarks"] = Value::from(vec![report["benchmarks"][0].clone(); 17]);
+    let e = refused(
+        &[
+            file("a.json", report.to_string()),
+            file("b.json", report.to_string()),
+        ],
+        &ServerFlags::default(),
+    );
+    assert!(
+        e.starts_with("more than 32 runs in all (at b.json (benchmark 16"),
+        "{e}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
     );
 }

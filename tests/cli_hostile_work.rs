@@ -304,3 +304,63 @@ fn a_trace_longer_than_a_run_replays_is_refused_before_it_is_parsed() {
     assert!(e.ends_with("long.csv has 10000003 lines, more than the 10000000 requests a run replays (replay a part, or sample it)"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_help_states_the_memory_any_input_within_the_limits_takes() {
+    let help = String::from_utf8(sim(&["--help"]).stdout).unwrap();
+    assert!(
+        help.contains("Memory: under 2 GB for any input within the limits"),
+        "{help}"
+    );
+}
+
+#[test]
+fn what_calibrate_and_run_echo_from_a_file_cannot_act_on_the_terminal() {
+    let dir = folder("echo");
+    let forged = "constant\u{1b}]0;pwned\u{7}\u{9b}2J\nFIT: forged";
+    let stat = |mean: f64| serde_json::json!({"successful": {"mean": mean, "median": mean}});
+    let report = serde_json::json!({
+        "metadata": {"version": 1},
+        "benchmarks": [{
+            "config": {"strategy": {"type_": forged, "rate": 0.3}},
+            "duration": 200.0,
+            "metrics": {
+                "request_totals": {"successful": 60},
+                "prompt_token_count": stat(1600.0),
+                "output_token_count": stat(210.0),
+                "time_to_first_token_ms": stat(90.0),
+                "inter_token_latency_ms": stat(21.0),
+                "request_latency": stat(4.5),
+            },
+        }],
+    });
+    let report = write(&dir, "benchmarks.json", &report.to_string());
+    let scenario = write(
+        &dir,
+        "scenario.json",
+        "{\"service\": {\"llm\": {\"replicas\": \"\u{1b}[2J\u{1b}]0;pwned\u{7}\"}}}",
+    );
+    let trace = write(
+        &dir,
+        "trace.jsonl",
+        "{\"arrival_s\": 0, \"prompt_tokens\": \"\u{1b}[31m\u{9b}2J\", \"output_tokens\": 5}\n",
+    );
+    for args in [
+        vec!["calibrate", report.as_str()],
+        vec!["run", "--scenario", scenario.as_str()],
+        vec!["run", "--trace", trace.as_str()],
+        vec!["calibrate", trace.as_str()],
+    ] {
+        let out = sim(&args);
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!err.is_empty(), "{args:?}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {err:?}"
+        );
+        assert!(
+            !err.lines().any(|l| l.starts_with("FIT: forged")),
+            "{args:?}: a forged line: {err}"
+        );
+    }
+}

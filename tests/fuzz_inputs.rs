@@ -403,6 +403,144 @@ fn the_scrape_seeds_make_a_window() {
     }
 }
 
+// ── The total-work budget ───────────────────────────────────────────────────────────────────────────────────────
+
+/// A `vllm bench serve` summary whose figures agree with each other and with a server, drawn across the work
+/// budget: from a request of a few tokens to ten-million-token outputs, from one replica of one sequence to 4096
+/// replicas of 65 536, as a user may claim them.
+#[derive(Debug)]
+struct Claimed {
+    completed: u64,
+    rate: f64,
+    prompt: f64,
+    output: f64,
+    ttft_ms: f64,
+    tpot_ms: f64,
+    replicas: Option<u32>,
+    max_num_seqs: Option<u32>,
+}
+
+/// A number drawn evenly on a log scale between `low` and `high`.
+fn log_uniform(low: f64, high: f64) -> impl Strategy<Value = f64> {
+    (low.ln()..high.ln()).prop_map(f64::exp)
+}
+
+fn claimed() -> impl Strategy<Value = Claimed> {
+    let flag = |high: f64| proptest::option::of(log_uniform(1.0, high).prop_map(|x| x as u32));
+    (
+        (log_uniform(1.0, 1e7), log_uniform(0.01, 100.0)),
+        (log_uniform(1.0, 1e5), log_uniform(1.0, 1e7)),
+        (log_uniform(10.0, 1000.0), log_uniform(1.0, 100.0)),
+        (flag(4096.0), flag(65_536.0)),
+    )
+        .prop_map(
+            |((completed, rate), (prompt, output), (ttft_ms, tpot_ms), (replicas, seqs))| Claimed {
+                completed: completed as u64,
+                rate,
+                prompt: prompt.round(),
+                output: output.round(),
+                ttft_ms,
+                tpot_ms,
+                replicas,
+                max_num_seqs: seqs,
+            },
+        )
+}
+
+impl Claimed {
+    fn result(&self) -> String {
+        let n = self.completed as f64;
+        let e2e_ms = self.ttft_ms + self.tpot_ms * (self.output - 1.0);
+        serde_json::json!({
+            "completed": self.completed, "duration": n / self.rate, "request_throughput": self.rate,
+            "request_rate": self.rate, "total_input_tokens": n * self.prompt, "total_output_tokens": n * self.output,
+            "mean_ttft_ms": self.ttft_ms, "median_ttft_ms": self.ttft_ms, "p99_ttft_ms": self.ttft_ms,
+            "mean_tpot_ms": self.tpot_ms, "median_tpot_ms": self.tpot_ms,
+            "mean_e2el_ms": e2e_ms, "median_e2el_ms": e2e_ms,
+        })
+        .to_string()
+    }
+
+    /// The fleet's shape as the calibration takes it (vLLM's defaults where no flag is given).
+    fn fleet(&self) -> goodput::model::LlmFleet {
+        let goodput::model::ServiceKind::Llm(mut fleet) = Scenario::distserve_preset().service
+        else {
+            unreachable!("distserve is an LLM fleet")
+        };
+        fleet.replicas = self.replicas.unwrap_or(1);
+        fleet.max_num_seqs = self.max_num_seqs.unwrap_or(256);
+        fleet
+    }
+
+    /// Fewest iterations the calibration's capacity measurements can take (the fit's and each uncertainty draw's):
+    /// an iteration moves at most `max_num_seqs` sequences one token on, so a burst of the capacity's requests
+    /// needs at least their output tokens ÷ that. Worked out here from the claim, not by the budget's own sums.
+    fn least_work(&self) -> f64 {
+        let fleet = self.fleet();
+        let draws = goodput_calibrate::uncertainty::MAX_DRAWS as f64 + 2.0;
+        draws * goodput::model::capacity_requests(&fleet) as f64 * self.output
+            / f64::from(fleet.max_num_seqs)
+    }
+
+    /// Most iterations `calibrate` (without the uncertainty) can take: repeating the result's requests (at most
+    /// [`goodput_calibrate::check::MAX_CHECK_REQUESTS`]) with every token its own iteration.
+    fn most_repeat_work(&self) -> f64 {
+        let n = self
+            .completed
+            .clamp(1, goodput_calibrate::check::MAX_CHECK_REQUESTS) as f64;
+        n * (15.0 + self.output + (self.prompt / 512.0).ceil())
+    }
+}
+
+/// The budget's refusal in the oracle: a claim whose capacity measurements alone pass the budget's 10⁹ iterations
+/// is refused up front (well within [`CASE_LIMIT`], in one line; the budget's naming the file or the flag), never run; a claim
+/// light enough to repeat in a million iterations calibrates or is refused within five times that. Claims in
+/// between are only read: running them would take up to the budget's minute and a half a case.
+#[test]
+fn generated_heavy_results_are_refused_up_front_or_calibrate_in_time() {
+    fuzz("calibrate-work-budget", claimed(), |claim| {
+        let text = claim.result();
+        let heavy = claim.least_work() > goodput::model::budget::MAX_WORK;
+        if !heavy && claim.most_repeat_work() > 1e6 {
+            return reads_to_the_fit("result.json", &text);
+        }
+        let flags = ServerFlags {
+            replicas: claim.replicas,
+            max_num_seqs: claim.max_num_seqs,
+            ..ServerFlags::default()
+        };
+        let files = [InputFile {
+            name: "result.json".to_owned(),
+            text,
+        }];
+        let started = Instant::now();
+        let outcome = calibrate(&files, &flags);
+        let took = started.elapsed();
+        match outcome {
+            Ok(_) => prop_assert!(
+                !heavy,
+                "a claim of at least {:.1e} iterations ran",
+                claim.least_work()
+            ),
+            Err(e) => {
+                let e = e.to_string();
+                one_line("result.json", &e)?;
+                // The budget's refusal says which input made the work too large (a fit the claim cannot
+                // determine is refused before it, as up front).
+                prop_assert!(
+                    !e.contains("too much work") || e.contains("result.json") || e.contains("--"),
+                    "the refusal names neither the file nor a flag: {e}"
+                );
+            }
+        }
+        // A refusal up front takes milliseconds; a light claim's calibration simulates up to 10⁶ iterations, a
+        // tenth of a second on an idle core, given more on a machine shared with other builds.
+        let limit = if heavy { CASE_LIMIT } else { 5 * CASE_LIMIT };
+        prop_assert!(took < limit, "took {took:?}");
+        Ok(())
+    });
+}
+
 // ── The stored server ───────────────────────────────────────────────────────────────────────────────────────────
 
 /// A server as the page stores it: the calibration of the synthetic server's light result.

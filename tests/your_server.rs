@@ -458,3 +458,26 @@ fn the_lab_draws_your_servers_band_and_gives_its_capacity_and_knee_as_ranges() {
     };
     assert_eq!(Figures::new(&course, &[]).your_server_ranges, None);
 }
+
+#[test]
+fn the_page_states_what_a_calibration_takes_and_pasted_text_is_split_no_further() {
+    use goodput_calibrate::inputs::{check_sizes, limits, MAX_INPUT_FILES};
+    assert_eq!(
+        limits(),
+        "At most 32 files (a pasted text counts as one), each at most 64 MB and 128 MB in all."
+    );
+    // A million pasted pieces: split no further than one past the limit, then refused by count.
+    let text = "{\"a\": 1}\n---\n".repeat(1_000_000);
+    let pasted = pasted_files(&text);
+    assert_eq!(pasted.len(), MAX_INPUT_FILES + 1);
+    let e = check_sizes(
+        pasted
+            .iter()
+            .map(|f| (f.name.as_str(), f.text.len() as f64)),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "more than 32 inputs (at pasted text 33): calibrate from the runs that differ, a few are enough"
+    );
+}

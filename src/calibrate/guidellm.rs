@@ -23,6 +23,13 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<Vec<(String, Benc
         .and_then(Value::as_array)
         .filter(|b| !b.is_empty())
         .ok_or_else(|| format!("{name}: a GuideLLM report with no benchmarks"))?;
+    if benchmarks.len() > super::inputs::MAX_RUNS {
+        return Err(format!(
+            "{name}: a GuideLLM report of {} benchmarks, more than the {} runs one calibration takes",
+            benchmarks.len(),
+            super::inputs::MAX_RUNS
+        ));
+    }
     let mut results = Vec::with_capacity(benchmarks.len());
     for (i, benchmark) in benchmarks.iter().enumerate() {
         let strategy = Strategy::of(benchmark);
@@ -49,8 +56,11 @@ impl Strategy {
         let kind = field("type_")
             .or_else(|| field("type"))
             .and_then(Value::as_str)
-            .unwrap_or("unknown")
-            .to_owned();
+            // Named in messages and the report on one line: escaped and cut short.
+            .map_or_else(
+                || "unknown".to_owned(),
+                |k| crate::printable::excerpt(k, 40),
+            );
         let count = |key: &str| {
             field(key)
                 .and_then(Value::as_u64)

@@ -14,7 +14,7 @@ use serde_json::Value;
 // The files as the page holds them, and the limits it checks before reading them: the page's crate has them, which
 // links no reader.
 pub use crate::server_files::{
-    check_sizes, InputFile, MAX_INPUT_BYTES, MAX_INPUT_FILES, MAX_TOTAL_INPUT_BYTES,
+    check_sizes, limits, InputFile, MAX_INPUT_BYTES, MAX_INPUT_FILES, MAX_TOTAL_INPUT_BYTES,
 };
 
 /// What a file turned out to be.
@@ -26,6 +26,17 @@ pub enum Parsed {
     Trace(Vec<Life>),
     /// A `/metrics` page.
     Metrics(Exposition),
+}
+
+impl Parsed {
+    /// The requests it holds one by one (a trace's, a detailed result's).
+    pub fn requests_held(&self) -> usize {
+        match self {
+            Parsed::Bench(bench) => bench.lives.as_ref().map_or(0, Vec::len),
+            Parsed::Trace(lives) => lives.len(),
+            Parsed::Metrics(_) => 0,
+        }
+    }
 }
 
 /// One input a file holds: a file holds several when it is a GuideLLM report (one a benchmark) or a result file
@@ -92,12 +103,98 @@ pub fn parse_all(file: &InputFile) -> Result<Vec<Input>, String> {
     Err(format!("{name}: not {FORMATS}"))
 }
 
-/// The JSON values of a file, one after another (a result, several appended results, or one a line), each with
-/// the line it starts on; Python's bare `NaN` and `Infinity` are read as strings.
-fn json_values(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String> {
+/// Most memory the values of one JSON document of a file may take as serde_json builds them (a file's documents are
+/// read one at a time), estimated from the text before any is built ([`json_shape`]): 64 MB of small objects would
+/// take some 6 GB as values, where a detailed result, a GuideLLM report or a file of spans of that size takes a
+/// few hundred MB. With the file's text and the others' it keeps a calibration under 2 GB.
+pub const MAX_JSON_HEAP: f64 = 1.25e9;
+
+/// Most requests one calibration takes one by one, in all its inputs together (a trace's lines, a detailed
+/// result's lists): each is held as the fit's rows and replayed by the model, about 1 kB a request, so that the
+/// calibration stays under 2 GB (a few thousand requests at light load determine the fit).
+pub const MAX_REQUESTS: usize = 1_000_000;
+
+/// Refuses a trace of more lines than [`MAX_REQUESTS`] (and a header) before it is parsed.
+fn check_lines(name: &str, text: &str) -> Result<(), String> {
+    let lines = text.bytes().filter(|&b| b == b'\n').count();
+    if lines > MAX_REQUESTS + 1 {
+        return Err(format!(
+            "{name}: {lines} lines, more than the {MAX_REQUESTS} requests one calibration takes (give a sample: a \
+             few thousand requests at light load determine the fit)"
+        ));
+    }
+    Ok(())
+}
+
+/// Most runs one calibration takes from all its inputs together (results `--append-result` wrote one after another,
+/// a GuideLLM report's benchmarks), as many as files: each is repeated by the model and checked.
+pub const MAX_RUNS: usize = MAX_INPUT_FILES;
+
+/// What a JSON text holds, counted in one pass over its bytes without building any value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JsonShape {
+    /// Its top-level documents (objects and lists).
+    pub documents: usize,
+    /// The heap serde_json's values of its largest document would take at most, bytes: an object's first B-tree
+    /// node (about 640 bytes), each key (its share of further nodes and its string, about 160 bytes), a list's
+    /// first allocation (four values), each further value 32 bytes three times over (a list's capacity grows to
+    /// twice its length, and both are held while it moves), each string its bytes and an allocation's 32.
+    pub largest_heap: f64,
+}
+
+/// The shape of a JSON text; linear in its length.
+pub fn json_shape(text: &str) -> JsonShape {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let (mut documents, mut heap, mut largest) = (0usize, 0.0f64, 0.0f64);
+    for b in text.bytes() {
+        if in_string {
+            heap += 1.0;
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                heap += 32.0;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                heap += if b == b'{' { 700.0 } else { 160.0 };
+            }
+            b':' => heap += 160.0,
+            b',' => heap += 96.0,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    documents += 1;
+                    largest = largest.max(heap);
+                    heap = 0.0;
+                }
+            }
+            _ => {}
+        }
+    }
+    JsonShape {
+        documents,
+        largest_heap: largest.max(heap),
+    }
+}
+
+/// Calls `each` with the JSON documents of a file one after another (a result, several appended results, or one
+/// a line), each with the line it starts on, holding one at a time; Python's bare `NaN` and `Infinity` are read as
+/// strings. `each` returns whether to go on.
+fn each_json_value(
+    name: &str,
+    text: &str,
+    mut each: impl FnMut(usize, Value) -> Result<bool, String>,
+) -> Result<(), String> {
     let quoted = vllm_result::python_tokens(text);
     let text = quoted.as_deref().unwrap_or(text);
-    let mut values = Vec::new();
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     let (mut line, mut counted) = (1, 0);
     loop {
@@ -107,11 +204,24 @@ fn json_values(name: &str, text: &str) -> Result<Vec<(usize, Value)>, String> {
         line += text[counted..start].matches('\n').count();
         counted = start;
         match stream.next() {
-            None => return Ok(values),
-            Some(Ok(value)) => values.push((line, value)),
+            None => return Ok(()),
+            Some(Ok(value)) => {
+                if !each(line, value)? {
+                    return Ok(());
+                }
+            }
             Some(Err(e)) => return Err(format!("{name}: not valid JSON ({e})")),
         }
     }
+}
+
+/// What a JSON file turned out to be, from its first document.
+enum JsonKind {
+    /// A trace whose first line is not a whole document: read as JSON lines.
+    TraceLines,
+    Spans(Vec<Life>),
+    Results(Vec<Input>),
+    Done(Vec<Input>),
 }
 
 fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
@@ -127,12 +237,49 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
     if first_line_is_trace(text) {
         return trace_json_lines(name, text).map(trace);
     }
-    let values = json_values(name, text)?;
-    let Some((_, Value::Object(first))) = values.first() else {
-        if values
-            .first()
-            .is_some_and(|(_, v)| is_inference_perf_requests(v))
-        {
+    let shape = json_shape(text);
+    if shape.largest_heap > MAX_JSON_HEAP {
+        return Err(format!(
+            "{name}: its JSON would take about {:.1} GB of memory to read, more than the {:.2} GB one file may \
+             take (a result, report or file of spans of {:.0} MB takes far less; is it one of them?)",
+            shape.largest_heap / 1e9,
+            MAX_JSON_HEAP / 1e9,
+            text.len() as f64 / 1e6
+        ));
+    }
+    let mut kind: Option<JsonKind> = None;
+    each_json_value(name, text, |line, value| {
+        let Some(kind) = &mut kind else {
+            let first = json_kind(name, line, value, shape.documents)?;
+            let more = matches!(first, JsonKind::Spans(_) | JsonKind::Results(_));
+            kind = Some(first);
+            return Ok(more);
+        };
+        match kind {
+            JsonKind::Spans(lives) => otel::add_spans(name, line, &value, lives)?,
+            JsonKind::Results(results) => results.push(bench_result(
+                name,
+                results.len(),
+                shape.documents,
+                line,
+                &value,
+            )?),
+            JsonKind::TraceLines | JsonKind::Done(_) => return Ok(false),
+        }
+        Ok(true)
+    })?;
+    match kind {
+        None => Err(format!("{name}: the file is empty")),
+        Some(JsonKind::TraceLines) => trace_json_lines(name, text).map(trace),
+        Some(JsonKind::Spans(lives)) => otel::ordered(name, lives).map(trace),
+        Some(JsonKind::Results(inputs) | JsonKind::Done(inputs)) => Ok(inputs),
+    }
+}
+
+/// What a file is, from its first document `value` (starting on `line`, of `documents`), and what it gave.
+fn json_kind(name: &str, line: usize, value: Value, documents: usize) -> Result<JsonKind, String> {
+    let Value::Object(first) = &value else {
+        if is_inference_perf_requests(&value) {
             return Err(format!(
                 "{name}: inference-perf's per-request report, which calibrate does not read: give the \
                  stage_N_lifecycle_metrics.json files of the same run"
@@ -140,32 +287,48 @@ fn json_inputs(name: &str, text: &str) -> Result<Vec<Input>, String> {
         }
         return Err(format!("{name}: JSON, but not an object: not {FORMATS}"));
     };
+    let one = |parsed: Parsed, whole_run: bool| {
+        vec![Input {
+            name: name.to_owned(),
+            parsed,
+            whole_run,
+        }]
+    };
     if first.contains_key("arrival_s") {
-        return trace_json_lines(name, text).map(trace);
+        return Ok(JsonKind::TraceLines);
     }
-    if otel::is_spans(&values[0].1) {
-        return otel::lives(name, &values).map(trace);
+    if otel::is_spans(&value) {
+        let mut lives = Vec::new();
+        otel::add_spans(name, line, &value, &mut lives)?;
+        return Ok(JsonKind::Spans(lives));
     }
     if guidellm::is_report(first) {
-        return Ok(guidellm::read(name, first)?
-            .into_iter()
-            .map(|(name, bench)| Input {
-                name,
-                parsed: Parsed::Bench(bench),
-                whole_run: false,
-            })
-            .collect());
+        return Ok(JsonKind::Done(
+            guidellm::read(name, first)?
+                .into_iter()
+                .map(|(name, bench)| Input {
+                    name,
+                    parsed: Parsed::Bench(bench),
+                    whole_run: false,
+                })
+                .collect(),
+        ));
     }
     if inference_perf::is_report(first) {
-        return inference_perf::read(name, first).map(|bench| {
-            vec![Input {
-                name: name.to_owned(),
-                parsed: Parsed::Bench(bench),
-                whole_run: inference_perf::is_summary(first),
-            }]
-        });
+        let bench = inference_perf::read(name, first)?;
+        return Ok(JsonKind::Done(one(
+            Parsed::Bench(bench),
+            inference_perf::is_summary(first),
+        )));
     }
-    bench_results(name, &values)
+    let first = bench_result(name, 0, documents, line, &value)?;
+    if documents > MAX_RUNS {
+        return Err(format!(
+            "{name}: holds {documents} runs, more than the {MAX_RUNS} one calibration takes: calibrate from the \
+             runs that differ, a few are enough"
+        ));
+    }
+    Ok(JsonKind::Results(vec![first]))
 }
 
 /// inference-perf's `per_request_lifecycle_metrics.json`: a list of requests with their start and end times.
@@ -176,42 +339,51 @@ fn is_inference_perf_requests(value: &Value) -> bool {
         .is_some_and(|r| r.get("start_time").is_some() && r.get("end_time").is_some())
 }
 
+/// Whether the first line is a whole JSON object with `arrival_s`: its other values are skipped as they are read,
+/// never built (a file on one line, 64 MB of small objects, would take several GB as values).
 fn first_line_is_trace(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct FirstLine {
+        #[serde(default)]
+        arrival_s: Option<serde::de::IgnoredAny>,
+    }
     text.lines()
         .find(|l| !l.trim().is_empty())
-        .and_then(|l| serde_json::from_str::<Value>(l).ok())
-        .is_some_and(|v| v.get("arrival_s").is_some())
+        // An object: serde would read a list as the struct's fields in order.
+        .filter(|l| l.trim_start().starts_with('{'))
+        .and_then(|l| serde_json::from_str::<FirstLine>(l).ok())
+        .is_some_and(|l| l.arrival_s.is_some())
 }
 
-/// One result, or several `--append-result` wrote one after another (named `file (run k of n)`).
-fn bench_results(name: &str, values: &[(usize, Value)]) -> Result<Vec<Input>, String> {
-    let several = values.len() > 1;
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, (line, value))| {
-            let label = if several {
-                format!("{name} (run {} of {}, line {line})", i + 1, values.len())
-            } else {
-                name.to_owned()
-            };
-            let object = value
-                .as_object()
-                .filter(|o| vllm_result::is_result(o))
-                .ok_or_else(|| {
-                    format!(
-                        "{label}: a JSON object, but not a vllm bench serve result (no \"request_throughput\" \
-                         and \"completed\"), a GuideLLM report (no \"benchmarks\") nor an inference-perf report \
-                         (no \"load_summary\" and \"successes\")"
-                    )
-                })?;
-            Ok(Input {
-                parsed: Parsed::Bench(vllm_result::read(&label, object)?),
-                name: label,
-                whole_run: false,
-            })
-        })
-        .collect()
+/// The `index`-th of `documents` results `--append-result` wrote one after another (named `file (run k of n)`),
+/// starting on `line`.
+fn bench_result(
+    name: &str,
+    index: usize,
+    documents: usize,
+    line: usize,
+    value: &Value,
+) -> Result<Input, String> {
+    let label = if documents > 1 {
+        format!("{name} (run {} of {documents}, line {line})", index + 1)
+    } else {
+        name.to_owned()
+    };
+    let object = value
+        .as_object()
+        .filter(|o| vllm_result::is_result(o))
+        .ok_or_else(|| {
+            format!(
+                "{label}: a JSON object, but not a vllm bench serve result (no \"request_throughput\" \
+                 and \"completed\"), a GuideLLM report (no \"benchmarks\") nor an inference-perf report \
+                 (no \"load_summary\" and \"successes\")"
+            )
+        })?;
+    Ok(Input {
+        parsed: Parsed::Bench(vllm_result::read(&label, object)?),
+        name: label,
+        whole_run: false,
+    })
 }
 
 /// One line of a trace; the times are on the trace's clock, like `arrival_s`.
@@ -232,6 +404,7 @@ struct TraceLine {
 }
 
 fn trace_json_lines(name: &str, text: &str) -> Result<Vec<Life>, String> {
+    check_lines(name, text)?;
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -245,6 +418,7 @@ fn trace_json_lines(name: &str, text: &str) -> Result<Vec<Life>, String> {
 }
 
 fn trace_csv(name: &str, text: &str) -> Result<Vec<Life>, String> {
+    check_lines(name, text)?;
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());

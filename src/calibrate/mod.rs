@@ -46,7 +46,7 @@ pub mod uncertainty;
 pub mod vllm_result;
 
 // The crates this one builds on, under the names its modules use (`crate::model::…`, `crate::cluster::…`).
-use goodput::{cluster, server_files, server_protocol};
+use goodput::{cluster, printable, server_files, server_protocol};
 use goodput_model as model;
 
 use crate::model::scenario::{
@@ -243,6 +243,22 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
     let mut parsed: Vec<inputs::Input> = Vec::with_capacity(files.len());
     for file in files {
         parsed.extend(inputs::parse_all(file).map_err(|e| CalibrateError::read(&file.name, e))?);
+        let requests: usize = parsed.iter().map(|i| i.parsed.requests_held()).sum();
+        if requests > inputs::MAX_REQUESTS {
+            return Err(CalibrateError::TooMuchInput(format!(
+                "the inputs up to {} hold {requests} requests one by one, more than the {} one calibration takes \
+                 (give a sample: a few thousand requests at light load determine the fit)",
+                file.name,
+                inputs::MAX_REQUESTS
+            )));
+        }
+        if let Some(extra) = parsed.get(inputs::MAX_RUNS) {
+            return Err(CalibrateError::TooMuchInput(format!(
+                "more than {} runs in all (at {}): calibrate from the runs that differ, a few are enough",
+                inputs::MAX_RUNS,
+                extra.name
+            )));
+        }
     }
     settings
         .assumptions

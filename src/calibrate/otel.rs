@@ -65,27 +65,35 @@ fn life_of(span: &Value) -> Option<Result<Life, &'static str>> {
     }))
 }
 
-/// Every request span of the documents (`(line, document)`), sorted by arrival, arrivals from 0.
-pub fn lives(name: &str, documents: &[(usize, Value)]) -> Result<Vec<Life>, String> {
-    let mut lives = Vec::new();
-    for (line, document) in documents {
-        let spans = document
-            .get("resourceSpans")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|r| r.get("scopeSpans")?.as_array())
-            .flatten()
-            .filter_map(|s| s.get("spans")?.as_array())
-            .flatten();
-        for span in spans {
-            match life_of(span) {
-                Some(Ok(life)) => lives.push(life),
-                Some(Err(problem)) => return Err(format!("{name} line {line}: {problem}")),
-                None => {}
-            }
+/// Adds the request spans of one document (starting on `line`) to `lives`: documents are read one at a time, so
+/// a file of many holds only the lives in memory, never all its documents.
+pub fn add_spans(
+    name: &str,
+    line: usize,
+    document: &Value,
+    lives: &mut Vec<Life>,
+) -> Result<(), String> {
+    let spans = document
+        .get("resourceSpans")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.get("scopeSpans")?.as_array())
+        .flatten()
+        .filter_map(|s| s.get("spans")?.as_array())
+        .flatten();
+    for span in spans {
+        match life_of(span) {
+            Some(Ok(life)) => lives.push(life),
+            Some(Err(problem)) => return Err(format!("{name} line {line}: {problem}")),
+            None => {}
         }
     }
+    Ok(())
+}
+
+/// The lives the documents held, sorted by arrival, arrivals from 0; an error when there are none.
+pub fn ordered(name: &str, mut lives: Vec<Life>) -> Result<Vec<Life>, String> {
     if lives.is_empty() {
         return Err(format!(
             "{name}: OpenTelemetry spans, but none of a vLLM request (gen_ai.usage.prompt_tokens, \

@@ -132,7 +132,11 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     let calibration = calibrate(&files, &flags)
         .map_err(|e| e.to_string())?
         .with_uncertainty();
-    eprint!("{}", report::render(&calibration));
+    // The report names the inputs by what they hold (a GuideLLM benchmark's strategy): escaped for the terminal.
+    eprint!(
+        "{}",
+        goodput::printable::for_terminal(&report::render(&calibration))
+    );
     println!(
         "{}",
         serde_json::to_string_pretty(&calibration.scenario).expect("scenarios serialise")

@@ -18,6 +18,11 @@ use goodput_calibrate::readable;
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time
 /// units (mean service 1 unless --mean-service) in the textbook preset.
+///
+/// Memory: under 2 GB for any input within the limits each command states (run --trace: 512 MB and 10 000 000
+/// requests; calibrate: 32 files of 64 MB, 128 MB in all, 1 000 000 requests; run --rate: 10 000 000 requests);
+/// the largest measured is 1.3 GB (BENCHMARKS.md, "Round two (issue 42)"). Inputs past a limit, or whose simulations would pass the work budget
+/// (about a minute and a half), are refused at once in one line naming the input.
 #[derive(Parser)]
 #[command(name = "goodput-sim", version)]
 struct Cli {
@@ -127,8 +132,8 @@ enum Command {
     /// /metrics scrapes, and on standard error a report: each coefficient with where it came from and its
     /// uncertainty, every input figure measured against the fit and against the model's repeat of the same
     /// experiment, what the inputs could not determine, and the flags assumed. Calibrate from light loads (well
-    /// below the knee) and read the knee off the model. Takes at most 32 files of at most 64 MB, 128 MB in all, and
-    /// refuses inputs whose simulations would pass the work budget (about a minute and a half). Exits 2 with one
+    /// below the knee) and read the knee off the model. Takes at most 32 files of at most 64 MB, 128 MB in all, 32 runs
+    /// and 1 000 000 requests one by one, and refuses inputs whose simulations would pass the work budget (about a minute and a half). Exits 2 with one
     /// line naming the file at fault.
     Calibrate(CalibrateArgs),
     /// Simulate a fleet of the scenario's replica through a day: traffic that ramps and spikes (--traffic, Poisson

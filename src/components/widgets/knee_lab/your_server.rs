@@ -26,7 +26,9 @@ use crate::lab::{LabSettings, Preset};
 use crate::model::handoff;
 use crate::model::hardware::{gpus, models};
 use crate::model::your_server::HeldServer;
-use crate::server_files::{check_sizes, named_in, pasted_files, InputFile, MAX_INPUT_BYTES};
+use crate::server_files::{
+    check_sizes, limits, named_in, pasted_files, InputFile, MAX_INPUT_BYTES, MAX_TOTAL_INPUT_BYTES,
+};
 use crate::server_protocol::{FlagFields, FromWorker, HardwareFigures, ToWorker, OTHER};
 
 /// A calibration still running after this long is stopped: a file of the largest size the panel takes fits in a few
@@ -41,7 +43,7 @@ const SCENARIO_KEY: &str = "goodput-your-server-scenario";
 /// The panel's markup; `{id}` becomes the lab's id, and `data-yours` names the parts the code reaches.
 const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <summary>Your server: put your own benchmark in the lab</summary>
-<p>Give the lab what you measured: <code>vllm bench serve --save-result</code> files (one per rate; light loads are best), a request trace, or two <code>/metrics</code> scrapes of the same server. Paste, pick or drop them here. Nothing leaves your browser.</p>
+<p>Give the lab what you measured: <code>vllm bench serve --save-result</code> files (one per rate; light loads are best), a request trace, or two <code>/metrics</code> scrapes of the same server. Paste, pick or drop them here. {limits} Nothing leaves your browser.</p>
 <form data-yours="form">
 <div class="lab-field"><label for="{id}-yours-files">Files</label><input id="{id}-yours-files" data-yours="files" type="file" multiple accept=".json,.jsonl,.csv,.prom,.txt"></div>
 <div class="lab-field"><label for="{id}-yours-paste">Or paste (several: a line of --- between them)</label><textarea id="{id}-yours-paste" data-yours="paste" rows="3" spellcheck="false"></textarea></div>
@@ -156,7 +158,8 @@ pub(super) fn YourServerPanel(
     let html = PANEL_HTML
         .replace("{id}", &id)
         .replace("{models}", MODEL_OPTIONS)
-        .replace("{gpus}", GPU_OPTIONS);
+        .replace("{gpus}", GPU_OPTIONS)
+        .replace("{limits}", &limits());
     view! { <div node_ref=host inner_html=html></div> }
 }
 
@@ -202,6 +205,28 @@ impl Panel {
             .and_then(|part| Reflect::get(&part, &"value".into()).ok())
             .and_then(|value| value.as_string())
             .unwrap_or_default()
+    }
+
+    /// The pasted text's files, or why none are read: a text longer than a calibration takes in all is refused
+    /// by its length before it is copied out of the page.
+    fn pasted(&self) -> Result<Vec<InputFile>, String> {
+        let value = self
+            .part("paste")
+            .and_then(|part| Reflect::get(&part, &"value".into()).ok())
+            .unwrap_or_default();
+        let Some(text) = value.dyn_ref::<web_sys::js_sys::JsString>() else {
+            return Ok(Vec::new());
+        };
+        // UTF-16 units: at most the bytes the text takes as UTF-8.
+        let units = f64::from(text.length());
+        if units > MAX_TOTAL_INPUT_BYTES as f64 {
+            return Err(format!(
+                "The pasted text is {:.0} MB; the limit is {} MB in all. Nothing was read.",
+                units / 1e6,
+                MAX_TOTAL_INPUT_BYTES >> 20
+            ));
+        }
+        Ok(pasted_files(&String::from(text)))
     }
 
     fn say(&self, text: &str) {
@@ -300,6 +325,13 @@ impl Panel {
                 .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
                 .and_then(|input| input.files());
             let files = listed(picked);
+            // Read for the names they give only when a calibration would take them all.
+            let sizes: Vec<(String, f64)> = files.iter().map(|f| (f.name(), f.size())).collect();
+            if let Err(too_much) =
+                check_sizes(sizes.iter().map(|(name, bytes)| (name.as_str(), *bytes)))
+            {
+                return panel.say(&format!("{too_much}. Nothing was read."));
+            }
             let panel = panel.clone();
             leptos::task::spawn_local(async move {
                 let mut read = Vec::new();
@@ -314,8 +346,9 @@ impl Panel {
                 panel.fill_from(&read);
             });
         });
-        self.on("paste", "change", |panel, _| {
-            panel.fill_from(&pasted_files(&panel.value("paste")))
+        self.on("paste", "change", |panel, _| match panel.pasted() {
+            Ok(given) => panel.fill_from(&given),
+            Err(too_long) => panel.say(&too_long),
         });
         self.on("forget", "click", |panel, _| panel.forget());
         self.on("stop", "click", |panel, _| {
@@ -418,7 +451,10 @@ impl Panel {
     /// Reads the picked or dropped files and the pasted text, sets the lists the files name, then posts them with
     /// the fields to the worker.
     fn calibrate(self: &Rc<Self>, files: Option<FileList>) {
-        let mut given = pasted_files(&self.value("paste"));
+        let mut given = match self.pasted() {
+            Ok(given) => given,
+            Err(too_long) => return self.say(&too_long),
+        };
         let files = listed(files);
         if let Some(big) = files.iter().find(|f| f.size() > MAX_INPUT_BYTES as f64) {
             return self.say(&format!(
