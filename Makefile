@@ -22,13 +22,13 @@ test:
 
 lint:
 	cargo fmt --check
-	cargo clippy --all-targets --quiet -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --lib --bins --quiet -- -D warnings
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy --workspace --target wasm32-unknown-unknown --lib --bins --quiet -- -D warnings
 
 # Property tests draw their cases from a fixed seed here, so CI is reproducible; a plain `cargo test` (and `make fuzz`)
 # draws new cases every run. A case that ever failed is kept in tests/*.proptest-regressions and rerun first.
 test-native:
-	PROPTEST_RNG_SEED=20261129 cargo test --quiet
+	PROPTEST_RNG_SEED=20261129 cargo test --workspace --quiet
 
 # The release build in dist/, served under /course/ by the tests themselves.
 test-browser:

@@ -1,4 +1,4 @@
-//! The messages between the fleet widget and its `fleet-worker` (`src/bin/fleet-worker.rs`), written and read here
+//! The messages between the fleet widget and its `fleet-worker` (`src/bin/fleet-worker/`), written and read here
 //! only, as [`crate::server_protocol`]'s are (and with its field reader): arrays of strings, the kind first, a field
 //! that does not read an error naming it. `tests/fleet_protocol.rs` checks every message both ways.
 

@@ -1,7 +1,7 @@
 //! A small HTML writer: elements with escaped attributes and text, and the lesson compiler's sanitised fragments
-//! passed through as they are. The static pages (`crate::pages`) are written with it, and so are the metrics reader's
+//! passed through as they are. The static pages (`goodput-pages`) are written with it, and so are the metrics reader's
 //! answer, in the server worker (`crate::cluster::reader_view`), and the Ask box's, in the teacher's worker
-//! (`crate::teacher`).
+//! (`goodput_teacher`).
 
 use crate::lesson::Html;
 

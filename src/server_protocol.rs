@@ -1,4 +1,4 @@
-//! The messages between the page and its `server-worker` (`src/bin/server-worker.rs`): one enum per direction,
+//! The messages between the page and its `server-worker` (`src/bin/server-worker/`): one enum per direction,
 //! written and read here and nowhere else, so the two ends cannot drift apart (`tests/server_protocol.rs` checks
 //! every message both ways). On the wire a message is an array of strings, its kind first; a field that does not
 //! read is an error naming it, never a silent default.
@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use crate::calibrate::inputs::InputFile;
 use crate::cluster::vllm::SloTargets;
+use crate::server_files::InputFile;
 
 /// The kind the worker loader posts when the worker's script or wasm cannot load (see `components::worker`).
 pub const FAILED: &str = "failed";
@@ -165,7 +165,7 @@ pub enum FromWorker {
     },
     /// A sample's first page and later page (empty when it has one).
     Sample { first: String, later: String },
-    /// A calibration: the server in its handoff form (`crate::calibrate::handoff`), the fit's report, the scenario file, and how long the worker took, milliseconds.
+    /// A calibration: the server in its handoff form (`crate::model::handoff`), the fit's report, the scenario file, and how long the worker took, milliseconds.
     Calibrated {
         handoff: String,
         report: String,

@@ -1,4 +1,4 @@
-//! The messages between the Ask box (`components::ask`) and its `teacher-worker` (`src/bin/teacher-worker.rs`): one
+//! The messages between the Ask box (`components::ask`) and its `teacher-worker` (`src/bin/teacher-worker/`): one
 //! enum per direction, written and read here only, so the two ends cannot drift apart (`tests/teacher_protocol.rs`
 //! checks every message both ways). On the wire a message is an array of strings, its kind first, read with the
 //! server worker's field reader: a field that is missing or left over is an error naming it.

@@ -17,8 +17,8 @@ mod datasets;
 #[path = "support/unseen.rs"]
 mod unseen;
 
-use goodput::calibrate::inputs::{parse, InputFile, Parsed};
-use goodput::calibrate::{calibrate, check, Calibration, ServerFlags};
+use goodput_calibrate::inputs::{parse, InputFile, Parsed};
+use goodput_calibrate::{calibrate, check, Calibration, ServerFlags};
 use unseen::{
     figures, read, replayed, servers, stages, trace_file, Figures, Load, Measured, Server,
 };
@@ -426,7 +426,7 @@ fn calibrated_on_light_load_the_model_predicts_unseen_servers_heavier_rates() {
         println!(
             "\n{}\n{}",
             outcome.name,
-            goodput::calibrate::report::render(&outcome.calibration)
+            goodput_calibrate::report::render(&outcome.calibration)
         );
     }
     // The targets that hold over all the servers here: each figure within its tolerance for at least 80%
@@ -584,7 +584,7 @@ fn the_capacity_and_the_knee_come_as_ranges() {
             assert!(knee.low <= knee.central && knee.central <= knee.high);
             assert!(knee.central <= u.capacity.central * 1.01);
         }
-        let report = goodput::calibrate::report::render(&calibration);
+        let report = goodput_calibrate::report::render(&calibration);
         assert!(
             report.contains("capacity ") && report.contains("(range "),
             "{report}"

@@ -2,11 +2,11 @@
 //! files as `vllm bench serve --save-result --save-detailed` writes them) give back the coefficients they were made
 //! with; every malformed input is refused in one line naming the file.
 
-use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, CalibrateError, Calibration, ServerFlags};
 use goodput::cluster::exposition::SimulatedScrape;
 use goodput::model::{bench_requests, replay_traced, LengthDist, RequestTrace, ServiceKind};
+use goodput_calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::{calibrate, CalibrateError, Calibration, ServerFlags};
 
 #[path = "support/synthetic_server.rs"]
 mod synthetic_server;
@@ -79,7 +79,7 @@ fn detailed_result_files_give_back_the_step_and_prefill_costs() {
     ];
     let c = calibrate(&files, &flags()).unwrap();
     let theta = coefficients(&c);
-    let report = goodput::calibrate::report::render(&c);
+    let report = goodput_calibrate::report::render(&c);
     within("fixed", theta[FIXED], 0.015, 0.05);
     within("compute.per_token", theta[PER_TOKEN], 6.0e-5, 0.05);
     // Without send times the batch is known only on average: the small coefficients are looser, and said to be.
@@ -122,7 +122,7 @@ fn summary_only_results_fit_what_they_can_and_name_what_they_cannot() {
         file("rate-0.3.json", synthetic_result(0.3, 400, 2, false)),
     ];
     let c = calibrate(&files, &flags()).unwrap();
-    let report = goodput::calibrate::report::render(&c);
+    let report = goodput_calibrate::report::render(&c);
     assert!(report.contains("no error estimate"), "{report}");
     assert!(report.contains("fixed at the inputs' means"), "{report}");
     assert!(report.contains("max_num_seqs 64 (given)"), "{report}");
@@ -211,7 +211,7 @@ fn scrapes_of_a_server_at_two_light_loads_give_back_its_step_costs() {
         },
     )
     .unwrap();
-    let report = goodput::calibrate::report::render(&c);
+    let report = goodput_calibrate::report::render(&c);
     assert!(
         report.contains("start.prom → after-0.1.prom (two /metrics scrapes (window length given)"),
         "{report}"

@@ -1,9 +1,9 @@
 //! `calibrate` against a careless or hostile user's files and flags (issue 30): every one refused in one line naming
 //! the flag or the file, none reaching the SVD with a row it cannot take, none pushing unbounded work.
 
-use goodput::calibrate::fit::{fit, Figure, Row};
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, ServerFlags};
+use goodput_calibrate::fit::{fit, Figure, Row};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::{calibrate, ServerFlags};
 use serde_json::Value;
 
 #[path = "support/synthetic_server.rs"]
@@ -182,7 +182,7 @@ fn with_seconds() -> ServerFlags {
 fn two_scrapes_of_one_server_make_a_window_with_about_a_thousand_lengths() {
     let bounds = ["128", "1024"];
     let parse = |text: String| goodput::cluster::metrics::parse(&text).unwrap();
-    let w = goodput::calibrate::scrapes::window(
+    let w = goodput_calibrate::scrapes::window(
         "a → b",
         &parse(page(100.0, &bounds)),
         &parse(page(160.0, &bounds)),
@@ -334,7 +334,7 @@ fn a_timed_trace_where_every_request_overlaps_one_long_one_calibrates_in_linear_
 
 #[test]
 fn more_inputs_than_one_calibration_takes_are_refused_before_any_is_parsed() {
-    use goodput::calibrate::inputs::{MAX_INPUT_FILES, MAX_TOTAL_INPUT_BYTES};
+    use goodput_calibrate::inputs::{MAX_INPUT_FILES, MAX_TOTAL_INPUT_BYTES};
     let light = synthetic_result(0.3, 60, 1, false);
     let many: Vec<InputFile> = (0..=MAX_INPUT_FILES)
         .map(|i| file(&format!("run-{i}.json"), light.clone()))
@@ -359,7 +359,7 @@ fn more_inputs_than_one_calibration_takes_are_refused_before_any_is_parsed() {
 
 #[test]
 fn more_runs_in_one_file_than_a_calibration_takes_are_refused_before_they_are_read() {
-    use goodput::calibrate::inputs::MAX_RUNS;
+    use goodput_calibrate::inputs::MAX_RUNS;
     // Results `--append-result` wrote one after another: 250,000 of them in 64 MB ran for over ten minutes.
     let light = synthetic_result(0.3, 60, 1, false);
     let appended = format!("{light}\n").repeat(MAX_RUNS + 1);

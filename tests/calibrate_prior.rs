@@ -4,11 +4,11 @@
 //! step and the front end, and leaves the prefill's compute (one prompt length) and the KV read's growth to physics;
 //! a fit that cannot repeat its own inputs says so and widens its ranges.
 
-use goodput::calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, report, CalibrateError, ServerFlags};
 use goodput::model::hardware::{typed, Deployment};
 use goodput::model::ServiceKind;
+use goodput_calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::{calibrate, report, CalibrateError, ServerFlags};
 
 fn data(path: &str) -> Option<InputFile> {
     let full = format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -163,7 +163,7 @@ fn a_fit_that_cannot_repeat_its_inputs_says_so_and_widens_its_ranges() {
         "{text}"
     );
     assert!(text.contains("no knee should be planned on"), "{text}");
-    let spread = |c: &goodput::calibrate::Calibration| {
+    let spread = |c: &goodput_calibrate::Calibration| {
         let u = c.uncertainty.as_ref().expect("ranges");
         (u.capacity.high - u.capacity.low) / u.capacity.central
     };
@@ -385,7 +385,7 @@ fn the_batch_limits_not_given_are_vllms_for_the_named_gpu() {
     assert_eq!((tokens, seqs), (4096, 256));
     // An A100 keeps the small budget since vLLM 0.9, whatever its memory.
     assert_eq!(
-        goodput::calibrate::vllm_batch_defaults("A100 SXM 80 GB", 80.0).0,
+        goodput_calibrate::vllm_batch_defaults("A100 SXM 80 GB", 80.0).0,
         2048
     );
 }

@@ -10,13 +10,13 @@
 //! runs 256 cases of each; `make fuzz` runs each for `GOODPUT_FUZZ_SECONDS` (60 s by default there), and the case
 //! counts of a run are in BENCHMARKS.md.
 
-use goodput::calibrate::check::requests_of;
-use goodput::calibrate::fit::{fit, Row};
-use goodput::calibrate::inputs::{parse, InputFile, Parsed};
-use goodput::calibrate::observations::{bench_rows, trace_rows, window_rows, Shape};
-use goodput::calibrate::{calibrate, handoff, scrapes, ServerFlags};
 use goodput::model::{check_requests, Scenario};
-use goodput::teacher::model::{StreamEvent, StreamReader};
+use goodput_calibrate::check::requests_of;
+use goodput_calibrate::fit::{fit, Row};
+use goodput_calibrate::inputs::{parse, InputFile, Parsed};
+use goodput_calibrate::observations::{bench_rows, trace_rows, window_rows, Shape};
+use goodput_calibrate::{calibrate, handoff, scrapes, ServerFlags};
+use goodput_teacher::model::{StreamEvent, StreamReader};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::time::{Duration, Instant};
@@ -477,17 +477,17 @@ impl Claimed {
     /// needs at least their output tokens ÷ that. Worked out here from the claim, not by the budget's own sums.
     fn least_work(&self) -> f64 {
         let fleet = self.fleet();
-        let draws = goodput::calibrate::uncertainty::MAX_DRAWS as f64 + 2.0;
+        let draws = goodput_calibrate::uncertainty::MAX_DRAWS as f64 + 2.0;
         draws * goodput::model::capacity_requests(&fleet) as f64 * self.output
             / f64::from(fleet.max_num_seqs)
     }
 
     /// Most iterations `calibrate` (without the uncertainty) can take: repeating the result's requests (at most
-    /// [`goodput::calibrate::check::MAX_CHECK_REQUESTS`]) with every token its own iteration.
+    /// [`goodput_calibrate::check::MAX_CHECK_REQUESTS`]) with every token its own iteration.
     fn most_repeat_work(&self) -> f64 {
         let n = self
             .completed
-            .clamp(1, goodput::calibrate::check::MAX_CHECK_REQUESTS) as f64;
+            .clamp(1, goodput_calibrate::check::MAX_CHECK_REQUESTS) as f64;
         n * (15.0 + self.output + (self.prompt / 512.0).ceil())
     }
 }

@@ -6,9 +6,9 @@
 //! line naming the file and the field. The real reports (inference-perf's own KubeCon NA 2025 demo results) are
 //! read when they are in `../shared/data/` (see `tests/fixtures/PUBLIC-DATA.md`).
 
-use goodput::calibrate::inputs::{parse, BenchResult, InputFile, Parsed};
-use goodput::calibrate::{calibrate, ServerFlags};
 use goodput::model::RequestTrace;
+use goodput_calibrate::inputs::{parse, BenchResult, InputFile, Parsed};
+use goodput_calibrate::{calibrate, ServerFlags};
 
 #[path = "support/synthetic_server.rs"]
 mod synthetic_server;

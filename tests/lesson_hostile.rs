@@ -4,7 +4,7 @@
 
 use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::{Block, Lesson};
-use goodput::pages::build_site;
+use goodput_pages::build_site;
 
 #[path = "support/sample_lesson.rs"]
 mod sample_lesson;

@@ -1,8 +1,8 @@
 //! Memory in proportion to the input (issue 42): the heap's peak while reading and calibrating from a file, counted
 //! by a global allocator that keeps the high-water mark, stays within a few times the file's size.
 
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::{calibrate, ServerFlags};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::{calibrate, ServerFlags};
 
 #[path = "support/peak_alloc.rs"]
 mod peak_alloc;
@@ -49,7 +49,7 @@ fn heap_of_values(text: &str) -> usize {
 
 #[test]
 fn the_json_shape_is_an_upper_bound_on_the_values_heap() {
-    use goodput::calibrate::inputs::json_shape;
+    use goodput_calibrate::inputs::json_shape;
     let repeat = |item: &str, n: usize| format!("[{}]", vec![item; n].join(","));
     let twelve_keys = format!(
         "{{{}}}",
@@ -84,7 +84,7 @@ fn the_json_shape_is_an_upper_bound_on_the_values_heap() {
 
 #[test]
 fn small_json_objects_filling_the_file_limit_are_refused_in_little_memory() {
-    use goodput::calibrate::inputs::MAX_INPUT_BYTES;
+    use goodput_calibrate::inputs::MAX_INPUT_BYTES;
     // The issue's 59 MB of small objects took 5.0 GB as JSON values: as one list, and one a line.
     let item = "{\"a\":1}";
     let n = (MAX_INPUT_BYTES - 2) / (item.len() + 1);
@@ -114,7 +114,7 @@ fn small_json_objects_filling_the_file_limit_are_refused_in_little_memory() {
 
 #[test]
 fn traces_of_more_requests_than_a_calibration_takes_are_refused_before_they_are_held() {
-    use goodput::calibrate::inputs::MAX_REQUESTS;
+    use goodput_calibrate::inputs::MAX_REQUESTS;
     // Two traces of 600,000 short timed rows each, 7 MB apiece: at about 1 kB a request held for the fit and the
     // model's replay, two 64 MB traces of such rows took over 2 GB.
     let mut text = String::from("arrival_s,prompt_tokens,output_tokens,ttft_s,e2e_s\n");

@@ -1,12 +1,12 @@
-//! The static site as the build writes it (`goodput::pages`): every lesson's whole article in its HTML, each
+//! The static site as the build writes it (`goodput_pages`): every lesson's whole article in its HTML, each
 //! interactive part an island whose data reads back as the lesson's, every block marked with its presentation screen,
 //! and pictures drawn for the widgets.
 
 use goodput::lesson::island_markup::{self as markup, IslandKind};
 use goodput::lesson::{catalog, Block, Lesson, PredictAnswer};
-use goodput::pages::{build_site, Page, Site};
 use goodput::presentation::html::top_level_fragments;
 use goodput::presentation::screens::lesson_screens;
+use goodput_pages::{build_site, Page, Site};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

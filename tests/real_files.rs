@@ -4,8 +4,8 @@
 //! vLLM's OpenTelemetry spans and the CodeLlama-34B trace (sources and licences in each folder's README). The
 //! refusals are made from the real files with one value changed, and each is one line naming the file and the key.
 
-use goodput::calibrate::inputs::{parse, parse_all, BenchResult, InputFile, Parsed};
-use goodput::calibrate::{calibrate, report, CalibrateError, ServerFlags};
+use goodput_calibrate::inputs::{parse, parse_all, BenchResult, InputFile, Parsed};
+use goodput_calibrate::{calibrate, report, CalibrateError, ServerFlags};
 
 /// A real file: vendored under `tests/fixtures/`, or else one of the public files that belong in the steering
 /// repository's `shared/data/` beside this clone (`tests/fixtures/PUBLIC-DATA.md` lists them and their sources).
@@ -99,7 +99,7 @@ fn each_gpus_light_pair_calibrates_and_the_h100_steps_faster() {
             .inputs
             .iter()
             .all(|i| i.check.is_some() && i.rate.is_some()));
-        fixed.push(c.fit.theta()[goodput::calibrate::fit::FIXED]);
+        fixed.push(c.fit.theta()[goodput_calibrate::fit::FIXED]);
     }
     assert!(fixed[0] > 0.0 && fixed[0] < fixed[1], "{fixed:?}");
 }

@@ -1,9 +1,9 @@
 //! The page and its `server-worker` agree: every message the one writes, the other reads back the same, and a
 //! message that does not read is an error naming the field, never a default.
 
-use goodput::calibrate::inputs::InputFile;
 use goodput::cluster::vllm::SloTargets;
 use goodput::server_protocol::{FlagFields, FromWorker, HardwareFigures, Sample, ToWorker};
+use goodput_calibrate::inputs::InputFile;
 
 fn to_worker() -> Vec<ToWorker> {
     let mut messages = vec![

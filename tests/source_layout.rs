@@ -1,9 +1,83 @@
-//! The shape of the source tree the next engineer meets: files small enough to hold one job (tests too), the page's
-//! layers depending one way (the boot in `src/islands/` uses the components; no component reaches back), and no
-//! circle of imports between files.
+//! The shape of the source tree the next engineer meets: the workspace's crates linking only what their manifests
+//! name (the page and the fleet worker never reach the solver, the CSV reader or the stemmer), files small enough to
+//! hold one job (tests too), the page's layers depending one way (the boot in `src/islands/` uses the components; no
+//! component reaches back), and no circle of imports between files.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What only calibration (the solver, the CSV reader) and the teacher (its index, the stemmer) may link.
+const KEPT_FROM_THE_PAGE: [&str; 5] = [
+    "nalgebra",
+    "csv",
+    "rust-stemmers",
+    "goodput-calibrate",
+    "goodput-teacher",
+];
+
+/// Every path from `package` to a package of `names` in its normal (not build, not dev) dependency graph for the
+/// browser, as `goodput → goodput-calibrate → nalgebra`: read from `cargo tree`, offline and from Cargo.lock as
+/// committed, so the graph is the manifests' and not a newer resolution's.
+fn wasm_paths_to(package: &str, names: &[&str]) -> Vec<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["tree", "--locked", "--offline", "-p", package])
+        .args(["--target", "wasm32-unknown-unknown", "--edges", "normal"])
+        .args(["--prefix", "depth", "--format", "{p}"])
+        .output()
+        .expect("cargo runs");
+    let tree = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && !tree.is_empty(),
+        "cargo tree -p {package} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Each line is the depth, then `name vX.Y.Z (path)`; the lines above a line at lower depths are its ancestors.
+    let mut stack: Vec<String> = Vec::new();
+    let mut paths = Vec::new();
+    for line in tree.lines() {
+        let digits = line.chars().take_while(char::is_ascii_digit).count();
+        let depth: usize = line[..digits].parse().expect("a depth before each package");
+        let name = line[digits..]
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        stack.truncate(depth);
+        stack.push(name);
+        if names.contains(&stack[depth].as_str()) {
+            paths.push(stack.join(" → "));
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+#[test]
+fn the_page_and_the_fleet_worker_link_no_solver_csv_reader_or_stemmer() {
+    // The check sees real edges: the workers that calibrate and answer questions do link them.
+    assert!(
+        wasm_paths_to("server-worker", &KEPT_FROM_THE_PAGE)
+            .contains(&"server-worker → goodput-calibrate → nalgebra".to_owned()),
+        "the dependency scan finds the calibration's solver in its worker"
+    );
+    assert!(
+        wasm_paths_to("teacher-worker", &KEPT_FROM_THE_PAGE)
+            .contains(&"teacher-worker → goodput-teacher → rust-stemmers".to_owned()),
+        "the dependency scan finds the stemmer in the teacher's worker"
+    );
+    for package in ["goodput", "fleet-worker"] {
+        let paths = wasm_paths_to(package, &KEPT_FROM_THE_PAGE);
+        assert!(
+            paths.is_empty(),
+            "{package}'s wasm can link what only calibration and the teacher may (cut the edge, or move what it \
+             needs into a crate both share): {paths:#?}"
+        );
+    }
+}
 
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -130,13 +204,26 @@ fn named_paths(text: &str) -> Vec<String> {
     paths
 }
 
+/// The folder of the workspace member whose files `module` is in: `["calibrate"]` for `calibrate/fit`, `[]` for the
+/// page's crate (`src/`), whose library root is `lib.rs`.
+fn crate_root_of(module: &[String]) -> Vec<String> {
+    (1..module.len())
+        .rev()
+        .map(|n| module[..n].to_vec())
+        .find(|prefix| {
+            let dir = prefix.iter().fold(src(), |dir, part| dir.join(part));
+            dir.join("Cargo.toml").is_file()
+        })
+        .unwrap_or_default()
+}
+
 /// The module a path names, resolved from `module` (`crate`, `super`, `self`), cut to the longest prefix that is a
-/// file of its own.
+/// file of its own. `crate` is the root of the member `module` belongs to.
 fn resolve(path: &str, module: &[String], files: &[Vec<String>]) -> Option<Vec<String>> {
     let mut at: Vec<String> = module.to_vec();
     let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
     match segments.peek().copied() {
-        Some("crate") => at.clear(),
+        Some("crate") => at = crate_root_of(module),
         Some("super") => {}
         _ => return None,
     }
@@ -229,6 +316,9 @@ fn the_import_graph_finds_a_circle_and_the_source_has_none() {
         resolve("super::z::Thing", &files[1], &files),
         Some(module("x/z"))
     );
+    // `crate` in a member's file is that member's root: the model's `crate::sim` is `src/model/sim`.
+    assert_eq!(crate_root_of(&module("model/sim/llm/kv")), module("model"));
+    assert_eq!(crate_root_of(&module("charts/frame")), Vec::<String>::new());
     let toy = vec![
         (module("x/y"), vec![module("x/z")]),
         (module("x/z"), vec![module("x/y")]),
@@ -242,6 +332,13 @@ fn the_import_graph_finds_a_circle_and_the_source_has_none() {
             .any(|(m, uses)| m == &module("charts/frame/marks")
                 && uses.contains(&module("charts/style"))),
         "the graph holds real edges"
+    );
+    assert!(
+        graph
+            .iter()
+            .any(|(m, uses)| m == &module("model/sim/llm/kv")
+                && uses.contains(&module("model/scenario"))),
+        "the graph holds real edges inside a member crate"
     );
     let found = circles(&graph);
     assert!(

@@ -5,14 +5,14 @@ use goodput::cluster::autoscale::{Workload, SLO_SUGGESTIONS};
 use goodput::lesson::find;
 use goodput::lesson::Block;
 use goodput::presentation::html::{first_id, heading_level, heading_text, top_level_fragments};
-use goodput::teacher::answer::Answer;
-use goodput::teacher::model::{
+use goodput_teacher::answer::Answer;
+use goodput_teacher::model::{
     chat_request, endpoint, first_model, Clocks, Failure, StreamEvent, StreamReader,
 };
-use goodput::teacher::passages::PassageKind;
-use goodput::teacher::quantities::{quantities, Quantity};
-use goodput::teacher::worked::{sizing_answer, slo_answer, SizingAnswer, SizingNeed};
-use goodput::teacher::Teacher;
+use goodput_teacher::passages::PassageKind;
+use goodput_teacher::quantities::{quantities, Quantity};
+use goodput_teacher::worked::{sizing_answer, slo_answer, SizingAnswer, SizingNeed};
+use goodput_teacher::Teacher;
 
 fn teacher() -> Teacher {
     Teacher::new(find("latency-throughput-slos").expect("the course lesson"))
@@ -561,7 +561,7 @@ fn every_failure_names_its_fix() {
 #[test]
 fn the_lesson_page_ends_with_an_ask_box_that_says_what_it_needs_without_javascript() {
     let site =
-        goodput::pages::build_site(goodput::lesson::catalog()).expect("the course's pages build");
+        goodput_pages::build_site(goodput::lesson::catalog()).expect("the course's pages build");
     let page = site
         .pages
         .iter()
@@ -593,7 +593,7 @@ fn the_lesson_page_ends_with_an_ask_box_that_says_what_it_needs_without_javascri
 
 #[test]
 fn each_kind_of_question_is_read_from_its_wording() {
-    use goodput::teacher::kinds::{read, QuestionKind};
+    use goodput_teacher::kinds::{read, QuestionKind};
     let cases = [
         ("What is goodput?", QuestionKind::Definition),
         ("What does TPOT stand for?", QuestionKind::Definition),

@@ -4,10 +4,10 @@
 
 use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::{find, PassageAnswer, QuestionKind};
-use goodput::teacher::answer::Answer;
-use goodput::teacher::passages::{passages, quote_in, PassageKind};
-use goodput::teacher::worked::{littles_law_answer, LittleQuantity};
-use goodput::teacher::Teacher;
+use goodput_teacher::answer::Answer;
+use goodput_teacher::passages::{passages, quote_in, PassageKind};
+use goodput_teacher::worked::{littles_law_answer, LittleQuantity};
+use goodput_teacher::Teacher;
 use std::path::Path;
 
 fn teacher() -> Teacher {

@@ -6,10 +6,10 @@
 use goodput::cluster::autoscale::Workload;
 use goodput::lesson::{find, Block};
 use goodput::presentation::html::{first_id, heading_level, top_level_fragments};
-use goodput::teacher::answer::Answer;
-use goodput::teacher::passages::Passage;
-use goodput::teacher::worked::{LittleQuantity, SizingAnswer};
-use goodput::teacher::Teacher;
+use goodput_teacher::answer::Answer;
+use goodput_teacher::passages::Passage;
+use goodput_teacher::worked::{LittleQuantity, SizingAnswer};
+use goodput_teacher::Teacher;
 
 const QUESTIONS: &str = include_str!("fixtures/teacher/learner-questions.txt");
 /// The share of the tuned questions whose first answer must be right.

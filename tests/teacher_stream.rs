@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use goodput::teacher::model::{
+use goodput_teacher::model::{
     read_stream, Clocks, Failure, StreamEvent, StreamReader, TokenCount, MAX_LINE_BYTES,
     MAX_STREAM_BYTES,
 };

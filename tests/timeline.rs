@@ -420,9 +420,9 @@ fn a_batch_larger_than_the_rows_is_summarised_and_the_textbook_queue_has_none() 
 /// A server calibrated from the two `vllm bench serve` results the browser test loads: its fitted step time is the
 /// model's `max(memory, compute)` form, with every prompt token's cost in the compute term.
 fn calibrated_timeline(load: f64) -> BatchTimeline {
-    use goodput::calibrate::inputs::InputFile;
-    use goodput::calibrate::{calibrate, ServerFlags};
     use goodput::model::{trace_batch, Arrivals, TraceSpec};
+    use goodput_calibrate::inputs::InputFile;
+    use goodput_calibrate::{calibrate, ServerFlags};
     let files: Vec<InputFile> = ["light-0.3rps.json", "light-0.8rps.json"]
         .into_iter()
         .map(|name| {

@@ -8,10 +8,10 @@
 //! The trace is vendored beside its README (Apache-2.0), so the test runs in every `cargo test`;
 //! `cargo test --test validation_calibrate -- --nocapture` prints the error table.
 
-use goodput::calibrate::check::BenchFigures;
-use goodput::calibrate::inputs::{InputFile, Life};
-use goodput::calibrate::{calibrate, report, ServerFlags};
 use goodput::model::{replay, TraceRequest};
+use goodput_calibrate::check::{BenchFigures, Measured};
+use goodput_calibrate::inputs::{InputFile, Life};
+use goodput_calibrate::{calibrate, report, ServerFlags};
 
 #[path = "support/vllm_trace.rs"]
 mod vllm_trace;

@@ -3,16 +3,16 @@
 //! measured runs, the runs on the charts at their load with the model's error, a link naming a server this browser
 //! lacks. Also keeps the browser test's fixtures the model's own results.
 
-use goodput::calibrate::handoff::{decode, encode};
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::page::{
-    banded_for_page, calibrate_for_page, flags_from_fields, pasted_files,
-};
-use goodput::calibrate::{calibrate, ServerFlags};
 use goodput::charts::{latency_table, throughput_table};
 use goodput::lab::{measured_runs, scenario_for, Figures, LabSettings, Preset};
 use goodput::model::your_server::{HeldServer, YourServer};
 use goodput::model::{run, Scenario, ServiceKind};
+use goodput_calibrate::handoff::{decode, encode};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::page::{
+    banded_for_page, calibrate_for_page, flags_from_fields, pasted_files,
+};
+use goodput_calibrate::{calibrate, ServerFlags};
 
 #[path = "support/synthetic_server.rs"]
 mod synthetic_server;
@@ -461,7 +461,7 @@ fn the_lab_draws_your_servers_band_and_gives_its_capacity_and_knee_as_ranges() {
 
 #[test]
 fn the_page_states_what_a_calibration_takes_and_pasted_text_is_split_no_further() {
-    use goodput::calibrate::inputs::{check_sizes, limits, MAX_INPUT_FILES};
+    use goodput_calibrate::inputs::{check_sizes, limits, MAX_INPUT_FILES};
     assert_eq!(
         limits(),
         "At most 32 files (a pasted text counts as one), each at most 64 MB and 128 MB in all."

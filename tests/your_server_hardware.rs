@@ -4,12 +4,12 @@
 //! The real files are `vllm bench serve` results of Llama-3-8B on an RTX 4090 (vLLM 0.8.5,
 //! `../shared/data/vllm-bench-0.8.5/`, source in `tests/fixtures/PUBLIC-DATA.md`).
 
-use goodput::calibrate::fit::PER_TOKEN;
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::page::{calibrate_for_page, with_hardware};
-use goodput::calibrate::ServerFlags;
 use goodput::model::hardware::{find_gpu, find_model, gpus, models, typed, Deployment};
 use goodput::server_protocol::{FlagFields, HardwareFigures, OTHER};
+use goodput_calibrate::fit::PER_TOKEN;
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::page::{calibrate_for_page, with_hardware};
+use goodput_calibrate::ServerFlags;
 
 fn rtx_4090(rate: u32) -> Option<InputFile> {
     let name = format!(

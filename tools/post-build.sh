@@ -9,10 +9,11 @@
 #     page never loads a worker of another build;
 #  2. harden-page.mjs: the wasm is fetched with its integrity hash, and a Content-Security-Policy <meta> allows
 #     exactly this build's inline loader script by its sha256;
-#  3. goodput-pages (src/bin/goodput-pages.rs): every page written as complete HTML from that index.html — the
+#  3. goodput-pages (the crate in src/pages/): every page written as complete HTML from that index.html — the
 #     home page, each lesson (with a <base> back to the site root, so a deep link reloads on any static host), a
 #     404 page, and the widgets' no-JavaScript pictures. It is built natively with the test profile, whose
-#     compiled dependencies `make test-native` shares;
+#     compiled dependencies `make test-native` shares (at the top, where every member is a default
+#     member, as there: cargo resolves the same features and reuses them);
 #  4. service-worker.mjs: sw.js, which precaches the build for offline use.
 set -euo pipefail
 site="${TRUNK_STAGING_DIR:-${1:?usage: post-build.sh SITE_DIR}}"

@@ -10,9 +10,18 @@ use crate::model::{bench_requests, replay, run, Arrivals, BenchSummary, Scenario
 /// Largest run simulated for a check: a result of more requests is checked on its first this many draws.
 pub const MAX_CHECK_REQUESTS: u64 = 2_000;
 
-impl BenchFigures {
+/// The model's [`BenchFigures`] as a measurement gives them: the model's crate defines the figures, the readers here
+/// fill them.
+pub trait Measured: Sized {
     /// A result file's figures.
-    pub fn of_result(bench: &BenchResult) -> BenchFigures {
+    fn of_result(bench: &BenchResult) -> Self;
+    /// A timed trace's figures (percentiles as numpy's); `None` without token times.
+    fn of_trace(lives: &[Life]) -> Option<Self>;
+}
+
+impl Measured for BenchFigures {
+    /// A result file's figures.
+    fn of_result(bench: &BenchResult) -> BenchFigures {
         BenchFigures {
             ttft_p50: bench.ttft_median,
             ttft_p99: bench.ttft_p99,
@@ -22,7 +31,7 @@ impl BenchFigures {
     }
 
     /// A timed trace's figures (percentiles as numpy's); `None` without token times.
-    pub fn of_trace(lives: &[Life]) -> Option<BenchFigures> {
+    fn of_trace(lives: &[Life]) -> Option<BenchFigures> {
         let mut ttft: Vec<f64> = lives.iter().filter_map(|l| l.ttft).collect();
         let mut tpot: Vec<f64> = lives
             .iter()

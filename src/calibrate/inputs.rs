@@ -11,14 +11,11 @@ use crate::cluster::metrics::{self, Exposition};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// One file as handed over: its name (for messages) and its text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InputFile {
-    /// How messages name the file (its path, or what the page calls it).
-    pub name: String,
-    /// Its content.
-    pub text: String,
-}
+// The files as the page holds them, and the limits it checks before reading them: the page's crate has them, which
+// links no reader.
+pub use crate::server_files::{
+    check_sizes, limits, InputFile, MAX_INPUT_BYTES, MAX_INPUT_FILES, MAX_TOTAL_INPUT_BYTES,
+};
 
 /// What a file turned out to be.
 #[derive(Clone, Debug)]
@@ -29,47 +26,6 @@ pub enum Parsed {
     Trace(Vec<Life>),
     /// A `/metrics` page.
     Metrics(Exposition),
-}
-
-/// Largest file accepted: 64 MB (a detailed result of 10 000 requests is a few MB).
-pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
-
-/// Most files (and pasted texts) one calibration takes: each measures one run, and a dozen already span a server.
-pub const MAX_INPUT_FILES: usize = 32;
-
-/// Most bytes one calibration takes in all its files and pasted text together, so that one large file named many
-/// times, or many large files, cannot multiply what is held in memory.
-pub const MAX_TOTAL_INPUT_BYTES: usize = 2 * MAX_INPUT_BYTES;
-
-/// What one calibration takes, in a sentence for the page and the help: the limits [`check_sizes`] holds to.
-pub fn limits() -> String {
-    format!(
-        "At most {MAX_INPUT_FILES} files (a pasted text counts as one), each at most {} MB and {} MB in all.",
-        MAX_INPUT_BYTES >> 20,
-        MAX_TOTAL_INPUT_BYTES >> 20
-    )
-}
-
-/// Refuses inputs, given as their names and sizes in bytes, that are more than [`MAX_INPUT_FILES`] or together
-/// larger than [`MAX_TOTAL_INPUT_BYTES`]: checked before the files are read where their sizes are known first.
-pub fn check_sizes<'a>(inputs: impl IntoIterator<Item = (&'a str, f64)>) -> Result<(), String> {
-    let (mut count, mut total) = (0, 0.0);
-    for (name, bytes) in inputs {
-        count += 1;
-        total += bytes;
-        if count > MAX_INPUT_FILES {
-            return Err(format!(
-                "more than {MAX_INPUT_FILES} inputs (at {name}): calibrate from the runs that differ, a few are enough"
-            ));
-        }
-        if total > MAX_TOTAL_INPUT_BYTES as f64 {
-            return Err(format!(
-                "the inputs up to {name} come to more than {} MB in all, the limit for one calibration",
-                MAX_TOTAL_INPUT_BYTES >> 20
-            ));
-        }
-    }
-    Ok(())
 }
 
 impl Parsed {

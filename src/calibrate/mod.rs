@@ -31,7 +31,8 @@ mod error;
 pub mod fit;
 mod gather;
 pub mod guidellm;
-pub mod handoff;
+/// The calibrated server as the page keeps it: the model's, since the page reads it back and links no calibration.
+pub use crate::model::handoff;
 pub mod inference_perf;
 pub mod inputs;
 pub mod observations;
@@ -43,6 +44,10 @@ pub mod report;
 pub mod scrapes;
 pub mod uncertainty;
 pub mod vllm_result;
+
+// The crates this one builds on, under the names its modules use (`crate::model::…`, `crate::cluster::…`).
+use goodput::{cluster, printable, server_files, server_protocol};
+use goodput_model as model;
 
 use crate::model::scenario::{
     Arrivals, ComputeTime, IterationModel, KvCache, LlmFleet, Scenario, ServiceKind, Slo,

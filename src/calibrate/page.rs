@@ -1,5 +1,5 @@
 //! The page's "Your server", without the page: what its worker does with the files a learner gives it and the flags
-//! they type, and what it sends back. Pure, so it is tested natively; `src/bin/server-worker.rs` only carries the
+//! they type, and what it sends back. Pure, so it is tested natively; `src/bin/server-worker/` only carries the
 //! messages.
 
 use super::inputs::InputFile;
@@ -7,6 +7,7 @@ use super::{calibrate, handoff, prior, report, Calibration, ServerFlags};
 use crate::model::hardware::{find_gpu, find_model, typed, Architecture, Deployment, Gpu};
 use crate::model::your_server::YourServer;
 use crate::model::{Scenario, ServiceKind};
+pub use crate::server_files::pasted_files;
 use crate::server_protocol::{FlagFields, HardwareFigures, OTHER};
 
 /// A calibration as the page shows and keeps it.
@@ -171,39 +172,6 @@ pub fn with_hardware(
         tensor_parallel,
     )?);
     Ok(flags)
-}
-
-/// Splits pasted text into the files it holds: several pasted together are separated by a line of `---`. Stops
-/// after one more than a calibration takes ([`super::inputs::MAX_INPUT_FILES`]), so that `check_sizes` refuses
-/// them by count without the rest being split.
-pub fn pasted_files(text: &str) -> Vec<InputFile> {
-    let mut files: Vec<InputFile> = Vec::new();
-    let mut current = String::new();
-    let flush = |current: &mut String, files: &mut Vec<InputFile>| {
-        if !current.trim().is_empty() {
-            files.push(InputFile {
-                name: format!("pasted text {}", files.len() + 1),
-                text: std::mem::take(current),
-            });
-        }
-        current.clear();
-    };
-    for line in text.lines() {
-        if line.trim() == "---" {
-            flush(&mut current, &mut files);
-            if files.len() > super::inputs::MAX_INPUT_FILES {
-                return files;
-            }
-        } else {
-            current.push_str(line);
-            current.push('\n');
-        }
-    }
-    flush(&mut current, &mut files);
-    if let [only] = files.as_mut_slice() {
-        only.name = "pasted text".to_owned();
-    }
-    files
 }
 
 /// Calibrates from `files` as `goodput-sim calibrate` does, or takes a scenario file (its output, given alone) as it

@@ -8,6 +8,7 @@ use super::fit::{Anchor, FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use super::inputs::InputFile;
 use super::{CalibrateError, ServerFlags};
 use crate::model::hardware::Deployment;
+pub use crate::server_files::{named_in, Named};
 
 /// The front end's time before any measurement: HTTP, tokenisation and scheduling, about 4 ms in vLLM
 /// (REFERENCE §5: the front-end overhead found when this model was first checked against vLLM 0.8.5).
@@ -62,122 +63,6 @@ impl Prior {
             anchor.value[PER_CONTEXT_TOKEN] *= ratio;
         }
         anchor
-    }
-}
-
-/// What a result file says it ran on: vLLM's benchmarks write `model_id`, and some harnesses (IOG's) add
-/// `gpu_name` and `gpu_count`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Named {
-    /// `model_id`.
-    pub model: Option<String>,
-    /// `gpu_name`.
-    pub gpu: Option<String>,
-    /// `gpu_count`, a number or a string holding one.
-    pub gpus: Option<u32>,
-}
-
-/// The first names the inputs give (a JSON file's first object), each field from the first file that has it.
-pub fn named_in(files: &[InputFile]) -> Named {
-    let mut named = Named::default();
-    for file in files {
-        let text = file.text.trim_start_matches('\u{feff}').trim_start();
-        if !text.starts_with('{') {
-            continue;
-        }
-        let Some(Ok(keys)) = serde_json::Deserializer::from_str(text)
-            .into_iter::<NameKeys>()
-            .next()
-        else {
-            continue;
-        };
-        let text_of = |value: Option<Scalar>| {
-            value
-                .and_then(|v| v.text)
-                .map(|s| s.trim().to_owned())
-                .filter(|s| !s.is_empty() && s.len() <= 200)
-        };
-        named.model = named.model.or_else(|| text_of(keys.model_id));
-        named.gpu = named.gpu.or_else(|| text_of(keys.gpu_name));
-        named.gpus = named.gpus.or_else(|| {
-            let value = keys.gpu_count?;
-            let count = value.count.or_else(|| value.text?.trim().parse().ok())?;
-            u32::try_from(count).ok().filter(|&n| n >= 1)
-        });
-    }
-    named
-}
-
-/// The keys of a file's first object [`named_in`] reads: every other value is skipped as it is read, never built
-/// (as JSON values, a detailed result's lists or 64 MB of small objects take many times the file).
-#[derive(serde::Deserialize)]
-struct NameKeys {
-    #[serde(default)]
-    model_id: Option<Scalar>,
-    #[serde(default)]
-    gpu_name: Option<Scalar>,
-    #[serde(default)]
-    gpu_count: Option<Scalar>,
-}
-
-/// A string or a whole number, as a name's value may be; a list or an object is skipped without being built.
-#[derive(Default)]
-struct Scalar {
-    text: Option<String>,
-    count: Option<u64>,
-}
-
-impl<'de> serde::Deserialize<'de> for Scalar {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Scalar;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Scalar, E> {
-                Ok(Scalar {
-                    text: Some(s.to_owned()),
-                    count: None,
-                })
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<Scalar, E> {
-                Ok(Scalar {
-                    text: None,
-                    count: Some(n),
-                })
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Scalar, E> {
-                Ok(Scalar::default())
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Scalar, E> {
-                Ok(Scalar::default())
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Scalar, E> {
-                Ok(Scalar::default())
-            }
-            fn visit_unit<E>(self) -> Result<Scalar, E> {
-                Ok(Scalar::default())
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Scalar, A::Error> {
-                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                Ok(Scalar::default())
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Scalar, A::Error> {
-                while map
-                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-                    .is_some()
-                {}
-                Ok(Scalar::default())
-            }
-        }
-        deserializer.deserialize_any(Visit)
     }
 }
 

@@ -2,7 +2,7 @@
 //! the status line, and a report per label set (verdict, percentile estimates against the SLOs, gauges, reasons,
 //! the replica suggestion). The reading itself is [`super::reading`]'s, the one `goodput-sim metrics` prints.
 //!
-//! It runs in the page's `server-worker` (`src/bin/server-worker.rs`), not in the page's own wasm: parsing and reading
+//! It runs in the page's `server-worker` (`src/bin/server-worker/`), not in the page's own wasm: parsing and reading
 //! a scrape is code only a learner with a `/metrics` page needs, so a first visit does not download it. Pure, and
 //! tested natively (`tests/cluster_reading.rs`).
 

@@ -1,6 +1,6 @@
-//! The Ask box, live. Its markup is the static page's (`crate::pages`, ids in [`crate::teacher::markup`]); this
+//! The Ask box, live. Its markup is the static page's (`goodput-pages`, ids in [`crate::lesson::ask_markup`]); this
 //! enables it and wires it with plain DOM listeners, which cost the page's wasm far less than a component would.
-//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker.rs`, messages in
+//! Everything else happens in the `teacher-worker` (`src/bin/teacher-worker/`, messages in
 //! [`crate::teacher_protocol`]), started on the first question so
 //! a first visit never loads it: ranking the lesson's passages, and asking a learner's own model. The worker is
 //! started from a `blob:` URL (`super::worker`) so that it inherits the page's Content-Security-Policy, whose
@@ -17,8 +17,8 @@ use web_sys::{
 };
 
 use crate::components::present::keyboard::key_action_of;
+use crate::lesson::ask_markup as ids;
 use crate::presentation::keys::KeyAction;
-use crate::teacher::markup as ids;
 use crate::teacher_protocol::{FromWorker, ModelServer, ToWorker};
 
 /// After Stop, a model's answer that has not ended by then is ended by ending the worker: one busy on something it

@@ -1,5 +1,5 @@
 //! Where the site lives. The site is static and may be copied under any sub-path, so its base is read at run time
-//! from the document's base URL: every page below the root carries a `<base href>` back to it (`crate::pages`).
+//! from the document's base URL: every page below the root carries a `<base href>` back to it (`goodput-pages`).
 
 use leptos::prelude::*;
 

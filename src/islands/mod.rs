@@ -1,4 +1,4 @@
-//! Booting the pre-rendered page. Every page arrives as complete HTML (`crate::pages`); this module finds its
+//! Booting the pre-rendered page. Every page arrives as complete HTML (`goodput-pages`); this module finds its
 //! islands (the contract is [`crate::lesson::island_markup`]) and schedules each to be mounted
 //! ([`crate::components::mount`]) in place of what a reader without JavaScript sees, or turns a lesson into its
 //! presentation. It is the top of the page's code: it uses the components, and nothing uses it.

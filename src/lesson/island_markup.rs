@@ -1,7 +1,7 @@
 //! The markup contract between the static pages and the islands: which elements of a pre-rendered page the wasm
 //! brings to life, and how the data each one needs is written into the page.
 //!
-//! The build writes every page as complete HTML (`crate::pages`, native), so a lesson reads before — or without —
+//! The build writes every page as complete HTML (`goodput-pages`, native), so a lesson reads before — or without —
 //! any WebAssembly. An interactive part is an *island*: an element with [`ISLAND`] naming its [`IslandKind`], whose
 //! children are the version a reader without JavaScript gets (a predict step's answer folded in a closed
 //! `<details>`, a static picture of a widget). The wasm (`crate::islands`) finds the islands, reads their data back

@@ -8,10 +8,12 @@ mod types;
 
 pub use types::*;
 
+pub mod ask_markup;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod compiler;
 pub mod island_markup;
 pub mod judge;
+pub mod passages;
 pub mod predict_phase;
 pub mod progress;
 pub mod tally;
@@ -20,7 +22,7 @@ use std::sync::OnceLock;
 
 /// The catalog `build.rs` wrote: every lesson in `lessons/`, compiled and sorted by number. The page reads its
 /// lesson from the pre-rendered HTML (see [`island_markup`]) and never calls [`catalog`], so the page's wasm carries
-/// neither this JSON nor its deserialisers; the teacher's worker (`src/bin/teacher-worker.rs`) does.
+/// neither this JSON nor its deserialisers; the teacher's worker (`src/bin/teacher-worker/`) does.
 const CATALOG_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/lessons.json"));
 
 /// Every lesson of the course, sorted by number; deserialised on first use.

@@ -1,7 +1,7 @@
 //! The typed lesson data shared by the build-time compiler and the page.
 //!
 //! Everything here is plain data: the compiler (`build.rs`) produces it from `lessons/*.md` and serialises it to
-//! JSON, the static pages are written from it (`crate::pages`), and the page's islands read back the parts they need
+//! JSON, the static pages are written from it (`goodput-pages`), and the page's islands read back the parts they need
 //! from that HTML (`crate::lesson::island_markup`). Text fields that may carry inline markdown are stored as
 //! [`Html`]: already sanitised (no raw HTML, allow-listed links), with math as MathML.
 
@@ -36,7 +36,7 @@ pub struct Lesson {
 /// One question a passage of the lesson answers, declared by the lesson's author in an `@answers` block beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassageAnswer {
-    /// The passage: its index among the lesson's passages in reading order (`crate::teacher::passages`).
+    /// The passage: its index among the lesson's passages in reading order (`crate::lesson::passages`).
     pub passage: usize,
     /// The words of the passage that answer, as the author quoted them (the build found them there).
     pub quote: String,

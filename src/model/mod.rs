@@ -14,7 +14,7 @@
 //! Pure Rust, no web types, deterministic given a seed; every input and output is `serde` serialisable.
 //!
 //! ```
-//! use goodput::model::{run, sweep, Scenario, default_load_points};
+//! use goodput_model::{run, sweep, Scenario, default_load_points};
 //! let scenario = Scenario::course_preset();
 //! let summary = run(&scenario, 7).unwrap();
 //! let ttft = summary.steady.as_ref().unwrap().ttft.unwrap();
@@ -28,6 +28,7 @@
 pub mod analytic;
 pub mod budget;
 pub mod fleet;
+pub mod handoff;
 pub mod hardware;
 pub mod presets;
 pub mod progressive;

@@ -2,7 +2,7 @@
 //! refine it while the user watches, without blocking.
 //!
 //! ```
-//! use goodput::model::{ProgressiveRun, Scenario};
+//! use goodput_model::{ProgressiveRun, Scenario};
 //! let mut run = ProgressiveRun::new(&Scenario::textbook_preset(), 7).unwrap();
 //! let first = run.advance(5_000); // quick, rough
 //! let better = run.advance(50_000); // the same run, longer

@@ -1,4 +1,4 @@
-//! "Your server": the scenario calibrated from the learner's own benchmark or scrapes (`crate::calibrate`), which
+//! "Your server": the scenario calibrated from the learner's own benchmark or scrapes (`goodput_calibrate`), which
 //! the knee lab runs as [`Preset::Yours`](super::Preset::Yours), with the runs it was calibrated from to draw over
 //! its curves.
 //!
@@ -39,7 +39,7 @@ pub struct Range {
     pub high: f64,
 }
 
-/// A calibrated server's figures as the uncertainty of its fitted coefficients allows (`crate::calibrate::uncertainty`
+/// A calibrated server's figures as the uncertainty of its fitted coefficients allows (`goodput_calibrate::uncertainty`
 /// works it out in the worker): rates in requests per second, times in seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Band {

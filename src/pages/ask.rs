@@ -1,9 +1,9 @@
 //! The Ask box at the end of a lesson, as static HTML: it reads, and says what it needs, without JavaScript; the
-//! page's wasm (`crate::components::ask`) enables it and answers.
+//! page's wasm (`goodput::components::ask`) enables it and answers.
 
-use crate::html_writer::HtmlWriter;
-use crate::lesson::Lesson;
-use crate::teacher::markup as ids;
+use goodput::html_writer::HtmlWriter;
+use goodput::lesson::ask_markup as ids;
+use goodput::lesson::Lesson;
 
 /// The Ask box of `lesson`.
 pub fn ask_box(m: &mut HtmlWriter, lesson: &Lesson) {

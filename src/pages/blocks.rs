@@ -1,14 +1,14 @@
 //! The lesson's directive blocks as static HTML, with the markup the page's stylesheet expects. Blocks that only
 //! read need nothing more; a recall or explain card's answer and a task list are islands the wasm brings to life.
 
-use crate::html_writer::HtmlWriter;
-use crate::lesson::island_markup::{self as islands, IslandKind};
-use crate::lesson::{
+use goodput::html_writer::HtmlWriter;
+use goodput::lesson::island_markup::{self as islands, IslandKind};
+use goodput::lesson::{
     Analogy, CheckYourself, ExplainToColleague, Html, Keywords, MathDecoded, RecallCard,
     SpeakerNotes, TaskList, Tldr,
 };
-use crate::views::reveal::{FoldedReveal, RevealText};
-use crate::views::tasks::TasksView;
+use goodput::views::reveal::{FoldedReveal, RevealText};
+use goodput::views::tasks::TasksView;
 use leptos::prelude::*;
 
 /// A TL;DR line.
@@ -168,7 +168,7 @@ pub fn speaker_notes(m: &mut HtmlWriter, notes: &SpeakerNotes, notes_for: &str) 
     );
 }
 
-/// A task list (`crate::views::tasks`): the tasks tick themselves in the live page; here nothing is done.
+/// A task list (`goodput::views::tasks`): the tasks tick themselves in the live page; here nothing is done.
 pub fn tasks(m: &mut HtmlWriter, list: &TaskList, screen: &[(&str, &str)]) {
     let island = with(
         screen,
@@ -186,7 +186,7 @@ pub fn tasks(m: &mut HtmlWriter, list: &TaskList, screen: &[(&str, &str)]) {
     );
 }
 
-/// An answer behind a reveal (`crate::views::reveal`): folded in a `<details>` without JavaScript.
+/// An answer behind a reveal (`goodput::views::reveal`): folded in a `<details>` without JavaScript.
 fn reveal(m: &mut HtmlWriter, id: &str, show: &str, hide: &str, answer: &Html) {
     let attributes = [
         (islands::ISLAND, IslandKind::Reveal.as_str()),

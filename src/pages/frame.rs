@@ -1,9 +1,9 @@
 //! The frame around every page: the skip link, the site header (with the theme picker's island) and the footer.
 
-use crate::html_writer::HtmlWriter;
-use crate::lesson::island_markup::{IslandKind, ISLAND};
-use crate::theme::ThemeChoice;
-use crate::views::theme::theme_picker;
+use goodput::html_writer::HtmlWriter;
+use goodput::lesson::island_markup::{IslandKind, ISLAND};
+use goodput::theme::ThemeChoice;
+use goodput::views::theme::theme_picker;
 use leptos::prelude::*;
 
 /// The header, `<main>` around what `content` writes, and the footer.

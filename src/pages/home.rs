@@ -2,7 +2,7 @@
 
 use super::frame::page_frame;
 use super::Page;
-use crate::lesson::Lesson;
+use goodput::lesson::Lesson;
 
 /// `index.html`: every lesson, in order, with its summary and time.
 pub fn home_page(lessons: &[Lesson]) -> Page {

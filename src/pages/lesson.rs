@@ -1,5 +1,5 @@
 //! A lesson's page: its whole article, in reading order, with every interactive part an island and every block
-//! marked with the presentation screen it is shown on (see [`crate::lesson::island_markup`]).
+//! marked with the presentation screen it is shown on (see [`goodput::lesson::island_markup`]).
 
 use std::collections::HashMap;
 
@@ -8,12 +8,12 @@ use super::frame::page_frame;
 use super::predict::{self, SimulatedAnswer};
 use super::widgets::{self, WidgetFallback};
 use super::{blocks, Asset, Page, PagesError};
-use crate::html_writer::HtmlWriter;
-use crate::lesson::island_markup::{self as islands, IslandKind};
-use crate::lesson::{Block, Html, Lesson, LessonMeta};
-use crate::presentation::html::{heading_level, top_level_fragments};
-use crate::presentation::screens::{lesson_screens, Screen, ScreenItem};
-use crate::views::progress::progress_line;
+use goodput::html_writer::HtmlWriter;
+use goodput::lesson::island_markup::{self as islands, IslandKind};
+use goodput::lesson::{Block, Html, Lesson, LessonMeta};
+use goodput::presentation::html::{heading_level, top_level_fragments};
+use goodput::presentation::screens::{lesson_screens, Screen, ScreenItem};
+use goodput::views::progress::progress_line;
 
 /// The lesson's page and the pictures it refers to.
 pub fn lesson_page(lesson: &'static Lesson) -> Result<(Page, Vec<Asset>), PagesError> {
@@ -303,7 +303,7 @@ fn lesson_header(m: &mut HtmlWriter, meta: &LessonMeta, screen: &[(&str, &str)])
     });
 }
 
-/// The progress line's island ([`crate::views::progress`]): the lesson's step count until the learner's saved
+/// The progress line's island ([`goodput::views::progress`]): the lesson's step count until the learner's saved
 /// progress is read (and without JavaScript).
 fn progress_summary(m: &mut HtmlWriter, lesson: &Lesson) {
     let steps = lesson

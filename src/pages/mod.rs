@@ -1,6 +1,6 @@
 //! The static site: every page written as complete HTML at build time, so a lesson reads the moment its HTML
 //! arrives — on any device, with JavaScript off, or before the wasm has loaded — and the wasm only brings the
-//! interactive parts to life (`crate::islands`, by the contract in [`crate::lesson::island_markup`]).
+//! interactive parts to life (`goodput::islands`, by the contract in [`goodput::lesson::island_markup`]).
 //!
 //! `goodput-pages SITE_DIR` (run by Trunk's post-build hook, `tools/post-build.sh`) takes the `index.html` Trunk
 //! wrote as the template for every page (its head: stylesheets, the wasm loader, the security policy) and writes
@@ -9,6 +9,9 @@
 //!   URLs resolve at the site root however deep the site is copied;
 //! - `404.html`: for hosts that serve it for a missing path (a mistyped lesson address);
 //! - `pictures/…svg`: the no-JavaScript pictures of the widgets, drawn by the same model and chart code the page runs.
+
+// The pages are written natively at build time: a wasm32 build of the workspace finds nothing here.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod ask;
 mod blocks;
@@ -22,7 +25,7 @@ mod widgets;
 
 pub use template::PageTemplate;
 
-use crate::lesson::Lesson;
+use goodput::lesson::Lesson;
 use std::path::{Path, PathBuf};
 
 /// Why the site could not be written.
@@ -116,9 +119,9 @@ fn write_file(path: &Path, contents: &str) -> Result<(), PagesError> {
 }
 
 /// An island: its wrapper (`attributes`: its kind and the data the wasm reads back) around its view
-/// (`crate::views`) rendered by Leptos, the same component the wasm mounts live.
+/// (`goodput::views`) rendered by Leptos, the same component the wasm mounts live.
 fn write_island(
-    m: &mut crate::html_writer::HtmlWriter,
+    m: &mut goodput::html_writer::HtmlWriter,
     attributes: &[(&str, &str)],
     view: impl leptos::prelude::RenderHtml,
 ) {

@@ -3,9 +3,9 @@
 //! table beside it, as the live chart has.
 
 use super::{Asset, PagesError};
-use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
-use crate::html_writer::HtmlWriter;
-use crate::views::data_table::folded_table_html;
+use goodput::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
+use goodput::html_writer::HtmlWriter;
+use goodput::views::data_table::folded_table_html;
 
 /// Screens that get the narrow picture.
 const NARROW_MEDIA: &str = "(max-width: 600px)";
@@ -18,7 +18,7 @@ pub struct Picture {
     /// The chart's one-sentence summary: the image's `alt`.
     pub summary: String,
     /// The chart's data table.
-    pub table: crate::charts::DataTable,
+    pub table: goodput::charts::DataTable,
     /// Light and dark, wide then narrow.
     pub files: [Asset; 4],
     /// The wide pictures' size and the narrow ones', CSS px.
@@ -68,7 +68,7 @@ pub fn draw_with(
     stem: &str,
     caption: &str,
     summary: String,
-    table: crate::charts::DataTable,
+    table: goodput::charts::DataTable,
     sizes: Sizes,
     draw: impl Fn(ChartTheme, (u32, u32)) -> Result<String, String>,
 ) -> Result<Picture, PagesError> {

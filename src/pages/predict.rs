@@ -7,15 +7,15 @@
 
 use super::pictures::{self, Picture};
 use super::PagesError;
-use crate::charts::ChartSpec;
-use crate::html_writer::HtmlWriter;
-use crate::lesson::island_markup::{self as islands, IslandKind};
-use crate::lesson::judge::{
+use goodput::charts::ChartSpec;
+use goodput::html_writer::HtmlWriter;
+use goodput::lesson::island_markup::{self as islands, IslandKind};
+use goodput::lesson::judge::{
     curve_points, locate, prediction_chart_data, prediction_scenario, prediction_sweep,
     target_phrase,
 };
-use crate::lesson::{Html, PredictAnswer, PredictStep};
-use crate::views::predict::{FoldedPredict, SimulatedCurve};
+use goodput::lesson::{Html, PredictAnswer, PredictStep};
+use goodput::views::predict::{FoldedPredict, SimulatedCurve};
 use leptos::prelude::*;
 
 /// What the folded answer of a chart prediction shows: where the target really is, and the real curve.

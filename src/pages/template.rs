@@ -2,7 +2,7 @@
 //! is kept, the title, description and `<base>` are set per page, and the body is replaced by the page's content.
 
 use super::{Page, PagesError};
-use crate::html_writer::{escape_attribute, escape_text};
+use goodput::html_writer::{escape_attribute, escape_text};
 
 /// The parts of Trunk's `index.html` a page is made from.
 #[derive(Clone, Debug)]

@@ -4,14 +4,14 @@
 
 use super::pictures::{self, Picture};
 use super::{Asset, PagesError};
-use crate::charts::followed_sentence;
-use crate::charts::ChartSpec;
-use crate::cluster::sizing::{size, SizingField};
-use crate::html_writer::HtmlWriter;
-use crate::lab::{sweep_for, timeline_figures, Figures, LabSettings};
-use crate::lesson::island_markup::{self as islands, IslandKind};
-use crate::lesson::{WidgetEmbed, WidgetName};
-use crate::views::widget_frame::WidgetFrame;
+use goodput::charts::followed_sentence;
+use goodput::charts::ChartSpec;
+use goodput::cluster::sizing::{size, SizingField};
+use goodput::html_writer::HtmlWriter;
+use goodput::lab::{sweep_for, timeline_figures, Figures, LabSettings};
+use goodput::lesson::island_markup::{self as islands, IslandKind};
+use goodput::lesson::{WidgetEmbed, WidgetName};
+use goodput::views::widget_frame::WidgetFrame;
 use leptos::prelude::*;
 use leptos::tachys::html::InertElement;
 
@@ -109,13 +109,13 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
 
 /// The batch timeline's picture at the lesson's settings, with what the live widget says beside it.
 fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, PagesError> {
-    let (settings, view, _) = crate::lab::timeline::from_directive(&widget.settings);
+    let (settings, view, _) = goodput::lab::timeline::from_directive(&widget.settings);
     let figures = timeline_figures(&settings, &view);
     let spec = ChartSpec::BatchTimeline(figures.main.clone());
     let picture = pictures::draw_sized(
         &format!("{stem}-timeline"),
         &spec,
-        crate::lab::timeline::CAPTION,
+        goodput::lab::timeline::CAPTION,
         TIMELINE_SIZE,
     )?;
     let mut lines: Vec<String> = figures
@@ -141,11 +141,11 @@ const FLEET_AT: f64 = 1200.0;
 /// The fleet widget's day at its defaults, drawn by the code its worker runs, and its summary (the note above the
 /// pictures says what the controls do).
 fn fleet_fallback(stem: &str) -> Result<WidgetFallback, PagesError> {
-    use crate::charts::fleet::FleetPanel;
-    use crate::charts::ChartStyle;
+    use goodput::charts::fleet::FleetPanel;
+    use goodput::charts::ChartStyle;
     let failed = |error: String| PagesError::Picture(format!("fleet-day: {error}"));
-    let day = crate::fleet_view::simulate_day(&Default::default()).map_err(failed)?;
-    let data = crate::fleet_view::chart_data(&day, FLEET_AT);
+    let day = goodput::fleet_view::simulate_day(&Default::default()).map_err(failed)?;
+    let data = goodput::fleet_view::chart_data(&day, FLEET_AT);
     let pictures = FleetPanel::ALL
         .iter()
         .map(|&panel| {
@@ -159,7 +159,7 @@ fn fleet_fallback(stem: &str) -> Result<WidgetFallback, PagesError> {
                 panel.summary(&data),
                 // No table: the `alt` reads the figures at the scrubbed time and the line above them the day's, and
                 // the lesson page's bytes are the first visit's (the live widget's tables have a row a minute).
-                crate::charts::DataTable::default(),
+                goodput::charts::DataTable::default(),
                 sizes,
                 |theme, (width, _)| panel.svg(&data, &ChartStyle::new(theme, 1.0), width),
             )
@@ -167,7 +167,7 @@ fn fleet_fallback(stem: &str) -> Result<WidgetFallback, PagesError> {
         .collect::<Result<_, _>>()?;
     let lines = vec![format!(
         "The day: {}",
-        crate::fleet_view::summary_line(&day.summary)
+        goodput::fleet_view::summary_line(&day.summary)
     )];
     Ok(WidgetFallback::Fleet { pictures, lines })
 }
@@ -196,7 +196,7 @@ fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
     Ok(Figures::new(&settings, &points))
 }
 
-/// The widget's island: its frame ([`crate::views::widget_frame`], the live widget's) around the fallback.
+/// The widget's island: its frame ([`goodput::views::widget_frame`], the live widget's) around the fallback.
 pub fn write_widget(
     m: &mut HtmlWriter,
     widget: &'static WidgetEmbed,

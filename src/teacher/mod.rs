@@ -1,6 +1,6 @@
 //! The teacher at the end of the lesson: questions answered from the course itself, offline, and the pure parts of
-//! asking the learner's own OpenAI-compatible server. No web types here; the Ask box (`crate::components::ask`) and
-//! the `teacher-worker` (`src/bin/teacher-worker.rs`), which ranks the passages and asks a learner's model, call into it.
+//! asking the learner's own OpenAI-compatible server. No web types here; the Ask box (`goodput::components::ask`) and
+//! the `teacher-worker` (`src/bin/teacher-worker/`), which ranks the passages and asks a learner's model, call into it.
 //!
 //! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
 //! - [`rank`]: BM25 with English stemming over them;
@@ -16,7 +16,7 @@
 //!
 //! ```
 //! let lesson = goodput::lesson::find("latency-throughput-slos").unwrap();
-//! let teacher = goodput::teacher::Teacher::new(lesson);
+//! let teacher = goodput_teacher::Teacher::new(lesson);
 //! let html = teacher.answer_html("30 QPS, 64 concurrent sequences, 8 s per request: how many replicas?");
 //! assert!(html.contains("<strong>4 replicas</strong>"));
 //! ```
@@ -24,9 +24,7 @@
 pub mod answer;
 mod answer_html;
 pub mod kinds;
-pub mod markup;
 pub mod model;
-pub mod passages;
 pub mod quantities;
 pub mod rank;
 pub mod select;
@@ -34,3 +32,10 @@ pub mod vocabulary;
 pub mod worked;
 
 pub use answer::{Answer, Teacher};
+/// The Ask box's element ids, which the page and the static site share: the page's crate holds them.
+pub use goodput::lesson::ask_markup as markup;
+/// The lesson cut into passages: the page's crate holds the cutting, which the lesson compiler also runs.
+pub use goodput::lesson::passages;
+
+// The page's crate, under the names this crate's modules use (`crate::lesson::…`, `crate::cluster::…`).
+use goodput::{charts, cluster, html_writer, lesson};

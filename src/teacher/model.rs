@@ -1,6 +1,6 @@
 //! Asking the learner's own OpenAI-compatible server (vLLM's `vllm serve`), without a browser: where to send the
 //! question, what to send, reading the server-sent events that come back, the answer's own two clocks, and every
-//! failure as one sentence with its fix. The teacher's worker (`src/bin/teacher-worker.rs`) does the fetching.
+//! failure as one sentence with its fix. The teacher's worker (`src/bin/teacher-worker/`) does the fetching.
 
 use serde::Deserialize;
 

@@ -1,5 +1,5 @@
 //! The islands' markup, written once: each island is a Leptos component that compiles on both targets. The page
-//! build (`crate::pages`, native, Leptos `ssr`) renders it to HTML with `to_html()`, the version a reader without
+//! build (`goodput-pages`, native, Leptos `ssr`) renders it to HTML with `to_html()`, the version a reader without
 //! JavaScript gets; the wasm (`crate::components`, Leptos `csr`) mounts the same component live, with the state its
 //! wiring gives it (storage, window sync). A view takes data and signals and touches no browser API, so a plain
 //! native test renders it.

@@ -4,8 +4,8 @@
 //! is named on stderr and left out.
 
 use crate::unseen::{Load, Measured};
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::ServerFlags;
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::ServerFlags;
 
 fn data_dir() -> String {
     format!("{}/../shared/data", env!("CARGO_MANIFEST_DIR"))

@@ -1,7 +1,7 @@
 //! Reading rendered HTML in tests by plain scans: the islands' views as Leptos writes them (its own attribute
 //! order, `class` last) and the pages the build writes from them.
 
-use goodput::pages::{build_site, Page, Site};
+use goodput_pages::{build_site, Page, Site};
 use std::sync::OnceLock;
 
 /// The course's pages, built once for every test of a file.

@@ -3,9 +3,9 @@
 //! of their guidellm sweeps,
 //! and the figures a stage shows — measured, or replayed in a model.
 
-use goodput::calibrate::inputs::InputFile;
-use goodput::calibrate::ServerFlags;
 use goodput::model::{replay_traced, Scenario, TraceRequest};
+use goodput_calibrate::inputs::InputFile;
+use goodput_calibrate::ServerFlags;
 
 /// One measured request, arrival in seconds from the trace's first.
 #[derive(Clone, Copy, Debug)]

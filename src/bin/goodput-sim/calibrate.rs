@@ -4,9 +4,9 @@
 use super::input::{display_name, read_text};
 use super::scenario_args::whole;
 use clap::{Args, ValueEnum};
-use goodput::calibrate::{calibrate, inputs::InputFile, report, ServerFlags};
 use goodput::model::hardware::typed::{self, Side};
 use goodput::model::hardware::Deployment;
+use goodput_calibrate::{calibrate, inputs::InputFile, report, ServerFlags};
 
 /// On or off.
 #[derive(Clone, Copy, ValueEnum)]
@@ -75,7 +75,7 @@ fn typed_deployment(
     args: &CalibrateArgs,
     files: &[InputFile],
 ) -> Result<Option<Deployment>, String> {
-    let named = goodput::calibrate::prior::named_in(files);
+    let named = goodput_calibrate::prior::named_in(files);
     let tensor_parallel = args.tensor_parallel_size.or(named.gpus).unwrap_or(1);
     typed::deployment(
         args.model.as_deref().or(named.model.as_deref()),
@@ -101,7 +101,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     for source in &args.files {
         // Each file's size is checked against what was read before it, so the total is never read past its cap.
         let size = std::fs::metadata(source).map_or(0.0, |m| m.len() as f64);
-        goodput::calibrate::inputs::check_sizes(
+        goodput_calibrate::inputs::check_sizes(
             files
                 .iter()
                 .map(|f| (f.name.as_str(), f.text.len() as f64))
@@ -111,7 +111,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
             name: display_name(source).to_owned(),
             text: read_text(
                 source,
-                goodput::calibrate::inputs::MAX_INPUT_BYTES,
+                goodput_calibrate::inputs::MAX_INPUT_BYTES,
                 "a detailed result of 10 000 requests is a few MB",
             )?,
         });

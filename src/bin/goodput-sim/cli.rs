@@ -7,13 +7,13 @@ use super::fleet::{self, FleetArgs};
 use super::output::{print_run, print_sweep, OutputArgs};
 use super::scenario_args::{whole, ScenarioArgs};
 use clap::{Args, Parser, Subcommand};
-use goodput::calibrate::readable;
 use goodput::cluster::report::{self, Options};
 use goodput::model::{
     load_points, measured_saturation_throughput, run, sweep, Slo, MAX_OFFERED_LOAD,
     MAX_SWEEP_POINTS,
 };
 use goodput::printable;
+use goodput_calibrate::readable;
 
 /// Simulate the goodput course's queue model: textbook M/M/c or LLM replicas with continuous batching, open or
 /// closed loop. Prints a table by default, CSV or JSON on request. Times are seconds in the LLM presets and time

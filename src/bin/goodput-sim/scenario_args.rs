@@ -159,7 +159,7 @@ impl ScenarioArgs {
             (_, Some(b)) if Arrivals::cv_from_burstiness(b) > MAX_ARRIVAL_CV => {
                 return Err(format!(
                     "--burstiness {} is burstier than the model takes (at least {})",
-                    goodput::calibrate::readable(b),
+                    goodput_calibrate::readable(b),
                     1.0 / (MAX_ARRIVAL_CV * MAX_ARRIVAL_CV)
                 ));
             }

@@ -42,7 +42,7 @@ use crate::presentation::url::{merge_place, parse_place, View};
 struct Deck {
     /// The lesson's title.
     title: StoredValue<String>,
-    /// The screens, read from the lesson's article (see `crate::pages`, which marks them at build time).
+    /// The screens, read from the lesson's article (see `goodput-pages`, which marks them at build time).
     screens: StoredValue<Vec<PlannedScreen>, LocalStorage>,
     count: usize,
     view: View,

@@ -14,8 +14,8 @@
 //! Pure Rust, no web types, deterministic given a seed.
 //!
 //! ```
-//! use goodput::model::fleet::{simulate, FleetSpec, Route, Signal, Traffic};
-//! use goodput::model::Scenario;
+//! use goodput_model::fleet::{simulate, FleetSpec, Route, Signal, Traffic};
+//! use goodput_model::Scenario;
 //! let spec = FleetSpec {
 //!     traffic: Traffic::parse("0:10,120:40").unwrap(),
 //!     seconds: 240.0,
@@ -26,7 +26,7 @@
 //! assert!(day.series.last().unwrap().replicas + day.series.last().unwrap().starting >= 2);
 //! ```
 //!
-//! [`ReplicaStepper`]: crate::model::sim::llm::stepper::ReplicaStepper
+//! [`ReplicaStepper`]: crate::sim::llm::stepper::ReplicaStepper
 
 pub mod autoscaler;
 mod run;
@@ -148,7 +148,7 @@ impl Signal {
     /// a whole request), and for the request rate `λ`, that share of its saturation throughput (the sizer's
     /// requests/s per replica).
     ///
-    /// [`LlmFleet::batch_at`]: crate::model::scenario::LlmFleet::batch_at
+    /// [`LlmFleet::batch_at`]: crate::scenario::LlmFleet::batch_at
     pub fn default_target(self, scenario: &Scenario) -> f64 {
         match self {
             Signal::Utilization | Signal::Kv => 0.8,

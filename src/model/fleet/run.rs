@@ -5,11 +5,11 @@ use super::autoscaler::Hpa;
 use super::{
     FleetDay, FleetSpec, FleetSummary, ReplicaTotals, Route, SeriesPoint, Signal, TTFT_WINDOW,
 };
-use crate::model::scenario::{Scenario, ScenarioError, ServiceKind, Slo};
-use crate::model::sim::llm::bench_stats::stats;
-use crate::model::sim::llm::replay::Lengths;
-use crate::model::sim::llm::stepper::{GaugeAreas, ReplicaStepper};
-use crate::model::sim::{stream, RequestTrace, Stream};
+use crate::scenario::{Scenario, ScenarioError, ServiceKind, Slo};
+use crate::sim::llm::bench_stats::stats;
+use crate::sim::llm::replay::Lengths;
+use crate::sim::llm::stepper::{GaugeAreas, ReplicaStepper};
+use crate::sim::{stream, RequestTrace, Stream};
 use rand::Rng;
 use std::collections::VecDeque;
 

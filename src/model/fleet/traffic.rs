@@ -5,7 +5,7 @@
 //! Arrivals are a non-homogeneous Poisson process drawn by thinning (Lewis and Shedler): candidates at the peak rate,
 //! each kept with probability rate(t) ÷ peak, which is exact for any rate curve under the peak.
 
-use crate::model::sim::{stream, Stream};
+use crate::sim::{stream, Stream};
 use rand::Rng;
 use rand_distr::Exp1;
 use serde::{Deserialize, Serialize};

@@ -3,7 +3,7 @@
 //! nobody has measured yet is expected to do.
 //!
 //! ```
-//! use goodput::model::hardware::Deployment;
+//! use goodput_model::hardware::Deployment;
 //! let server = Deployment::known("meta-llama/Meta-Llama-3-8B-Instruct", "NVIDIA-H100-PCIe", 1).unwrap();
 //! let step = server.roofline().iteration();
 //! // A decode step of one sequence reads the 16 GB of weights at 72% of 2 TB/s: about 11 ms.

@@ -7,7 +7,7 @@
 
 use super::gpus::Gpu;
 use super::models::Architecture;
-use crate::model::scenario::{ComputeTime, GpuMemory, IterationModel};
+use crate::scenario::{ComputeTime, GpuMemory, IterationModel};
 use serde::{Deserialize, Serialize};
 
 /// How much of the datasheet a real server gets: the share of the peak bandwidth a decode step reads at, the

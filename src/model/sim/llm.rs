@@ -34,11 +34,11 @@
 //! prompt and output lengths are drawn all the same (common random numbers), and it never runs. Open loop, the run
 //! then has a steady state at any load; closed loop, the user thinks again as after an answer.
 //!
-//! [`IterationModel::duration`]: crate::model::scenario::IterationModel::duration
-//! [`KvCache`]: crate::model::scenario::KvCache
+//! [`IterationModel::duration`]: crate::scenario::IterationModel::duration
+//! [`KvCache`]: crate::scenario::KvCache
 
 use super::{stream, ArrivalPlan, Gaps, Recorder, RequestTrace, RunSummary, Sample, Stream};
-use crate::model::scenario::{
+use crate::scenario::{
     Arrivals, IterationModel, LlmFleet, Scenario, ServiceKind, KV_BLOCK_TOKENS, MAX_TOKENS,
 };
 use admission::AdmissionControl;

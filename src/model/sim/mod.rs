@@ -405,8 +405,8 @@ impl Engine {
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Self, ScenarioError> {
         scenario.validate()?;
         let requests = (scenario.customers + scenario.warm_up) as f64;
-        let sending = crate::model::budget::sending_of(scenario);
-        crate::model::budget::check_mean(scenario, requests, sending, "requests")?;
+        let sending = crate::budget::sending_of(scenario);
+        crate::budget::check_mean(scenario, requests, sending, "requests")?;
         Ok(match &scenario.service {
             ServiceKind::Textbook(_) => {
                 Engine::Textbook(Box::new(textbook::TextbookSim::new(scenario, seed)))

@@ -5,8 +5,8 @@ use super::{
     KvUsage, LatencyIntervals, LittleCheck, RejectedByReason, RejectionReason, Rejections,
     RequestTrace, RunSummary, ServiceMode, Stability, SteadyState,
 };
-use crate::model::scenario::{Arrivals, Scenario, ServiceKind, Slo};
-use crate::model::stats::{BatchMeans, FineHistogram, Occupancy};
+use crate::scenario::{Arrivals, Scenario, ServiceKind, Slo};
+use crate::stats::{BatchMeans, FineHistogram, Occupancy};
 
 /// One finished request as the recorder sees it.
 #[derive(Clone, Copy, Debug)]

@@ -6,8 +6,8 @@
 //! (for the number in system and its time series), and in closed loop the users' next send times.
 
 use super::{stream, ArrivalPlan, Gaps, Recorder, RequestTrace, RunSummary, Sample, Stream, Time};
-use crate::model::analytic::erlang_c;
-use crate::model::scenario::{Arrivals, Scenario, ServiceKind, POISSON_CV};
+use crate::analytic::erlang_c;
+use crate::scenario::{Arrivals, Scenario, ServiceKind, POISSON_CV};
 use rand::Rng;
 use rand_distr::Exp1;
 use std::cmp::Reverse;

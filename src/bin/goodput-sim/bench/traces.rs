@@ -4,10 +4,10 @@
 
 use super::{timed, Line};
 use crate::trace::parse_trace;
-use goodput::calibrate::inputs::{parse, InputFile, Parsed};
-use goodput::calibrate::observations::{trace_rows, Shape};
-use goodput::calibrate::{calibrate, fit::fit, ServerFlags};
 use goodput::model::Scenario;
+use goodput_calibrate::inputs::{parse, InputFile, Parsed};
+use goodput_calibrate::observations::{trace_rows, Shape};
+use goodput_calibrate::{calibrate, fit::fit, ServerFlags};
 
 /// A trace of `rows` requests of a light server (about 10 a second, a 20 ms decode step), with token times, as CSV
 /// or JSON lines; deterministic.

@@ -1,7 +1,7 @@
 //! "Your server": the knee lab calibrated from the learner's own benchmark. Files are pasted, picked or dropped; the
-//! `server-worker` fits them (`crate::calibrate::page`, the code `goodput-sim calibrate` runs), and the lab then
+//! `server-worker` fits them (`goodput_calibrate::page`, the code `goodput-sim calibrate` runs), and the lab then
 //! runs the fitted server as its [`Preset::Yours`], with the measured runs drawn over its curves. Nothing leaves the
-//! browser: the server is kept in local storage (in the short form of `crate::calibrate::handoff`), and its scenario
+//! browser: the server is kept in local storage (in the short form of `crate::model::handoff`), and its scenario
 //! file can be downloaded for `goodput-sim run --scenario`.
 //!
 //! The panel is fixed markup wired with plain DOM listeners, as the Ask box is: a Leptos view of these fields cost
@@ -18,19 +18,17 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Array, Reflect};
 use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputElement, Worker};
 
-use crate::calibrate::handoff;
-use crate::calibrate::inputs::{
-    check_sizes, limits, InputFile, MAX_INPUT_BYTES, MAX_TOTAL_INPUT_BYTES,
-};
-use crate::calibrate::page::pasted_files;
-use crate::calibrate::prior::named_in;
 use crate::components::download::save_text;
 use crate::components::widgets::HeldServerLink;
 use crate::components::worker;
 use crate::lab::settings::SettingNote;
 use crate::lab::{LabSettings, Preset};
+use crate::model::handoff;
 use crate::model::hardware::{gpus, models};
 use crate::model::your_server::HeldServer;
+use crate::server_files::{
+    check_sizes, limits, named_in, pasted_files, InputFile, MAX_INPUT_BYTES, MAX_TOTAL_INPUT_BYTES,
+};
 use crate::server_protocol::{FlagFields, FromWorker, HardwareFigures, ToWorker, OTHER};
 
 /// A calibration still running after this long is stopped: a file of the largest size the panel takes fits in a few

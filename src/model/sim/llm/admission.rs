@@ -7,8 +7,8 @@
 //! and `replicas × T` tokens for the fleet, which is what a load balancer spreading requests evenly over replicas
 //! that each enforce `N` and `T` would admit at most.
 
-use crate::model::scenario::LlmFleet;
-use crate::model::sim::RejectionReason;
+use crate::scenario::LlmFleet;
+use crate::sim::RejectionReason;
 
 /// The caps of a fleet and the prompt tokens they watch.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@
 //! finished or preempted. A replica never holds more than `max_num_seqs` sequences, so rows never exceed it.
 
 use super::{LlmSim, Plan, Replica, Request};
-use crate::model::scenario::{IterationModel, Scenario, ScenarioError, ServiceKind};
+use crate::scenario::{IterationModel, Scenario, ScenarioError, ServiceKind};
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -257,7 +257,7 @@ impl FollowedRequest {
     }
 }
 
-/// Runs `scenario` with `seed` — the very run [`crate::model::run`] makes — and records `spec`'s window and followed
+/// Runs `scenario` with `seed` — the very run [`crate::run`] makes — and records `spec`'s window and followed
 /// request. The run stops once both are complete (or at its end).
 pub fn trace_batch(
     scenario: &Scenario,

@@ -3,7 +3,7 @@
 
 use super::request::Request;
 use super::Replica;
-use crate::model::scenario::KV_BLOCK_TOKENS;
+use crate::scenario::KV_BLOCK_TOKENS;
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 

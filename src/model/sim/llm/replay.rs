@@ -14,11 +14,11 @@ use super::bench_stats::stats;
 pub use super::bench_stats::BenchStats;
 use super::itl::Itl;
 use super::{LlmSim, RequestTrace};
-use crate::model::budget;
-use crate::model::scenario::{
+use crate::budget;
+use crate::scenario::{
     Arrivals, LengthDist, Scenario, ScenarioError, ServiceKind, Slo, MAX_TOKENS,
 };
-use crate::model::sim::{stream, Gaps};
+use crate::sim::{stream, Gaps};
 use serde::{Deserialize, Serialize};
 
 /// One request of a finite run: when it is sent and how long it is.
@@ -213,7 +213,7 @@ pub fn bench_requests(
     }
     let cv = match scenario.arrivals {
         Arrivals::Open { cv, .. } => cv,
-        Arrivals::Closed { .. } => crate::model::scenario::POISSON_CV,
+        Arrivals::Closed { .. } => crate::scenario::POISSON_CV,
     };
     let gaps = Gaps::new(1.0 / rate, cv);
     let mut rng_arrivals = stream(seed, super::ARRIVALS);
@@ -239,15 +239,15 @@ pub fn bench_requests(
 pub struct Lengths {
     prompts: super::LengthSampler,
     outputs: super::LengthSampler,
-    rng_prompts: crate::model::sim::Stream,
-    rng_outputs: crate::model::sim::Stream,
+    rng_prompts: crate::sim::Stream,
+    rng_outputs: crate::sim::Stream,
     /// The longest sequence a replica's KV cache holds, tokens.
     capacity: u32,
 }
 
 impl Lengths {
     /// The draws of `fleet`'s lengths from `seed`.
-    pub fn new(fleet: &crate::model::scenario::LlmFleet, seed: u64) -> Self {
+    pub fn new(fleet: &crate::scenario::LlmFleet, seed: u64) -> Self {
         Self {
             prompts: super::LengthSampler::new(&fleet.prompt_tokens),
             outputs: super::LengthSampler::new(&fleet.output_tokens),
@@ -452,11 +452,11 @@ fn run_replay(
     let rate = if span > 0.0 { n as f64 / span } else { 1.0 };
     let cv = match s.arrivals {
         Arrivals::Open { cv, .. } => cv,
-        Arrivals::Closed { .. } => crate::model::scenario::POISSON_CV,
+        Arrivals::Closed { .. } => crate::scenario::POISSON_CV,
     };
     let sat = s.saturation_throughput();
     s.arrivals = Arrivals::Open {
-        offered_load: (rate / sat).clamp(1e-6, crate::model::scenario::MAX_OFFERED_LOAD),
+        offered_load: (rate / sat).clamp(1e-6, crate::scenario::MAX_OFFERED_LOAD),
         cv,
     };
     let mut sim = LlmSim::replaying(&s, requests, traced);
@@ -517,7 +517,7 @@ const CAPACITY_REQUESTS_PER_SLOT: u64 = 50;
 const MIN_CAPACITY_REQUESTS: u64 = 4000;
 
 /// The requests [`measured_saturation_throughput`] sends to `fleet`: enough to fill every slot several times.
-pub fn capacity_requests(fleet: &crate::model::scenario::LlmFleet) -> u64 {
+pub fn capacity_requests(fleet: &crate::scenario::LlmFleet) -> u64 {
     let slots = u64::from(fleet.max_num_seqs) * u64::from(fleet.replicas);
     (slots * CAPACITY_REQUESTS_PER_SLOT).clamp(MIN_CAPACITY_REQUESTS, MAX_BENCH_REQUESTS)
 }

@@ -2,7 +2,7 @@
 //! sampler that draws its token counts.
 
 use super::super::Stream;
-use crate::model::scenario::{LengthDist, KV_BLOCK_TOKENS, MAX_TOKENS};
+use crate::scenario::{LengthDist, KV_BLOCK_TOKENS, MAX_TOKENS};
 use rand::Rng;
 use rand_distr::Exp1;
 

@@ -10,7 +10,7 @@
 pub use super::replay::ReplicaLog;
 use super::replay::{ReplayState, TraceRequest};
 use super::LlmSim;
-use crate::model::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind};
+use crate::scenario::{Arrivals, Scenario, ScenarioError, ServiceKind};
 
 /// Running time integrals of a replica's gauges (seconds × requests, seconds × blocks, seconds).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

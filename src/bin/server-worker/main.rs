@@ -1,6 +1,6 @@
 //! The web worker for what a learner brings from their own server, off the page's first load and off its main
 //! thread: the metrics reader's reading of `/metrics` pages ([`goodput::cluster::reader_view`], the reading
-//! `goodput-sim metrics` prints) and the knee lab's "Your server" calibration ([`goodput::calibrate::page`], the
+//! `goodput-sim metrics` prints) and the knee lab's "Your server" calibration ([`goodput_calibrate::page`], the
 //! fit `goodput-sim calibrate` makes).
 //!
 //! The page starts it from a `blob:` URL (`goodput::components::worker`) the first time either is used. The messages
@@ -25,20 +25,20 @@ fn main() {}
 mod worker {
     use std::cell::RefCell;
 
-    use goodput::calibrate::inputs::InputFile;
-    use goodput::calibrate::page::{
-        banded_for_page, calibrate_for_page, flags_from_fields, with_hardware,
-    };
     use goodput::cluster::reader_view::{outcome, parse_box, render, ParsedBox, ReaderHtml};
     use goodput::cluster::vllm::SloTargets;
     use goodput::components::worker;
     use goodput::server_protocol::{FlagFields, FromWorker, Sample, ToWorker};
+    use goodput_calibrate::inputs::InputFile;
+    use goodput_calibrate::page::{
+        banded_for_page, calibrate_for_page, flags_from_fields, with_hardware,
+    };
 
     /// The sample pages, simulated by the course's own model (see `tests/cluster_metrics.rs`).
-    const HEALTHY: &str = include_str!("../../tests/fixtures/metrics/healthy.prom");
-    const PAST_THE_KNEE: &str = include_str!("../../tests/fixtures/metrics/past-the-knee.prom");
+    const HEALTHY: &str = include_str!("../../../tests/fixtures/metrics/healthy.prom");
+    const PAST_THE_KNEE: &str = include_str!("../../../tests/fixtures/metrics/past-the-knee.prom");
     /// The healthy sample's server scraped again after its load rose past saturation.
-    const HEALTHY_LATER: &str = include_str!("../../tests/fixtures/metrics/healthy-later.prom");
+    const HEALTHY_LATER: &str = include_str!("../../../tests/fixtures/metrics/healthy-later.prom");
 
     thread_local! {
         /// Each box's last text and its parse: a page is parsed once, however often the window is read again.

@@ -22,12 +22,12 @@
 //!   (NaN: none), count, then each point: rate, p50 TTFT low high, p99 TTFT low high    (absent before it: none)
 //! ```
 
-use crate::model::scenario::{
+use crate::scenario::{
     Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet, Scenario, ServiceKind,
     Slo,
 };
-use crate::model::your_server::{Band, BandPoint, MeasuredRun, Range, YourServer};
-use crate::model::BenchFigures;
+use crate::your_server::{Band, BandPoint, MeasuredRun, Range, YourServer};
+use crate::BenchFigures;
 
 /// The offered load a closed-loop scenario is kept with: the lab sets the loop and the load itself.
 const CLOSED_AS_OPEN_LOAD: f64 = 0.8;
@@ -56,7 +56,7 @@ pub fn encode(server: &YourServer) -> Option<String> {
     let step = &fleet.iteration;
     let (load, cv) = match scenario.arrivals {
         Arrivals::Open { offered_load, cv } => (offered_load, cv),
-        Arrivals::Closed { .. } => (CLOSED_AS_OPEN_LOAD, crate::model::scenario::POISSON_CV),
+        Arrivals::Closed { .. } => (CLOSED_AS_OPEN_LOAD, crate::scenario::POISSON_CV),
     };
     let mut out = String::from(HEADER);
     line(

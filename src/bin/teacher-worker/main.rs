@@ -26,12 +26,12 @@ mod worker {
     use std::collections::HashMap;
 
     use goodput::lesson::find;
-    use goodput::teacher::model::{
+    use goodput::teacher_protocol::{FromWorker, ModelServer, ToWorker};
+    use goodput_teacher::model::{
         chat_request, endpoint, excerpt, first_model, Clocks, Endpoint, Failure, StreamEvent,
         StreamReader,
     };
-    use goodput::teacher::Teacher;
-    use goodput::teacher_protocol::{FromWorker, ModelServer, ToWorker};
+    use goodput_teacher::Teacher;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::{spawn_local, JsFuture};

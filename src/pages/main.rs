@@ -3,7 +3,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    use goodput::pages::{build_site, write_site, PageTemplate};
+    use goodput_pages::{build_site, write_site, PageTemplate};
     use std::path::PathBuf;
 
     let mut args = std::env::args().skip(1);

@@ -1,4 +1,4 @@
-//! The Ask box's element ids: the static page writes them (`crate::pages`), the page's wasm finds them
+//! The Ask box's element ids: the static page writes them (`goodput-pages`), the page's wasm finds them
 //! (`crate::components::ask`), the browser tests use them.
 
 /// The Ask box's `<section>`; it carries the lesson's slug in [`LESSON_ATTRIBUTE`].

@@ -4,36 +4,37 @@
 //! highlighting run at build time only and never reach the wasm.
 
 // The data types stand in for `crate::lesson` here, which is the path the compiler uses for them.
-#[path = "src/lesson/types.rs"]
+#[path = "lesson/types.rs"]
 #[allow(dead_code)] // the build only produces the data, it never reads it
-mod lesson;
+mod lesson_types;
 
 // The compiler checks a lesson's `@answers` blocks against the passages the teacher cuts the lesson into, with the
-// teacher's own cutting (`crate::teacher::passages`, which reads HTML with `crate::presentation::html`).
-#[path = "src/presentation/html.rs"]
+// teacher's own cutting (`crate::lesson::passages`, which reads HTML with `crate::presentation::html`).
+#[path = "presentation/html.rs"]
 #[allow(dead_code)] // the build cuts passages only, it never measures screens
 mod presentation_html;
 mod presentation {
     pub(crate) use super::presentation_html as html;
 }
-#[path = "src/teacher/passages.rs"]
+#[path = "lesson/passages.rs"]
 #[allow(dead_code)]
-mod teacher_passages;
-mod teacher {
-    pub(crate) use super::teacher_passages as passages;
+mod lesson_passages;
+mod lesson {
+    pub(crate) use super::lesson_passages as passages;
+    pub(crate) use super::lesson_types::*;
 }
 
-#[path = "src/lesson/compiler/mod.rs"]
+#[path = "lesson/compiler/mod.rs"]
 #[allow(dead_code)] // helpers that only the library and its tests call
 mod compiler;
 
 // The tables of models and GPUs, for the lists "Your server" offers: written into the page as HTML here, so the
 // page's wasm holds the names and not the tables (the calibration's worker has those).
-#[path = "src/model/hardware/models.rs"]
+#[path = "model/hardware/models.rs"]
 #[allow(dead_code)]
 mod models;
 
-#[path = "src/model/hardware/gpus.rs"]
+#[path = "model/hardware/gpus.rs"]
 #[allow(dead_code)]
 mod gpus;
 
@@ -60,8 +61,8 @@ fn options<'a>(entries: impl Iterator<Item = (&'a str, &'a str, Vec<String>)>) -
 }
 
 fn write_hardware_options(out_dir: &str) {
-    println!("cargo:rerun-if-changed=src/model/hardware/models.rs");
-    println!("cargo:rerun-if-changed=src/model/hardware/gpus.rs");
+    println!("cargo:rerun-if-changed=model/hardware/models.rs");
+    println!("cargo:rerun-if-changed=model/hardware/gpus.rs");
     let models = options(models::KNOWN_MODELS.iter().map(|m| {
         let keys = m.names().map(models::match_key).collect();
         (m.id, m.name, keys)
@@ -78,11 +79,12 @@ fn write_hardware_options(out_dir: &str) {
 fn main() {
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    println!("cargo:rerun-if-changed=lessons");
-    println!("cargo:rerun-if-changed=src/lesson/types.rs");
-    println!("cargo:rerun-if-changed=src/lesson/compiler");
-    println!("cargo:rerun-if-changed=src/teacher/passages.rs");
-    println!("cargo:rerun-if-changed=src/presentation/html.rs");
+    // Paths from this package's folder, src/.
+    println!("cargo:rerun-if-changed=../lessons");
+    println!("cargo:rerun-if-changed=lesson/types.rs");
+    println!("cargo:rerun-if-changed=lesson/compiler");
+    println!("cargo:rerun-if-changed=lesson/passages.rs");
+    println!("cargo:rerun-if-changed=presentation/html.rs");
     // The page's wasm keeps its relocations, which tools/split-page (run by tools/post-build.sh) needs to cut it into
     // the module every visit loads and the parts loaded on demand (`#[lazy]`). The workers are not split.
     if std::env::var("TARGET").is_ok_and(|target| target.starts_with("wasm32")) {
@@ -91,7 +93,7 @@ fn main() {
 
     write_hardware_options(&out_dir);
 
-    let lessons_dir = Path::new(&manifest_dir).join("lessons");
+    let lessons_dir = Path::new(&manifest_dir).join("../lessons");
     match compiler::compile_dir(&lessons_dir, "lessons") {
         Ok(lessons) => {
             let json = serde_json::to_string(&lessons).expect("lesson data serialises to JSON");
