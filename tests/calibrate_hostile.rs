@@ -359,7 +359,7 @@ fn more_inputs_than_one_calibration_takes_are_refused_before_any_is_parsed() {
 
 #[test]
 fn more_runs_in_one_file_than_a_calibration_takes_are_refused_before_they_are_read() {
-    use goodput_calibrate::inputs::MAX_RUNS;
+    use goodput_calibrate::MAX_RUNS;
     // Results `--append-result` wrote one after another: 250,000 of them in 64 MB ran for over ten minutes.
     let light = synthetic_result(0.3, 60, 1, false);
     let appended = format!("{light}\n").repeat(MAX_RUNS + 1);

@@ -23,11 +23,11 @@ pub fn read(name: &str, object: &Map<String, Value>) -> Result<Vec<(String, Benc
         .and_then(Value::as_array)
         .filter(|b| !b.is_empty())
         .ok_or_else(|| format!("{name}: a GuideLLM report with no benchmarks"))?;
-    if benchmarks.len() > super::inputs::MAX_RUNS {
+    if benchmarks.len() > super::MAX_RUNS {
         return Err(format!(
             "{name}: a GuideLLM report of {} benchmarks, more than the {} runs one calibration takes",
             benchmarks.len(),
-            super::inputs::MAX_RUNS
+            super::MAX_RUNS
         ));
     }
     let mut results = Vec::with_capacity(benchmarks.len());

@@ -126,10 +126,6 @@ fn check_lines(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Most runs one calibration takes from all its inputs together (results `--append-result` wrote one after another,
-/// a GuideLLM report's benchmarks), as many as files: each is repeated by the model and checked.
-pub const MAX_RUNS: usize = MAX_INPUT_FILES;
-
 /// What a JSON text holds, counted in one pass over its bytes without building any value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JsonShape {
@@ -322,10 +318,11 @@ fn json_kind(name: &str, line: usize, value: Value, documents: usize) -> Result<
         )));
     }
     let first = bench_result(name, 0, documents, line, &value)?;
-    if documents > MAX_RUNS {
+    if documents > super::MAX_RUNS {
         return Err(format!(
-            "{name}: holds {documents} runs, more than the {MAX_RUNS} one calibration takes: calibrate from the \
-             runs that differ, a few are enough"
+            "{name}: holds {documents} runs, more than the {} one calibration takes: calibrate from the \
+             runs that differ, a few are enough",
+            super::MAX_RUNS
         ));
     }
     Ok(JsonKind::Results(vec![first]))

@@ -156,6 +156,10 @@ pub fn readable(x: f64) -> String {
     }
 }
 
+/// Most runs one calibration takes from all its inputs together (results `--append-result` wrote one after another,
+/// a GuideLLM report's benchmarks), as many as files: each is repeated by the model and checked.
+pub const MAX_RUNS: usize = inputs::MAX_INPUT_FILES;
+
 /// `--max-num-seqs` when not given and the GPU is not known: vLLM's usual default (it picks more on large GPUs,
 /// see [`vllm_batch_defaults`]).
 pub const DEFAULT_MAX_NUM_SEQS: u32 = 256;
@@ -252,10 +256,10 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
                 inputs::MAX_REQUESTS
             )));
         }
-        if let Some(extra) = parsed.get(inputs::MAX_RUNS) {
+        if let Some(extra) = parsed.get(MAX_RUNS) {
             return Err(CalibrateError::TooMuchInput(format!(
                 "more than {} runs in all (at {}): calibrate from the runs that differ, a few are enough",
-                inputs::MAX_RUNS,
+                MAX_RUNS,
                 extra.name
             )));
         }

@@ -1,6 +1,6 @@
 //! "Other": a model or a GPU the tables lack, its figures typed in, read and checked here for both places that take
 //! them: the command line's `--model-figures` and `--gpu-figures` (`name=value` pairs separated by commas) and the
-//! page's "Your server" form (a field a figure, `crate::calibrate::page`). The tables' own checks apply. A figure
+//! page's "Your server" form (a field a figure, `goodput_calibrate::page`). The tables' own checks apply. A figure
 //! refused is a [`FigureError`], which each place says in one line in its own words for the figures.
 
 use std::fmt;
