@@ -212,6 +212,7 @@ pub fn latency_distribution(
     let margins = Margins {
         top_tags: &tags,
         right_tags: &[],
+        ..Margins::default()
     };
     let mut chart = build_chart(&body, style, x_range.log_scale(), y_range, &axes, margins)?;
 

@@ -13,8 +13,8 @@ use plotters::prelude::IntoDrawingArea;
 
 use super::format::{format_latency, format_number};
 use super::frame::{
-    build_chart, decade_range, draw_gapped_line, draw_rule, frame, linear_range, Axes, Chart,
-    LegendEntry, Margins, Rule, Scale, Series,
+    build_chart, decade_range, draw_gapped_line, draw_rule, frame, linear_range, plot_key, Axes,
+    Chart, LegendEntry, Margins, Rule, Scale, Series,
 };
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{ChartArea, ChartBackend, ChartResult, SvgSurface};
@@ -330,53 +330,60 @@ fn draw_service(area: &ChartArea<'_>, data: &FleetChart, style: &ChartStyle) -> 
     );
     let throughput = Series::new("throughput", Pen::dashed(palette.throughput, Weight::Main));
     let goodput = Series::new("goodput", Pen::solid(palette.goodput, Weight::Emphasis));
-    let legend: Vec<LegendEntry> = vec![
-        (&ttft).into(),
-        (&slo).into(),
-        (&throughput).into(),
-        (&goodput).into(),
-    ];
-    let title = "Latency and goodput";
-    let Some(body) = frame(area, style, title, &legend)? else {
+    let Some(body) = frame(area, style, "Latency and goodput", &[])? else {
         return Ok(());
     };
+    // Two plots on one x axis, its labels and title under the lower one only (the upper one is that much taller, so
+    // the two plots are about as tall). Each is named by a key over it, its axis and its lines, where a rotated axis
+    // title would be longer than a short plot on a projected screen is tall; both keep the same room for their tick
+    // labels, so their left edges and the scrubbed time's lines stand one above the other.
     let (_, height) = body.dim_in_pixel();
-    let (top, bottom) = body.split_vertically(height / 2);
+    let tick_style = style.text_style();
+    let x_axis = body.estimate_text_size("0", &tick_style)?.1
+        + body.estimate_text_size("0", &style.label_style())?.1
+        + style.px(16.0);
+    let (top, bottom) = body.split_vertically(height.saturating_sub(x_axis) / 2);
+    let ttft_range = decade_range(
+        data.points
+            .iter()
+            .filter_map(|p| p.ttft_p99)
+            .chain([data.slo_ttft]),
+    );
+    let ttft_samples = [ttft_range.start, ttft_range.end, ttft_range.end / 2.0];
+    let rates = data.points.iter().flat_map(|p| [p.goodput, p.throughput]);
+    let rate_range = linear_range(rates, true, 0.08);
+    let rate_samples = [rate_range.end];
+    let mut y_ticks_width = 0;
+    let tick_texts = ttft_samples
+        .iter()
+        .map(|y| format_latency(*y))
+        .chain(rate_samples.iter().map(|r| format_number(*r)));
+    for text in tick_texts {
+        y_ticks_width = y_ticks_width.max(body.estimate_text_size(&text, &tick_style)?.0);
+    }
+    let margins = Margins {
+        y_ticks_width,
+        ..Margins::default()
+    };
     {
-        let values = data.points.iter().filter_map(|p| p.ttft_p99);
-        let y_range = decade_range(values.chain([data.slo_ttft]));
-        let y_samples = [y_range.start, y_range.end, y_range.end / 2.0];
-        let axes = time_axes(
-            "p99 TTFT (log)",
-            &|y| format_latency(*y),
-            Scale::Log,
-            &y_samples,
-        );
-        let mut chart = build_chart(
-            &top,
-            style,
-            x_range(data),
-            y_range.log_scale(),
-            &axes,
-            Margins::default(),
-        )?;
+        let keyed = [(&ttft).into(), (&slo).into()];
+        let plot = plot_key(&top, style, "p99 TTFT (log)", &keyed)?;
+        let axes = time_axes("", &|y| format_latency(*y), Scale::Log, &ttft_samples);
+        let shared = Margins {
+            shared_x: true,
+            ..margins
+        };
+        let ttft_axis = ttft_range.log_scale();
+        let mut chart = build_chart(&plot, style, x_range(data), ttft_axis, &axes, shared)?;
         draw_rule(&mut chart, style, Rule::AtY(data.slo_ttft), slo.pen)?;
         let line = data.points.iter().map(|p| (minutes(p.t), p.ttft_p99));
         draw_gapped_line(&mut chart, style, line, ttft.pen)?;
         scrubbed_at(&mut chart, style, data)?;
     }
-    let rates = data.points.iter().flat_map(|p| [p.goodput, p.throughput]);
-    let y_range = linear_range(rates, true, 0.08);
-    let y_samples = [y_range.end];
-    let axes = time_axes("req/s", &|r| format_number(*r), Scale::Linear, &y_samples);
-    let mut chart = build_chart(
-        &bottom,
-        style,
-        x_range(data),
-        y_range,
-        &axes,
-        Margins::default(),
-    )?;
+    let keyed = [(&throughput).into(), (&goodput).into()];
+    let plot = plot_key(&bottom, style, "req/s", &keyed)?;
+    let axes = time_axes("", &|r| format_number(*r), Scale::Linear, &rate_samples);
+    let mut chart = build_chart(&plot, style, x_range(data), rate_range, &axes, margins)?;
     let all = data
         .points
         .iter()

@@ -182,12 +182,25 @@ pub(crate) fn frame<'s>(
         title_bottom += style.offset(6.0);
     }
     let legend_top = title_bottom;
-    let legend_height = draw_legend(area, style, legend, legend_top)?;
+    let legend_height = draw_legend(area, style, None, legend, legend_top)?;
     let body_top = legend_top + legend_height + style.offset(4.0);
     if body_top as u32 >= height {
         return Ok(None);
     }
     Ok(Some(area.split_vertically(body_top).1))
+}
+
+/// Names one of a chart's stacked plots across the top of `area`: `lead` (what its y axis measures, "p99 TTFT (log)")
+/// followed by the legend of its own lines, wrapped as the chart's legend is. Returns the area left under it, for the
+/// plot (built with an empty y description: the key says it, level, where a short plot has no room to turn it).
+pub(crate) fn plot_key<'s>(
+    area: &ChartArea<'s>,
+    style: &ChartStyle,
+    lead: &str,
+    entries: &[LegendEntry<'_>],
+) -> ChartResult<ChartArea<'s>> {
+    let height = draw_legend(area, style, Some(lead), entries, 0)?;
+    Ok(area.split_vertically(height + style.offset(2.0)).1)
 }
 
 /// Below this width (CSS px) a chart is laid out for a phone: the legend and the margins pack tighter, and a line's
@@ -203,14 +216,16 @@ pub(crate) fn is_narrow(area: &ChartArea<'_>, style: &ChartStyle) -> bool {
 }
 
 /// Lays the legend out in rows from the left, wrapping at the area's width, and returns the height used. A label
-/// too long for a row of its own (on a phone) is broken between words over as many rows as it needs.
+/// too long for a row of its own (on a phone) is broken between words over as many rows as it needs. A `lead` goes
+/// first, in the axis descriptions' type, with no swatch.
 fn draw_legend(
     area: &ChartArea<'_>,
     style: &ChartStyle,
+    lead: Option<&str>,
     entries: &[LegendEntry<'_>],
     top: i32,
 ) -> ChartResult<i32> {
-    if entries.is_empty() {
+    if entries.is_empty() && lead.is_none() {
         return Ok(0);
     }
     let text_style = style.text_style().pos(Pos::new(HPos::Left, VPos::Center));
@@ -224,6 +239,12 @@ fn draw_legend(
     let right = width as i32 - left;
     let text_room = (right - left - swatch_width - gap).max(1);
     let (mut x, mut y) = (left, top);
+    if let Some(lead) = lead {
+        let lead_style = style.label_style().pos(Pos::new(HPos::Left, VPos::Center));
+        let (width, _) = area.estimate_text_size(lead, &lead_style)?;
+        area.draw_text(lead, &lead_style, (x, y + row_height / 2))?;
+        x += width as i32 + entry_gap;
+    }
     for entry in entries {
         let lines = wrap(area, entry.label(), &text_style, text_room)?;
         let widest = lines.iter().map(|(_, w)| *w).max().unwrap_or(0);

@@ -366,6 +366,7 @@ impl Plot<'_, '_> {
         let margins = Margins {
             top_tags: &top_tags,
             right_tags: &right_tags,
+            ..Margins::default()
         };
         let y_desc = match data.scale {
             LatencyScale::Linear => metric.to_owned(),

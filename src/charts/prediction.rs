@@ -145,6 +145,7 @@ pub fn prediction_chart(
     let margins = Margins {
         top_tags: &top_tags,
         right_tags: &right_tags,
+        ..Margins::default()
     };
     let x_format = |x: &f64| format_percent(*x);
     let plot = match data.metric {

@@ -156,6 +156,7 @@ pub fn queue_over_time(
     let margins = Margins {
         top_tags: &[],
         right_tags: &right_tags,
+        ..Margins::default()
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 

@@ -114,6 +114,7 @@ pub fn throughput_vs_goodput(
     let margins = Margins {
         top_tags: &top_tags,
         right_tags: &right_tags,
+        ..Margins::default()
     };
     let mut chart = build_chart(&body, style, x_range, y_range, &axes, margins)?;
 

@@ -19,6 +19,11 @@ pub(crate) struct Margins<'t> {
     /// The tags the chart will draw in the right margin, which is made as wide as the widest (none on a narrow
     /// chart, see [`is_narrow`]).
     pub right_tags: &'t [Tag],
+    /// The plot shares its x axis with a plot drawn under it (the fleet's latency over its goodput): its ticks and
+    /// grid, but no tick labels nor description, and no room kept for them.
+    pub shared_x: bool,
+    /// The y tick labels' room at least this wide, device px: plots stacked on one x axis line up their left edges.
+    pub y_ticks_width: u32,
 }
 
 /// How an axis maps values: a log axis labels only the ticks it has room for (see [`LogLabels`]).
@@ -69,7 +74,7 @@ where
     };
     let (_, text_height) = body.estimate_text_size("0", &text_style)?;
     let (_, label_height) = body.estimate_text_size("0", &label_style)?;
-    let mut widest_tick = 0;
+    let mut widest_tick = margins.y_ticks_width;
     for sample in axes.y_samples {
         widest_tick = widest_tick.max(
             body.estimate_text_size(&(axes.y_format)(sample), &text_style)?
@@ -87,31 +92,55 @@ where
         // Room for the last x tick label, which is centred on the plot's right edge.
         style.px(28.0)
     };
-    let build = |tag_rows: usize| {
+    // A plot shorter than its rotated y description (two plots stacked on a projected screen) takes the description
+    // above it, left-aligned over the tick labels, instead of letting it run up over the legend.
+    let (y_desc_length, _) = body.estimate_text_size(axes.y_desc, &label_style)?;
+    let x_label_area = if margins.shared_x {
+        style.px(TICK_CSS)
+    } else {
+        text_height + label_height + 3 * gap
+    };
+    let build = |tag_rows: usize, desc_above: bool| {
+        let desc_row = if desc_above { label_height + gap } else { 0 };
+        let desc_column = if desc_above || axes.y_desc.is_empty() {
+            0
+        } else {
+            label_height
+        };
         ChartBuilder::on(body)
-            .margin_top(gap + tag_rows as u32 * (text_height + gap))
+            .margin_top(gap + desc_row + tag_rows as u32 * (text_height + gap))
             .margin_right(right_tag_width)
             .margin_left(gap)
             .margin_bottom(gap)
-            .x_label_area_size(text_height + label_height + 3 * gap)
-            .y_label_area_size(widest_tick + label_height + 3 * gap)
+            .x_label_area_size(x_label_area)
+            .y_label_area_size(widest_tick + desc_column + 3 * gap)
             .build_cartesian_2d(x_spec.clone(), y_spec.clone())
     };
     // The top tags' rows depend only on the horizontal layout: lay the chart out with one row, count the rows the
-    // tags take there, and lay it out again if they take another number.
+    // tags take there, and lay it out again if they take another number (or the description must go above).
     let guess = usize::from(!margins.top_tags.is_empty());
-    let mut chart = build(guess)?;
+    let mut chart = build(guess, false)?;
     let rows = place_top_tags(body, &chart, style, margins.top_tags)?
         .iter()
         .map(|placed| placed.row + 1)
         .max()
         .unwrap_or(0);
+    let plot_height = |chart: &Chart<'_, '_, _, _>| {
+        let (_, ys) = chart.plotting_area().get_pixel_range();
+        (ys.end - ys.start).max(0) as u32
+    };
+    let mut desc_above = false;
     if rows != guess {
-        chart = build(rows)?;
+        chart = build(rows, false)?;
+    }
+    if !desc_above && y_desc_length + 2 * gap > plot_height(&chart) {
+        desc_above = true;
+        chart = build(rows, true)?;
     }
     let x_labels = fit_labels(body, &chart, style, axes, Direction::X)?;
     let y_labels = fit_labels(body, &chart, style, axes, Direction::Y)?;
     let x_format = |x: &f64| match &x_labels {
+        _ if margins.shared_x => String::new(),
         Labels::Log(labels) if !labels.keeps(*x) => String::new(),
         _ => (axes.x_format)(x),
     };
@@ -122,7 +151,7 @@ where
     let axis_style = ShapeStyle::from(style.palette.axis).stroke_width(style.px(1.0));
     chart
         .configure_mesh()
-        .y_desc(axes.y_desc)
+        .y_desc(if desc_above { "" } else { axes.y_desc })
         .x_labels(x_labels.hint(axes.x_labels))
         .y_labels(y_labels.hint(axes.y_labels))
         .x_label_formatter(&x_format)
@@ -136,7 +165,13 @@ where
         .light_line_style(TRANSPARENT)
         .set_all_tick_mark_size(style.px(TICK_CSS))
         .draw()?;
-    draw_x_desc(body, &chart, axes.x_desc, &label_style, gap)?;
+    if desc_above {
+        let at_top_left = label_style.pos(Pos::new(HPos::Left, VPos::Top));
+        body.draw_text(axes.y_desc, &at_top_left, (gap as i32, gap as i32))?;
+    }
+    if !margins.shared_x {
+        draw_x_desc(body, &chart, axes.x_desc, &label_style, gap)?;
+    }
     Ok(chart)
 }
 
@@ -257,16 +292,21 @@ fn fit_labels<X: Axis + ValueFormatter<f64>, Y: Axis + ValueFormatter<f64>>(
     };
     match scale {
         Scale::Linear => {
-            for count in (2..=wanted.max(2)).rev() {
+            for count in (1..=wanted.max(1)).rev() {
                 if fits(&key_points(count))? {
                     return Ok(Labels::Linear(count));
                 }
             }
-            Ok(Labels::Linear(2))
+            Ok(Labels::Linear(1))
         }
         Scale::Log => {
             let ticks = key_points(wanted);
-            for labels in LogLabels::DENSEST_FIRST {
+            // Then every third power of ten, every fourth…: a short plot keeps one label rather than piled ones.
+            let sparser = (3..=12).map(|decade_step| LogLabels {
+                mantissas: &[1.0],
+                decade_step,
+            });
+            for labels in LogLabels::DENSEST_FIRST.into_iter().chain(sparser) {
                 let kept: Vec<f64> = ticks.iter().copied().filter(|t| labels.keeps(*t)).collect();
                 if fits(&kept)? {
                     return Ok(Labels::Log(labels));
