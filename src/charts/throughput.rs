@@ -5,8 +5,8 @@
 use super::format::{format_number, format_percent};
 use super::frame::{
     build_chart, draw_gapped_band, draw_gapped_line, draw_measured, draw_note, draw_right_tags,
-    draw_rule, draw_top_tags, end_tag, frame, linear_range, plot_rect, Axes, Margins, Measured,
-    PlotRect, Rule, Scale, Series, Shade, Tag,
+    draw_rule, draw_top_tags, end_tag, frame, linear_range, measured_rings, plot_rect, Axes,
+    Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
 };
 use super::latency::{current_load_marker, load_range, measured_rows, nearest};
 use super::style::{ChartStyle, Pen, Weight};
@@ -132,12 +132,15 @@ pub fn throughput_vs_goodput(
         let away = data.points.iter().map(|p| (p.offered_load, p.turned_away));
         draw_gapped_line(&mut chart, style, away, turned_away.pen)?;
     }
+    // Each run's label keeps off every ring, not only the labels placed before it (the lower run's "model −5%"
+    // touched the upper run's ring at light load).
+    let mut rings = measured_rings(&chart, style, &data.measured);
     draw_measured(
         &mut chart,
         style,
         &data.measured,
         palette.marker,
-        &mut Vec::new(),
+        &mut rings,
     )?;
 
     draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
