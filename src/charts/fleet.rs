@@ -323,7 +323,8 @@ fn draw_load(area: &ChartArea<'_>, data: &FleetChart, style: &ChartStyle) -> Cha
 
 fn draw_service(area: &ChartArea<'_>, data: &FleetChart, style: &ChartStyle) -> ChartResult {
     let palette = &style.palette;
-    let ttft = Series::new("p99 TTFT", Pen::solid(palette.p99, Weight::Emphasis));
+    // The upper plot's line is its axis: named once, with its scale, so its key fits one row of a presenter's pane.
+    let ttft = Series::new("p99 TTFT (log)", Pen::solid(palette.p99, Weight::Emphasis));
     let slo = Series::new(
         format!("SLO {}", format_latency(data.slo_ttft)),
         Pen::dashed(palette.slo, Weight::Guide),
@@ -367,7 +368,7 @@ fn draw_service(area: &ChartArea<'_>, data: &FleetChart, style: &ChartStyle) -> 
     };
     {
         let keyed = [(&ttft).into(), (&slo).into()];
-        let plot = plot_key(&top, style, "p99 TTFT (log)", &keyed)?;
+        let plot = plot_key(&top, style, None, &keyed)?;
         let axes = time_axes("", &|y| format_latency(*y), Scale::Log, &ttft_samples);
         let shared = Margins {
             shared_x: true,
@@ -381,7 +382,7 @@ fn draw_service(area: &ChartArea<'_>, data: &FleetChart, style: &ChartStyle) -> 
         scrubbed_at(&mut chart, style, data)?;
     }
     let keyed = [(&throughput).into(), (&goodput).into()];
-    let plot = plot_key(&bottom, style, "req/s", &keyed)?;
+    let plot = plot_key(&bottom, style, Some("req/s"), &keyed)?;
     let axes = time_axes("", &|r| format_number(*r), Scale::Linear, &rate_samples);
     let mut chart = build_chart(&plot, style, x_range(data), rate_range, &axes, margins)?;
     let all = data

@@ -190,16 +190,17 @@ pub(crate) fn frame<'s>(
     Ok(Some(area.split_vertically(body_top).1))
 }
 
-/// Names one of a chart's stacked plots across the top of `area`: `lead` (what its y axis measures, "p99 TTFT (log)")
-/// followed by the legend of its own lines, wrapped as the chart's legend is. Returns the area left under it, for the
-/// plot (built with an empty y description: the key says it, level, where a short plot has no room to turn it).
+/// Names one of a chart's stacked plots across the top of `area`: `lead` (what its y axis measures, "req/s"; none
+/// where its line's name says it) followed by the legend of its own lines, wrapped as the chart's legend is. Returns
+/// the area left under it, for the plot (built with an empty y description: the key says it, level, where a short
+/// plot has no room to turn it).
 pub(crate) fn plot_key<'s>(
     area: &ChartArea<'s>,
     style: &ChartStyle,
-    lead: &str,
+    lead: Option<&str>,
     entries: &[LegendEntry<'_>],
 ) -> ChartResult<ChartArea<'s>> {
-    let height = draw_legend(area, style, Some(lead), entries, 0)?;
+    let height = draw_legend(area, style, lead, entries, 0)?;
     Ok(area.split_vertically(height + style.offset(2.0)).1)
 }
 
