@@ -55,7 +55,8 @@ struct State {
     projection: Option<leptos::prelude::Signal<f64>>,
     /// The latest request posted: an older answer is dropped.
     request: u32,
-    /// The charts' height last asked for (0: each panel's own).
+    /// The charts' width and height last asked for (height 0: each panel's own).
+    asked_width: u32,
     asked_height: u32,
     /// This window's clock while it moves the day.
     playing: Option<IntervalHandle>,
@@ -164,6 +165,15 @@ fn build(state: &Shared, id: &str) {
     }
     // Kept as long as the widget's elements.
     listener.forget();
+    // On a screen the slide's refit steps its type down after the first days are drawn, which widens the widget and
+    // moves the charts up: the charts are drawn again at the box they then have (at 1920×1080 they had stopped 110
+    // px above the navigation).
+    let resized = state.clone();
+    let on_resize = Closure::<dyn Fn()>::new(move || refit(&resized));
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+        observer.observe(&root);
+    }
+    on_resize.forget();
     state.borrow_mut().root = Some(root);
     post(state, ToWorker::Start { id: id.to_owned() });
 }
@@ -283,6 +293,25 @@ fn say(state: &Shared, name: &str, text: &str) {
     }
 }
 
+/// Draws the charts again when, on a screen, the box they would be drawn at is no longer the one they were asked for
+/// (by more than a few pixels, so that their own new height does not draw them again).
+fn refit(state: &Shared) {
+    let changed = {
+        let s = state.borrow();
+        match &s.root {
+            Some(root) if s.asked_height > 0 => {
+                let width = chart_width(root.client_width(), true);
+                let height = presented_height(Some(root));
+                width.abs_diff(s.asked_width) > 8 || height.abs_diff(s.asked_height) > 8
+            }
+            _ => false,
+        }
+    };
+    if changed {
+        draw(state);
+    }
+}
+
 /// Posts the day as it stands, starting the worker the first time.
 fn draw(state: &Shared) {
     let message = {
@@ -295,9 +324,9 @@ fn draw(state: &Shared) {
         let width = s
             .root
             .as_ref()
-            .map_or(0, |root| chart_width(root.client_width()));
-        let height = presented_height(s.root.as_ref(), projection);
-        s.asked_height = height;
+            .map_or(0, |root| chart_width(root.client_width(), on_screen(root)));
+        let height = presented_height(s.root.as_ref());
+        (s.asked_width, s.asked_height) = (width, height);
         ToWorker::Draw {
             settings: s.settings,
             at: s.at,
@@ -354,17 +383,11 @@ fn on_reply(state: &Shared, reply: &web_sys::js_sys::Array) {
             }
             // On a screen the first day is drawn before the controls above the charts are in: once they are, the
             // charts take the room left under them.
-            let (asked, projection, root) = {
+            let (asked, root) = {
                 let s = state.borrow();
-                (
-                    s.asked_height,
-                    s.projection
-                        .and_then(|p| p.try_get_untracked())
-                        .unwrap_or(1.0),
-                    s.root.clone(),
-                )
+                (s.asked_height, s.root.clone())
             };
-            if asked.abs_diff(presented_height(root.as_ref(), projection)) > 8 {
+            if asked.abs_diff(presented_height(root.as_ref())) > 8 {
                 draw(state);
             }
             // The comparison comes next: the last one stays (same rows, same height) marked as being redone.
@@ -500,31 +523,56 @@ fn stop(state: &Shared) -> bool {
     played
 }
 
-/// Each chart's height on a projected screen (`projection` above 1): both the same, the room left on the screen's
-/// slide under the figures and controls (45% of the slide before the charts' box is laid out); 0 (each panel's own)
-/// on the lesson page.
-fn presented_height(root: Option<&Element>, projection: f64) -> u32 {
-    if projection <= 1.0 {
-        return 0;
-    }
-    let Some(slide) = root.and_then(|r| r.closest(".present-slide").ok().flatten()) else {
+/// Each chart's height on a screen of the presentation (the audience's or the presenter's pane): both the same, the room left on the screen's
+/// slide under the figures and controls, less what stands under the charts (the widget's padding, border and margin,
+/// the slide's padding: 58 px at 1920×1080, where a fixed 28 px let the slide overflow once the charts filled it);
+/// 45% of the slide before the charts' box is laid out; 0 (each panel's own) on the lesson page.
+fn presented_height(root: Option<&Element>) -> u32 {
+    let Some(root) = root else { return 0 };
+    let Some(slide) = root.closest(".present-slide").ok().flatten() else {
         return 0;
     };
     let bottom = slide.get_bounding_client_rect().bottom();
-    let charts = root.and_then(|r| r.query_selector(".fleet-charts").ok().flatten());
-    match charts.map(|c| c.get_bounding_client_rect().top()) {
-        // Less the widget's padding and border under the charts.
-        Some(top) if top > 0.0 && bottom - top > 200.0 => (bottom - top - 28.0) as u32,
+    let charts = root.query_selector(".fleet-charts").ok().flatten();
+    let room = match (charts, root.parent_element()) {
+        (Some(charts), Some(widget)) => {
+            let charts = charts.get_bounding_client_rect();
+            let under = widget.get_bounding_client_rect().bottom() - charts.bottom()
+                + css_px(&widget, "margin-bottom")
+                + css_px(&slide, "padding-bottom");
+            // A pixel for rounding: the slide must not scroll by one.
+            Some(bottom - charts.top() - under - 1.0).filter(|_| charts.top() > 0.0)
+        }
+        _ => None,
+    };
+    match room {
+        Some(room) if room > 200.0 => room as u32,
         _ => (f64::from(slide.client_height()) * 0.45) as u32,
     }
 }
 
+/// Whether the widget is on a screen of the presentation (the presenter's pane included, whose type is not
+/// projected), not on the lesson page.
+fn on_screen(root: &Element) -> bool {
+    root.closest(".present-slide").ok().flatten().is_some()
+}
+
+/// A length property of `element`'s computed style, CSS px (0 when it cannot be read).
+fn css_px(element: &Element, property: &str) -> f64 {
+    web_sys::window()
+        .and_then(|w| w.get_computed_style(element).ok().flatten())
+        .and_then(|style| style.get_property_value(property).ok())
+        .and_then(|value| value.trim_end_matches("px").parse().ok())
+        .unwrap_or(0.0)
+}
+
 /// One chart's width in the widget of `width` CSS px: half of it, less the gap, where the stylesheet puts two charts
-/// side by side (two 30rem columns and a 1rem gap); 720 before the widget is laid out.
-fn chart_width(width: i32) -> u32 {
+/// side by side (two 30rem columns and a 1rem gap, or always on a screen, `presented`, the presenter's narrow pane
+/// included); 720 before the widget is laid out.
+fn chart_width(width: i32, presented: bool) -> u32 {
     match width.max(0) as u32 {
         0 => 720,
-        w if w >= 61 * 16 => (w - 16) / 2,
+        w if presented || w >= 61 * 16 => w.saturating_sub(16) / 2,
         w => w,
     }
 }
