@@ -1,6 +1,7 @@
 // The instructor's room: no text is drawn over a chart's text — presented at 1920×1080 and 1280×720, the lab's
-// caption under its two charts clears their x-axis titles; on "Your server" at 1280 px, the measured rings' labels
-// clear each other and the curves' value labels.
+// caption under its two charts clears their x-axis titles and the fleet's charts' text clears itself; on "Your server"
+// at 768 and 1280 px, the measured rings' labels clear each other, the curves' value labels and every ring; on the
+// lesson page at 390 and 768 px, the fleet's and the batch timeline's charts print no text over text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -27,14 +28,37 @@ async function presentScreenWith(page, selector) {
  * Records where every canvas writes its text, from its last drawing (a drawing starts by sizing the canvas, which
  * clears it): `window.__canvasTextBoxes(canvas)` lists each string with its box in the page's CSS pixels, from the
  * context's transform and the text's measured extent (so rotated and aligned text is boxed where it is drawn).
+ * `window.__canvasRings(canvas)` lists the rings it stroked (the measured runs') as boxes the same way, each named
+ * "○" for the overlap messages.
  */
 export function recordCanvasTextBoxes() {
   const drawn = new WeakMap();
+  const rings = new WeakMap();
   const width = Object.getOwnPropertyDescriptor(HTMLCanvasElement.prototype, 'width');
   Object.defineProperty(HTMLCanvasElement.prototype, 'width', {
     ...width,
-    set(value) { drawn.set(this, []); width.set.call(this, value); },
+    set(value) { drawn.set(this, []); rings.set(this, []); width.set.call(this, value); },
   });
+  // A circle is a ring when its path is stroked (a filled one is a dot at the current load, or its halo).
+  const path = new WeakMap();
+  const { arc, beginPath, stroke } = CanvasRenderingContext2D.prototype;
+  CanvasRenderingContext2D.prototype.beginPath = function (...rest) {
+    path.set(this, []);
+    return beginPath.call(this, ...rest);
+  };
+  CanvasRenderingContext2D.prototype.arc = function (x, y, r, ...rest) {
+    const t = this.getTransform();
+    const [cx, cy] = [t.a * x + t.c * y + t.e, t.b * x + t.d * y + t.f];
+    path.get(this)?.push({ cx, cy, r: r * Math.hypot(t.a, t.b) });
+    return arc.call(this, x, y, r, ...rest);
+  };
+  CanvasRenderingContext2D.prototype.stroke = function (...rest) {
+    const half = this.lineWidth / 2;
+    for (const { cx, cy, r } of path.get(this) ?? []) {
+      rings.get(this.canvas)?.push({ text: '○', left: cx - r - half, right: cx + r + half, top: cy - r - half, bottom: cy + r + half });
+    }
+    return stroke.call(this, ...rest);
+  };
   const fillText = CanvasRenderingContext2D.prototype.fillText;
   CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
     const m = this.measureText(String(text));
@@ -54,10 +78,10 @@ export function recordCanvasTextBoxes() {
     });
     return fillText.call(this, text, x, y, ...rest);
   };
-  window.__canvasTextBoxes = (canvas) => {
+  const inPage = (canvas, boxes) => {
     const rect = canvas.getBoundingClientRect();
     const scale = rect.width / canvas.width;
-    return (drawn.get(canvas) ?? []).map((b) => ({
+    return (boxes.get(canvas) ?? []).map((b) => ({
       text: b.text,
       left: rect.left + b.left * scale,
       right: rect.left + b.right * scale,
@@ -65,6 +89,17 @@ export function recordCanvasTextBoxes() {
       bottom: rect.top + b.bottom * scale,
     }));
   };
+  window.__canvasTextBoxes = (canvas) => inPage(canvas, drawn);
+  window.__canvasRings = (canvas) => inPage(canvas, rings);
+}
+
+/** The boxes of the text in each SVG under `selector` (the fleet's charts), in the page's CSS pixels, per SVG. */
+async function svgTextBoxes(page, selector) {
+  return page.evaluate((selector) => [...document.querySelectorAll(selector)].map((svg) =>
+    [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent.trim(), left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }).filter((b) => b.right > b.left)), selector);
 }
 
 /** How far two boxes overlap, as [width, height] (both > 0 when they do). */
@@ -124,11 +159,17 @@ for (const [width, height] of [[1920, 1080], [1280, 720]]) {
   });
 }
 
-/** Pairs of strings in `boxes` drawn over each other (by more than a pixel each way). */
+/**
+ * Pairs of strings in `boxes` drawn over each other (by more than a pixel each way). The same string twice in the same
+ * place reads as one: plotters draws each power of ten of a log axis twice, as the last tick of one decade and the
+ * first of the next.
+ */
 function collisions(boxes) {
   const found = [];
+  const same = (a, b) => a.text === b.text && Math.abs(a.left - b.left) < 1 && Math.abs(a.top - b.top) < 1;
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {
+      if (same(boxes[i], boxes[j])) continue;
       const [w, h] = overlap(boxes[i], boxes[j]);
       if (w > 1 && h > 1) found.push(`"${boxes[i].text}" × "${boxes[j].text}" (${w.toFixed(0)}×${h.toFixed(0)} px)`);
     }
@@ -136,37 +177,78 @@ function collisions(boxes) {
   return found;
 }
 
-test('on "Your server" at 1280 px, the measured rings\' labels and the curves\' value labels never print over each other', async () => {
-  const { page, context, problems } = await site.open(LESSON, { width: 1280, height: 720 });
-  await context.addInitScript(recordCanvasTextBoxes);
-  await page.reload();
-  const lab = await liveWidget(page, 'knee-lab');
-  const details = lab.locator('details.lab-your-server');
-  await details.locator('summary').click();
-  await details.getByLabel('Files', { exact: true }).setInputFiles(RESULTS);
-  await details.getByLabel('Your --max-num-seqs', { exact: true }).fill('64');
-  await details.getByRole('button', { name: 'Calibrate' }).click();
-  await details.locator('[data-yours="status"]').filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
-  const slider = lab.getByRole('slider', { name: 'Offered load' });
-  const canvases = lab.locator('.lab-charts-main canvas');
-  // Light load, where the runs were measured and the rings sit among the curves' dots; then a heavier one.
-  for (const [key, name] of [['Home', 'light'], ['PageUp', 'light-plus'], ['End', 'full']]) {
-    await slider.focus();
-    await page.keyboard.press(key);
-    await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
-    await canvases.first().scrollIntoViewIfNeeded();
+/** Text drawn over a measured run's ring (by more than a pixel each way): a label on a ring hides both. */
+function onRings(boxes, rings) {
+  return boxes.flatMap((b) => rings.map((r) => [r, overlap(b, r)]).filter(([, [w, h]]) => w > 1 && h > 1)
+    .map(([r, [w, h]]) => `"${b.text}" on the circle at ${Math.round((r.left + r.right) / 2)},${Math.round((r.top + r.bottom) / 2)} `
+      + `(${w.toFixed(0)}×${h.toFixed(0)} px)`));
+}
+
+for (const width of [768, 1280]) {
+  test(`on "Your server" at ${width} px, the measured rings' labels and the curves' value labels never print over each other nor over a ring`, async () => {
+    const { page, context, problems } = await site.open(LESSON, { width, height: 720 });
+    await context.addInitScript(recordCanvasTextBoxes);
+    await page.reload();
+    const lab = await liveWidget(page, 'knee-lab');
+    const details = lab.locator('details.lab-your-server');
+    await details.locator('summary').click();
+    await details.getByLabel('Files', { exact: true }).setInputFiles(RESULTS);
+    await details.getByLabel('Your --max-num-seqs', { exact: true }).fill('64');
+    await details.getByRole('button', { name: 'Calibrate' }).click();
+    await details.locator('[data-yours="status"]').filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+    const slider = lab.getByRole('slider', { name: 'Offered load' });
+    const canvases = lab.locator('.lab-charts-main canvas');
+    // Light load, where the runs were measured and the rings sit among the curves' dots; then a heavier one.
+    for (const [key, name] of [['Home', 'light'], ['PageUp', 'light-plus'], ['End', 'full']]) {
+      await slider.focus();
+      await page.keyboard.press(key);
+      await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
+      await canvases.first().scrollIntoViewIfNeeded();
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await page.waitForTimeout(300);
+      const drawn = await canvases.evaluateAll((all) => all.map((canvas) => ({
+        text: window.__canvasTextBoxes(canvas), rings: window.__canvasRings(canvas),
+      })));
+      const load = await slider.getAttribute('aria-valuetext');
+      await screenshot(page, `room-your-server-${name}-${width}`);
+      const rings = drawn.flatMap((d) => d.text).filter((b) => /^model /.test(b.text)).length;
+      const found = drawn.flatMap((d) => collisions(d.text));
+      const covered = drawn.flatMap((d) => onRings(d.text, d.rings));
+      console.log(`${width} px at ${load}: ${drawn.flatMap((d) => d.text).length} strings, ${rings} ring labels, `
+        + `${drawn.flatMap((d) => d.rings).length} rings; overlaps: ${[...found, ...covered].join('; ') || 'none'}`);
+      assert.deepEqual(found, [], `text over text at ${load}`);
+      assert.deepEqual(covered, [], `text over a ring at ${load}`);
+    }
+    assert.deepEqual(problems(), []);
+  });
+}
+
+for (const width of [390, 768]) {
+  test(`at ${width} px on the lesson page, the fleet's charts and the batch timeline draw no text over text`, async () => {
+    const { page, context, problems } = await site.open(LESSON, { width, height: 800 });
+    await context.addInitScript(recordCanvasTextBoxes);
+    await page.reload();
+    const timeline = await liveWidget(page, 'batch-timeline');
+    const timelineCanvases = timeline.locator('canvas[role="img"]');
+    await timelineCanvases.first().waitFor({ timeout: 20000 });
+    await timelineCanvases.first().scrollIntoViewIfNeeded();
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.waitForTimeout(300);
-    const drawn = await canvases.evaluateAll((all) => all.map((canvas) => window.__canvasTextBoxes(canvas)));
-    const load = await slider.getAttribute('aria-valuetext');
-    await screenshot(page, `room-your-server-${name}-1280`);
-    const rings = drawn.flat().filter((b) => /^model /.test(b.text)).length;
-    const found = drawn.flatMap(collisions);
-    console.log(`at ${load}: ${drawn.flat().length} strings, ${rings} ring labels, overlaps: ${found.join('; ') || 'none'}`);
-    assert.deepEqual(found, [], `text over text at ${load}`);
-  }
-  assert.deepEqual(problems(), []);
-});
+    const timelineText = await timelineCanvases.evaluateAll((all) => all.map((canvas) => window.__canvasTextBoxes(canvas)));
+    await screenshot(page, `room-timeline-${width}`);
+    const fleet = await liveWidget(page, 'fleet-day');
+    await fleet.locator('.fleet-compared:not([aria-busy]) .fleet-compare').waitFor({ timeout: 30000 });
+    await fleet.locator('.fleet-charts').scrollIntoViewIfNeeded();
+    const fleetText = await svgTextBoxes(page, 'section[data-widget="fleet-day"] .fleet-svg svg');
+    await fleet.locator('.fleet-charts').screenshot({ path: `tests/browser/artifacts/room-fleet-${width}.png` });
+    const strings = (all) => all.flat().length;
+    const found = [...timelineText, ...fleetText].flatMap(collisions);
+    console.log(`${width} px: timeline ${strings(timelineText)} strings, fleet ${strings(fleetText)} strings; overlaps: ${found.join('; ') || 'none'}`);
+    assert.ok(strings(timelineText) > 0 && fleetText.length === 2 && fleetText.every((svg) => svg.length > 0), 'both widgets drew text');
+    assert.deepEqual(found, []);
+    assert.deepEqual(problems(), []);
+  });
+}
 
 /** Sizes and boxes of the presented fleet in `scope`: its figures, its charts' SVG text, and how far it reaches. */
 async function fleetLayout(page, scope) {
@@ -200,6 +282,7 @@ for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
     await page.locator(`${scope} .fleet-compare`).waitFor({ timeout: 30000 });
     await settledScreen(page, scope);
     const layout = await fleetLayout(page, scope);
+    const text = await svgTextBoxes(page, `${scope} .fleet-svg svg`);
     await screenshot(page, `room-fleet-present-${width}x${height}`);
     console.log(`fleet ${width}×${height}: ${JSON.stringify(layout)}`);
     assert.equal(layout.figures.length, 4, 'four headline figures');
@@ -209,6 +292,9 @@ for (const [width, height, least] of [[1920, 1080, 40], [1280, 720, 28]]) {
     const [a, b] = layout.charts;
     assert.ok(Math.abs(a.width - b.width) <= 2 && Math.abs(a.height - b.height) <= 2, `charts ${a.width}×${a.height} and ${b.width}×${b.height}`);
     for (const chart of layout.charts) assert.ok(chart.smallest >= least / 2, `chart text ${chart.smallest} px`);
+    // Every string of both charts clear of every other: tick labels, axis keys, legend and titles.
+    assert.equal(text.length, 2);
+    assert.deepEqual(text.flatMap(collisions), [], 'text over text in the fleet\'s charts');
     assert.ok(layout.lowest <= layout.navTop + 1, `the widget reaches ${layout.lowest}, the navigation starts at ${layout.navTop}`);
     assert.deepEqual(problems(), []);
   });
@@ -271,6 +357,10 @@ test('the fleet presented: the presenter drives its settings, time and Play by k
   assert.equal(await inLate.getByLabel('Traffic').inputValue(), traffic);
   assert.equal(await inLate.locator('.fleet-summary').textContent(), await inAudience.locator('.fleet-summary').textContent());
   await screenshot(presenterPage, 'room-fleet-presenter-1280x720');
+  // The presenter's pane holds both charts side by side, their text clear of itself there too.
+  const pane = await svgTextBoxes(presenterPage, '.presenter-current .fleet-svg svg');
+  assert.equal(pane.length, 2);
+  assert.deepEqual(pane.flatMap(collisions), [], 'text over text in the presenter\'s charts');
   assert.deepEqual(audience.problems(), []);
 });
 
