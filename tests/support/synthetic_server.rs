@@ -17,6 +17,7 @@ pub fn truth() -> Scenario {
             max_num_seqs: 64,
             max_num_batched_tokens: 4096,
             chunked_prefill: true,
+            prefill_first: false,
             iteration: IterationModel {
                 fixed: 0.015,
                 per_prefill_token: 0.0,
