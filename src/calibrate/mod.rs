@@ -440,7 +440,8 @@ impl From<&ServerFlags> for Settings {
         assumptions.push(match flags.chunked_prefill {
             Some(on) => format!("chunked prefill {} (given)", if on { "on" } else { "off" }),
             None if v0 => {
-                "chunked prefill off (assumed, vLLM V0's default; give --chunked-prefill)".to_owned()
+                "chunked prefill off (assumed, vLLM V0's default; give --chunked-prefill)"
+                    .to_owned()
             }
             None => {
                 "chunked prefill on (assumed, vLLM V1's default; give --chunked-prefill)".to_owned()

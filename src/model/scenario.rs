@@ -646,8 +646,13 @@ impl LlmFleet {
         let (prefill, decoding) = (b * p / o, b * (o - 1.0) / o);
         let iteration = if self.prefill_first && !self.chunked_prefill {
             let prefill_steps = (b / o).min(1.0);
-            self.iteration.mean_duration(0.0, decoding, context)
-                + prefill_steps * self.iteration.mean_duration(prefill / prefill_steps, 0.0, 0.0)
+            let prompts_step = if prefill_steps > 0.0 {
+                self.iteration
+                    .mean_duration(prefill / prefill_steps, 0.0, 0.0)
+            } else {
+                0.0
+            };
+            self.iteration.mean_duration(0.0, decoding, context) + prefill_steps * prompts_step
         } else {
             self.iteration.mean_duration(prefill, decoding, context)
         };

@@ -56,7 +56,12 @@ pub fn simulated(rate: f64, n: u64, seed: u64) -> (BenchSummary, Vec<RequestTrac
 }
 
 /// [`simulated`] on the server `s`.
-pub fn simulated_on(s: &Scenario, rate: f64, n: u64, seed: u64) -> (BenchSummary, Vec<RequestTrace>) {
+pub fn simulated_on(
+    s: &Scenario,
+    rate: f64,
+    n: u64,
+    seed: u64,
+) -> (BenchSummary, Vec<RequestTrace>) {
     let requests = bench_requests(s, rate, n, seed).unwrap();
     let (summary, mut lives) = replay_traced(s, &requests, Some(rate)).unwrap();
     lives.sort_by_key(|l| l.index);
