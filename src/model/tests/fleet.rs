@@ -2,9 +2,7 @@
 //! model; Little's Law holds per replica; join-the-shortest-queue is no worse than round robin; a longer start-up
 //! never helps on a spike; the autoscaler stays in its bounds; the traffic's arrivals follow its curve.
 
-use goodput_model::fleet::{
-    simulate, FleetDay, FleetSpec, Route, Shape, Signal, Traffic, Trigger,
-};
+use goodput_model::fleet::{simulate, FleetDay, FleetSpec, Route, Shape, Signal, Traffic, Trigger};
 use goodput_model::{bench_requests, replay, Scenario};
 use proptest::prelude::*;
 
