@@ -7,6 +7,7 @@ use goodput::lesson::{Block, Html, Lesson};
 use goodput::views::island_codec::{self as codec, IslandElement};
 use scraper::{ElementRef, Selector};
 
+#[allow(dead_code)]
 #[path = "support/markup.rs"]
 mod markup_scan;
 use markup_scan::lesson_page;
@@ -155,7 +156,11 @@ fn every_reveal_reads_back_with_its_answer() {
     assert_eq!(read.len(), written.len());
     for (read, written) in read.iter().zip(&written) {
         assert_eq!(&read.answer, written, "{}", read.id);
-        assert!(!read.show.is_empty() && !read.hide.is_empty(), "{}", read.id);
+        assert!(
+            !read.show.is_empty() && !read.hide.is_empty(),
+            "{}",
+            read.id
+        );
     }
 }
 
