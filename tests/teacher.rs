@@ -622,6 +622,16 @@ fn each_kind_of_question_is_read_from_its_wording() {
             "Does W include the time in the queue?",
             QuestionKind::Composition,
         ),
+        ("ttft is the sum of what", QuestionKind::Composition),
+        ("what are the parts of TTFT", QuestionKind::Composition),
+        (
+            "what does maxing out the batch do to ttft",
+            QuestionKind::Consequence,
+        ),
+        (
+            "what gauge shows how many requests are sitting in queue rn",
+            QuestionKind::WhichSignal,
+        ),
         (
             "how long does a new replica take to serve?",
             QuestionKind::Duration,

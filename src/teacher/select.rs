@@ -3,7 +3,9 @@
 //! few words with any one paragraph), and how well its kind of block suits the kind of question
 //! ([`super::kinds`]). A question is searched with the lesson's words for what it says ([`super::vocabulary`]).
 
-use super::kinds::{preferred, suitability, without_cue, QuestionKind};
+use super::kinds::{
+    preferred, read, signal_asked, suitability, without_cue, QuestionKind, SignalAsked,
+};
 use super::passages::{Passage, PassageKind};
 use super::rank::PassageIndex;
 use super::vocabulary::translate;
@@ -136,8 +138,14 @@ impl Library {
     }
 
     /// The distinct stemmed words of `text`, a question of `kind`, without its kind's cue and with the lesson's
-    /// words for what it says, that some passage has.
+    /// words for what it says, that some passage has. A comparison is its two terms alone: "throughput vs latency:
+    /// a rate against a time" answers "latency vs throughput??", whose words are just the two terms.
     fn known_terms(&self, kind: QuestionKind, text: &str) -> Vec<String> {
+        let compared = (kind == QuestionKind::Comparison)
+            .then(|| read(text).compared)
+            .flatten()
+            .map(|(a, b)| format!("{a} {b}"));
+        let text = compared.as_deref().unwrap_or(text);
         let mut terms = self.index.terms(&format!(
             "{} {}",
             without_cue(kind, text),
@@ -283,6 +291,7 @@ impl Library {
     fn leads(
         &self,
         kind: QuestionKind,
+        asked: SignalAsked,
         best: usize,
         order: &[(usize, f64)],
         own: &[f64],
@@ -300,7 +309,7 @@ impl Library {
                     let passage = &self.passages[at];
                     passage.kind == *wanted
                         && passage.part_id == *part
-                        && suitability(kind, passage) > 0.0
+                        && suitability(kind, passage, asked) > 0.0
                         && (own[at] >= LEAD_SHARE * best_own
                             || matches!(wanted, PassageKind::Tldr | PassageKind::Analogy))
                 })
@@ -334,7 +343,15 @@ impl Library {
         let mut leads: Vec<usize> = said.into_iter().collect();
         let suited = relevance
             .first()
-            .map(|&(best, _)| self.leads(kind, said.unwrap_or(best), &relevance, &own))
+            .map(|&(best, _)| {
+                self.leads(
+                    kind,
+                    signal_asked(question),
+                    said.unwrap_or(best),
+                    &relevance,
+                    &own,
+                )
+            })
             .unwrap_or_default();
         leads.extend(suited.into_iter().filter(|at| Some(*at) != said));
         leads.truncate(LEADS);
