@@ -79,6 +79,7 @@ fn exponential_fleet(replicas: u32, max_num_queued_reqs: u32) -> LlmFleet {
         max_num_seqs: 1,
         max_num_batched_tokens: 8192,
         chunked_prefill: true,
+        prefill_first: false,
         iteration: IterationModel {
             fixed: 1.0 / m,
             per_prefill_token: 0.0,

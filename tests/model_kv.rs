@@ -19,6 +19,7 @@ fn fleet_scenario(
             max_num_seqs: 64,
             max_num_batched_tokens: 2048,
             chunked_prefill,
+            prefill_first: false,
             iteration: IterationModel {
                 fixed: 5e-3,
                 per_prefill_token: 2e-5,

@@ -209,6 +209,7 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             max_num_seqs: 1,
             max_num_batched_tokens: 8192,
             chunked_prefill: true,
+            prefill_first: false,
             iteration: IterationModel {
                 fixed: delta,
                 per_prefill_token: 0.0,
@@ -250,4 +251,55 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
     assert!(relative_error(wait, exact.mean_wait) < 0.05);
     assert!(relative_error(e2e.mean, exact.mean_sojourn) < 0.05);
     assert!(relative_error(e2e.p99, exact.sojourn_quantile(0.99)) < 0.05);
+}
+
+/// vLLM's V0 scheduler without chunked prefill runs the prompts waiting after a step in a step of their own, and the
+/// running sequences wait. With every step δ long and Poisson arrivals at λ, a step is followed by a prompt step
+/// exactly when a request arrived during it (probability `p = 1 − e^{−λδ}`), so the steps form a Markov chain whose
+/// share of decode steps is `1 − p`: a decoding sequence gets a token every `δ / (1 − p) = δ·e^{λδ}` on average.
+/// V1 decodes every running sequence in every step: a token every δ.
+#[test]
+fn under_v0s_scheduler_the_decodes_wait_for_each_step_of_prompts() {
+    let (delta, lambda) = (0.02, 15.0);
+    for prefill_first in [false, true] {
+        let mut s = Scenario {
+            service: ServiceKind::Llm(LlmFleet {
+                prefill_first,
+                chunked_prefill: false,
+                max_num_seqs: 1024,
+                max_num_batched_tokens: 16_384,
+                iteration: IterationModel {
+                    fixed: delta,
+                    per_prefill_token: 0.0,
+                    per_decode_seq: 0.0,
+                    per_context_token: 0.0,
+                    compute: None,
+                },
+                prompt_tokens: LengthDist::Fixed { tokens: 100 },
+                output_tokens: LengthDist::Fixed { tokens: 50 },
+                kv_cache: KvCache::Unlimited,
+                ..llm_fleet(1024, false)
+            }),
+            arrivals: Arrivals::poisson(0.5),
+            slo: Slo {
+                ttft: 1.0,
+                tpot: 1.0,
+            },
+            customers: 100_000,
+            warm_up: 10_000,
+        };
+        s.arrivals = Arrivals::poisson(lambda / s.saturation_throughput());
+        let summary = run(&s, SEED).unwrap();
+        let tpot = steady(&summary).tpot.unwrap().mean;
+        let expected = if prefill_first {
+            delta * (lambda * delta).exp()
+        } else {
+            delta
+        };
+        println!("prefill first {prefill_first}: TPOT {tpot:.5} s, theory {expected:.5} s");
+        assert!(
+            relative_error(tpot, expected) < 0.01,
+            "prefill first {prefill_first}: TPOT {tpot} vs {expected}"
+        );
+    }
 }
