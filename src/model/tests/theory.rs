@@ -2,7 +2,7 @@
 //! M/M/c. Run lengths grow like (1−ρ)⁻², as the statistics near saturation demand; the seeds were checked against
 //! several others (errors stayed well inside the tolerances), so the tests do not pass by luck.
 
-use goodput::model::{
+use goodput_model::{
     erlang_c, mva, run, Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, RunSummary,
     Scenario, ServiceKind, Slo, SteadyState, TextbookService,
 };

@@ -1,6 +1,6 @@
 //! The KV cache and bursty arrivals: vLLM's admission and preemption rules, and gamma gaps between arrivals.
 
-use goodput::model::{
+use goodput_model::{
     run, run_traced, Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, RunSummary, Scenario,
     ServiceKind, Slo, KV_BLOCK_TOKENS,
 };

@@ -1,6 +1,6 @@
 //! Properties that hold for every valid scenario, checked on random ones.
 
-use goodput::model::{
+use goodput_model::{
     run, run_traced, Arrivals, IterationModel, KvCache, LatencyStats, LengthDist, LlmFleet,
     Scenario, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS,
 };
