@@ -688,6 +688,11 @@ fn each_kind_leads_with_the_block_that_suits_it() {
     assert_eq!(lead("Explain the knee simply"), PassageKind::Analogy);
     assert_eq!(lead("What is goodput?"), PassageKind::Keyword);
     assert_eq!(lead("What is the knee?"), PassageKind::Tldr);
+    // A formula's symbol, in the section its heading names: the formula's legend.
+    assert_eq!(
+        lead("What does W mean in Little's Law?"),
+        PassageKind::Formula
+    );
     assert_eq!(
         lead("What happens if I turn off chunked prefill on the course box?"),
         PassageKind::Explanation

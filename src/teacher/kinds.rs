@@ -322,9 +322,13 @@ fn cue(said: &str) -> Option<(QuestionKind, &'static str)> {
 /// about latency?" is not a definition): at most four words once the question words are gone, or a "what does
 /// X mean / stand for / do" shape.
 fn names_a_term(said: &str) -> bool {
+    // "What does W mean in Little's Law?" names its term, and then where it stands.
     let shaped = [" mean ", " stand for ", " do ", " refer to "]
         .iter()
-        .any(|end| said.ends_with(end));
+        .any(|end| said.ends_with(end))
+        || [" mean in ", " stand for in "]
+            .iter()
+            .any(|within| said.contains(within));
     let words = said
         .split_whitespace()
         .filter(|w| !OPENERS.contains(w) && !DEFINITION_WORDS.contains(w))

@@ -252,6 +252,20 @@ impl Library {
                 0.0
             };
         }
+        // A formula's legend defines its symbols, in the section its heading names: "What does W mean in Little's
+        // Law?" asks for one symbol, and the rest of what it asks about is the heading's.
+        if passage.kind == PassageKind::Formula {
+            let heading = self.index.terms(&passage.section_title);
+            let names_symbol = passage.text.split("; ").any(|entry| {
+                let symbol = self.index.terms(entry.split(": ").next().unwrap_or(""));
+                !symbol.is_empty()
+                    && symbol.iter().all(|s| subject.contains(s))
+                    && subject
+                        .iter()
+                        .all(|s| symbol.contains(s) || heading.contains(s))
+            });
+            return if names_symbol { 1.0 } else { 0.0 };
+        }
         if passage.kind != PassageKind::Keyword {
             return 0.0;
         }
@@ -353,7 +367,16 @@ impl Library {
                 )
             })
             .unwrap_or_default();
-        leads.extend(suited.into_iter().filter(|at| Some(*at) != said));
+        let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
+        // Among a definition's, a block that names just what is asked about goes first (a formula's legend for its
+        // symbol); a simple explanation keeps its analogy first.
+        if kind == QuestionKind::Definition {
+            suited.sort_by(|&a, &b| {
+                let names = |at: usize| self.names(&self.passages[at], &subject);
+                names(b).total_cmp(&names(a))
+            });
+        }
+        leads.extend(suited);
         leads.truncate(LEADS);
         let lead_count = leads.len();
         let rest_of_order: Vec<usize> = relevance
