@@ -368,13 +368,15 @@ impl Library {
             })
             .unwrap_or_default();
         let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
-        // Among a definition's, a block that names just what is asked about goes first (a formula's legend for its
-        // symbol); a simple explanation keeps its analogy first.
+        // Among a definition's, the first block that names just what is asked about goes first (a formula's legend
+        // for its symbol); a simple explanation keeps its analogy first.
         if kind == QuestionKind::Definition {
-            suited.sort_by(|&a, &b| {
-                let names = |at: usize| self.names(&self.passages[at], &subject);
-                names(b).total_cmp(&names(a))
-            });
+            let naming = suited
+                .iter()
+                .position(|&at| self.names(&self.passages[at], &subject) >= 1.0);
+            if let Some(at) = naming {
+                suited[..=at].rotate_right(1);
+            }
         }
         leads.extend(suited);
         leads.truncate(LEADS);
