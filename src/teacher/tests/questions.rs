@@ -1,4 +1,4 @@
-//! The teacher asked the learners' questions of `tests/fixtures/teacher/learner-questions.txt`: each must lead with
+//! The teacher asked the learners' questions of `fixtures/learner-questions.txt`: each must lead with
 //! the section (or the worked answer, or the honest "not in this lesson") written beside it. Prints top-1 and
 //! top-3 accuracy for the questions the teacher was tuned on and, separately, for the held-out and the blind ones,
 //! and requires 90% top-1 of the tuned ones and a floor of the others (see [`Set::required_top_1`]).
@@ -11,7 +11,7 @@ use goodput_teacher::passages::Passage;
 use goodput_teacher::worked::{LittleQuantity, SizingAnswer};
 use goodput_teacher::Teacher;
 
-const QUESTIONS: &str = include_str!("fixtures/teacher/learner-questions.txt");
+const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
 /// Which questions a case belongs to: how the teacher's makers have seen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Set {
