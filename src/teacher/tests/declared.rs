@@ -17,7 +17,8 @@ fn teacher() -> Teacher {
 #[test]
 fn the_sample_lessons_answers_name_their_passage() {
     // The lessons' compiler's sample, kept with the compiler's tests at the top of the workspace.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/lessons/07-sample.md");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/lessons/07-sample.md");
     let source = std::fs::read_to_string(path).expect("the sample lesson");
     let lesson = compile_lesson("tests/fixtures/lessons/07-sample.md", &source)
         .unwrap_or_else(|error| panic!("{error}"));
