@@ -51,6 +51,25 @@ fn islands<'a>(page: &'a scraper::Html, kind: IslandKind) -> Vec<Parsed<'a>> {
     page.select(&selector).map(Parsed).collect()
 }
 
+/// What the decoder reads back from every island of `kind` on the lesson page, in document order.
+fn read_back<T>(
+    kind: IslandKind,
+    decode: fn(&Parsed<'_>) -> Result<T, codec::DecodeError>,
+) -> Vec<T> {
+    let page = parsed_page();
+    islands(&page, kind)
+        .iter()
+        .map(|island| decode(island).unwrap_or_else(|error| panic!("{error}")))
+        .collect()
+}
+
+/// What the lesson wrote: `pick` of each of its blocks, in reading order.
+fn written<T>(pick: impl Fn(&Block) -> Option<T>) -> Vec<T> {
+    let found: Vec<T> = lesson().blocks.iter().filter_map(pick).collect();
+    assert!(!found.is_empty());
+    found
+}
+
 fn parsed_page() -> scraper::Html {
     scraper::Html::parse_document(&format!(
         "<!doctype html><html><body>{}</body></html>",
@@ -60,14 +79,12 @@ fn parsed_page() -> scraper::Html {
 
 #[test]
 fn every_predict_step_reads_back_as_the_lesson_wrote_it() {
-    let page = parsed_page();
-    let read: Vec<_> = islands(&page, IslandKind::Predict)
-        .iter()
-        .map(|island| codec::predict_step(island).unwrap_or_else(|error| panic!("{error}")))
-        .collect();
-    let written: Vec<_> = lesson().predict_steps().into_iter().cloned().collect();
+    let read = read_back(IslandKind::Predict, |island| codec::predict_step(island));
+    let written = written(|block| match block {
+        Block::Predict(step) => Some(step.clone()),
+        _ => None,
+    });
     assert_eq!(read.len(), written.len());
-    assert!(!written.is_empty());
     for (read, mut written) in read.into_iter().zip(written) {
         written.question = as_parsed(&written.question);
         written.reveal = as_parsed(&written.reveal);
@@ -83,20 +100,11 @@ fn every_predict_step_reads_back_as_the_lesson_wrote_it() {
 
 #[test]
 fn every_widget_reads_back_with_its_name_caption_and_settings() {
-    let page = parsed_page();
-    let read: Vec<_> = islands(&page, IslandKind::Widget)
-        .iter()
-        .map(|island| codec::widget(island).unwrap_or_else(|error| panic!("{error}")))
-        .collect();
-    let written: Vec<_> = lesson()
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::Widget(widget) => Some(widget.clone()),
-            _ => None,
-        })
-        .collect();
-    assert!(!written.is_empty());
+    let read = read_back(IslandKind::Widget, |island| codec::widget(island));
+    let written = written(|block| match block {
+        Block::Widget(widget) => Some(widget.clone()),
+        _ => None,
+    });
     assert_eq!(read.len(), written.len());
     for (read, written) in read.iter().zip(&written) {
         assert_eq!(read.name, written.name);
@@ -112,20 +120,11 @@ fn every_widget_reads_back_with_its_name_caption_and_settings() {
 
 #[test]
 fn every_task_list_reads_back_with_its_tasks() {
-    let page = parsed_page();
-    let read: Vec<_> = islands(&page, IslandKind::Tasks)
-        .iter()
-        .map(|island| codec::task_list(island).unwrap_or_else(|error| panic!("{error}")))
-        .collect();
-    let written: Vec<_> = lesson()
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::Tasks(list) => Some(list.clone()),
-            _ => None,
-        })
-        .collect();
-    assert!(!written.is_empty());
+    let read = read_back(IslandKind::Tasks, |island| codec::task_list(island));
+    let written = written(|block| match block {
+        Block::Tasks(list) => Some(list.clone()),
+        _ => None,
+    });
     assert_eq!(read.len(), written.len());
     for (read, mut written) in read.into_iter().zip(written) {
         for task in &mut written.tasks {
@@ -137,22 +136,13 @@ fn every_task_list_reads_back_with_its_tasks() {
 
 #[test]
 fn every_reveal_reads_back_with_its_answer() {
-    let page = parsed_page();
-    let read: Vec<_> = islands(&page, IslandKind::Reveal)
-        .iter()
-        .map(|island| codec::reveal(island).unwrap_or_else(|error| panic!("{error}")))
-        .collect();
+    let read = read_back(IslandKind::Reveal, |island| codec::reveal(island));
     // The recall and explain cards' answers, in reading order.
-    let written: Vec<Html> = lesson()
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::RecallCard(card) => Some(as_parsed(&card.answer)),
-            Block::ExplainToColleague(card) => Some(as_parsed(&card.answer)),
-            _ => None,
-        })
-        .collect();
-    assert!(!written.is_empty());
+    let written = written(|block| match block {
+        Block::RecallCard(card) => Some(as_parsed(&card.answer)),
+        Block::ExplainToColleague(card) => Some(as_parsed(&card.answer)),
+        _ => None,
+    });
     assert_eq!(read.len(), written.len());
     for (read, written) in read.iter().zip(&written) {
         assert_eq!(&read.answer, written, "{}", read.id);

@@ -131,6 +131,17 @@ fn llm_fleet(max_num_seqs: u32, chunked_prefill: bool) -> LlmFleet {
     fleet
 }
 
+/// Steps that take `delta` whatever they hold.
+fn every_step(delta: f64) -> IterationModel {
+    IterationModel {
+        fixed: delta,
+        per_prefill_token: 0.0,
+        per_decode_seq: 0.0,
+        per_context_token: 0.0,
+        compute: None,
+    }
+}
+
 #[test]
 fn littles_law_holds_in_every_mode() {
     let course = Scenario::course_preset();
@@ -210,13 +221,7 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             max_num_batched_tokens: 8192,
             chunked_prefill: true,
             prefill_first: false,
-            iteration: IterationModel {
-                fixed: delta,
-                per_prefill_token: 0.0,
-                per_decode_seq: 0.0,
-                per_context_token: 0.0,
-                compute: None,
-            },
+            iteration: every_step(delta),
             prompt_tokens: LengthDist::Fixed { tokens: 100 },
             output_tokens: LengthDist::Geometric { mean: m, max: None },
             kv_cache: KvCache::Unlimited,
@@ -268,13 +273,7 @@ fn under_v0s_scheduler_the_decodes_wait_for_each_step_of_prompts() {
                 chunked_prefill: false,
                 max_num_seqs: 1024,
                 max_num_batched_tokens: 16_384,
-                iteration: IterationModel {
-                    fixed: delta,
-                    per_prefill_token: 0.0,
-                    per_decode_seq: 0.0,
-                    per_context_token: 0.0,
-                    compute: None,
-                },
+                iteration: every_step(delta),
                 prompt_tokens: LengthDist::Fixed { tokens: 100 },
                 output_tokens: LengthDist::Fixed { tokens: 50 },
                 kv_cache: KvCache::Unlimited,
