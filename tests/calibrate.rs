@@ -10,7 +10,7 @@ use goodput_calibrate::{calibrate, CalibrateError, Calibration, ServerFlags};
 
 #[path = "support/synthetic_server.rs"]
 mod synthetic_server;
-use synthetic_server::{synthetic_result, synthetic_trace, truth};
+use synthetic_server::{synthetic_result, synthetic_trace, synthetic_trace_on, truth};
 
 fn flags() -> ServerFlags {
     ServerFlags {
@@ -69,6 +69,36 @@ fn a_trace_with_token_times_gives_back_the_coefficients_it_was_made_with() {
     assert_eq!(fleet.max_num_seqs, 64);
     assert!(matches!(fleet.prompt_tokens, LengthDist::Empirical { .. }));
     c.scenario.validate().unwrap();
+}
+
+/// A server on vLLM's V0 engine (prompts in steps of their own, the decodes waiting) gives back its coefficients
+/// and repeats its inputs when the calibration is told so. (At these light loads a fit taken for V1 repeats them
+/// too, its coefficients shifted; DistServe's V0 server in `tests/accuracy_unseen.rs` shows the difference near
+/// the knee.)
+#[test]
+fn a_v0_engine_s_trace_gives_back_its_coefficients_when_the_engine_is_named() {
+    let mut v0 = truth();
+    if let ServiceKind::Llm(fleet) = &mut v0.service {
+        fleet.prefill_first = true;
+        fleet.chunked_prefill = false;
+    }
+    let files = vec![
+        file("light.jsonl", synthetic_trace_on(&v0, 0.3, 400, 1)),
+        file("heavier.jsonl", synthetic_trace_on(&v0, 1.0, 400, 2)),
+    ];
+    let given = |v0_engine| ServerFlags {
+        chunked_prefill: Some(false),
+        v0_engine,
+        ..flags()
+    };
+    let named = calibrate(&files, &given(Some(true))).unwrap();
+    recovers(&named, 0.05);
+    assert!(named.assumptions.iter().any(|a| a == "engine V0 (given)"));
+    let ServiceKind::Llm(fleet) = &named.scenario.service else {
+        panic!("an LLM fleet")
+    };
+    assert!(fleet.prefill_first);
+    assert!(named.unreproduced.is_empty(), "{:?}", named.unreproduced);
 }
 
 #[test]

@@ -64,6 +64,7 @@ const SHAPE: Shape = Shape {
     replicas: 1.0,
     max_num_batched_tokens: 8192,
     chunked_prefill: true,
+    prefill_first: false,
     cached_prefix: 0.0,
 };
 

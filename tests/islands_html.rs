@@ -121,7 +121,7 @@ fn a_pre_rendered_task_list_names_every_task_with_nothing_done() {
     assert!(has(section, "aria-labelledby", "lab-tasks-title"), "{html}");
     assert!(html.contains(">Tasks · they tick themselves</p>"), "{html}");
     assert!(
-        html.contains("<h3 id=\"lab-tasks-title\">In the knee lab</h3>"),
+        html.contains("<h3 id=\"lab-tasks-title\" class=\"island-title\">In the knee lab</h3>"),
         "{html}"
     );
     for (id, label) in [

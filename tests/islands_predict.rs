@@ -98,10 +98,11 @@ fn assert_folded_step(html: &str, id: &str, label: &str, js_hint: &str) {
         html.contains(&format!("<p class=\"lesson-label\">{label}</p>")),
         "{html}"
     );
-    // The wasm reads the title back from the step's <h3>, the question from its container, as they are written.
+    // The wasm reads the title back from the step's titled <h3>, the question from its container, as they are
+    // written (`tests/islands_codec.rs` reads them back).
     assert!(
         html.contains(&format!(
-            "<h3 id=\"{id}-title\" tabindex=\"-1\">Step 1: which phase sets TTFT?</h3>"
+            "<h3 id=\"{id}-title\" tabindex=\"-1\" class=\"island-title\">Step 1: which phase sets TTFT?</h3>"
         )),
         "{html}"
     );

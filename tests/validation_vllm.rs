@@ -123,6 +123,7 @@ fn scenario(iteration: IterationModel) -> Scenario {
             max_num_seqs: 256,
             max_num_batched_tokens: BUDGET,
             chunked_prefill: true,
+            prefill_first: false,
             iteration,
             // The trace gives every length; these only pass validation.
             prompt_tokens: LengthDist::Fixed { tokens: 1 },

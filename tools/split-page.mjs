@@ -20,7 +20,7 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { argv, env, exit } from 'node:process';
 import { fileURLToPath } from 'node:url';
 
@@ -50,31 +50,42 @@ const [glueTag, glueStem, glueIntegrity] = glueLink;
 const wasmLink = html.match(/<link rel="preload" href="[^"]*?([^"/]+\.wasm)"[^>]*? integrity="([^"]+)"/)
   ?? fail(`${page} has no <link rel="preload"> with integrity for the page's wasm`);
 const [, wasmName, wasmIntegrity] = wasmLink;
-/** The newest modification time of what cargo builds the page from: Rust sources, manifests, the lessons. */
-async function newestInput(dir) {
-  let newest = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      newest = Math.max(newest, await newestInput(path));
-    } else if (/\.(rs|toml|md)$/.test(entry.name)) {
-      newest = Math.max(newest, (await stat(path)).mtimeMs);
-    }
-  }
-  return newest;
+/**
+ * The files cargo built the page from, as its dep-info (`goodput.d` beside the wasm) lists them: the page crate's and
+ * the model's sources, the lessons, the build script's outputs. Not the other crates under src/ (the teacher,
+ * calibration, the workers), which the page does not link.
+ */
+async function pageInputs() {
+  const depInfo = raw.replace(/\.wasm$/, '.d');
+  const text = await readFile(depInfo, 'utf8').catch(() => fail(`no ${depInfo} (cargo's list of the page's inputs)`));
+  const target = resolve(raw);
+  const line = text.split('\n').find((l) => l.startsWith(target + ':')) ?? fail(`${depInfo} does not list ${target}`);
+  // Paths are separated by spaces; a space inside a path is escaped with a backslash.
+  return line.slice(target.length + 1).trim().split(/(?<!\\) /).filter(Boolean).map((path) => path.replace(/\\ /g, ' '));
 }
 
-// Cargo relinks the page whenever one of its inputs is newer than its output, so a goodput.wasm older than an input
-// is another build's (another CARGO_TARGET_DIR, or a build that failed). A change of style or script alone leaves it
-// as it was, and rightly: Trunk ran wasm-bindgen over that same file.
+// Cargo relinks the page whenever one of its inputs is newer than its output, so a goodput.wasm older than an input,
+// or built from another checkout's sources, is another build's (another CARGO_TARGET_DIR, or a build that failed). A
+// change of style or script alone, or of a crate the page does not link, leaves it as it was, and rightly: Trunk ran
+// wasm-bindgen over that same file.
 const rawTime = (await stat(raw).catch(() => fail(`no ${raw} (cargo's build of the page)`))).mtimeMs;
-const inputTime = Math.max(
-  await newestInput(join(ROOT, 'src')),
-  await newestInput(join(ROOT, 'lessons')),
-  ...await Promise.all(['Cargo.toml', 'Cargo.lock'].map(async (name) => (await stat(join(ROOT, name))).mtimeMs)),
-);
-if (rawTime < inputTime) {
-  fail(`${raw} is older than the sources it is built from: not the wasm Trunk just built`);
+const inputs = await pageInputs();
+const sources = inputs.filter((path) => !resolve(path).startsWith(resolve(targetDir)));
+const foreign = sources.find((path) => !resolve(path).startsWith(ROOT));
+if (foreign) {
+  fail(`${raw} was built from another checkout (${foreign}): not the wasm Trunk just built`);
+}
+/** A file's modification time; a directory's (the lessons) is its newest file's. */
+async function modified(path) {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isDirectory()) return info?.mtimeMs ?? 0;
+  const entries = await readdir(path, { withFileTypes: true });
+  return Math.max(info.mtimeMs, ...await Promise.all(entries.map((entry) => modified(join(path, entry.name)))));
+}
+const times = await Promise.all(sources.map(modified));
+const newest = sources[times.indexOf(Math.max(...times))];
+if (rawTime < Math.max(...times)) {
+  fail(`${raw} is older than ${newest}, which it is built from: not the wasm Trunk just built`);
 }
 
 // Kept after the build: split/goodput.wasm is the page's main module before wasm-bindgen and wasm-opt, with its

@@ -65,8 +65,11 @@ pub struct ServerFlags {
     pub max_num_seqs: Option<u32>,
     /// `--max-num-batched-tokens`.
     pub max_num_batched_tokens: Option<u32>,
-    /// `--enable-chunked-prefill` (on by default in vLLM V1).
+    /// `--enable-chunked-prefill` (on by default in vLLM V1; off by default in V0).
     pub chunked_prefill: Option<bool>,
+    /// The server runs vLLM's V0 engine (vLLM before 0.8, or `VLLM_USE_V1=0`), whose scheduler, without chunked
+    /// prefill, runs waiting prompts in steps of their own while the running sequences wait.
+    pub v0_engine: Option<bool>,
     /// The KV cache's tokens per replica ("GPU KV cache size: N tokens" in the start-up log).
     pub kv_cache_tokens: Option<u64>,
     /// Replicas behind the benchmarked endpoint.
@@ -272,6 +275,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
         replicas: f64::from(settings.replicas),
         max_num_batched_tokens: settings.max_num_batched_tokens,
         chunked_prefill: settings.chunked_prefill,
+        prefill_first: settings.prefill_first,
         cached_prefix: f64::from(shared_prefix_tokens),
     };
     let mut gathered = gather::gather(&parsed, &shape, flags.window_seconds)?;
@@ -326,6 +330,7 @@ pub fn calibrate(files: &[InputFile], flags: &ServerFlags) -> Result<Calibration
             max_num_seqs: settings.max_num_seqs,
             max_num_batched_tokens: settings.max_num_batched_tokens,
             chunked_prefill: settings.chunked_prefill,
+            prefill_first: settings.prefill_first,
             iteration: IterationModel {
                 fixed: theta[fit::FIXED],
                 per_prefill_token: 0.0,
@@ -390,6 +395,8 @@ struct Settings {
     max_num_seqs: u32,
     max_num_batched_tokens: u32,
     chunked_prefill: bool,
+    /// V0's scheduler without chunked prefill ([`LlmFleet::prefill_first`]).
+    prefill_first: bool,
     kv_cache: KvCache,
     assumptions: Vec<String>,
 }
@@ -422,8 +429,20 @@ impl From<&ServerFlags> for Settings {
             "max_num_batched_tokens",
             "--max-num-batched-tokens",
         );
+        let v0 = flags.v0_engine.unwrap_or(false);
+        assumptions.push(match flags.v0_engine {
+            Some(true) => "engine V0 (given)".to_owned(),
+            Some(false) => "engine V1 (given)".to_owned(),
+            None => "engine V1 (assumed, vLLM's since 0.8; give --v0-engine on for VLLM_USE_V1=0 or an older vLLM)"
+                .to_owned(),
+        });
+        let chunked_prefill = flags.chunked_prefill.unwrap_or(!v0);
         assumptions.push(match flags.chunked_prefill {
             Some(on) => format!("chunked prefill {} (given)", if on { "on" } else { "off" }),
+            None if v0 => {
+                "chunked prefill off (assumed, vLLM V0's default; give --chunked-prefill)"
+                    .to_owned()
+            }
             None => {
                 "chunked prefill on (assumed, vLLM V1's default; give --chunked-prefill)".to_owned()
             }
@@ -446,7 +465,8 @@ impl From<&ServerFlags> for Settings {
             replicas,
             max_num_seqs,
             max_num_batched_tokens,
-            chunked_prefill: flags.chunked_prefill.unwrap_or(true),
+            chunked_prefill,
+            prefill_first: v0 && !chunked_prefill,
             kv_cache,
             assumptions,
         }

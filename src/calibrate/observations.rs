@@ -16,6 +16,9 @@ pub struct Shape {
     pub max_num_batched_tokens: u32,
     /// Whether a long prompt is cut into chunks.
     pub chunked_prefill: bool,
+    /// V0's scheduler without chunks: prompts run in steps of their own, and the decodes wait
+    /// ([`crate::model::LlmFleet::prefill_first`]).
+    pub prefill_first: bool,
     /// Leading tokens of every prompt the prefix cache already holds (see [`super::prefix`]): not computed.
     pub cached_prefix: f64,
 }
@@ -65,6 +68,12 @@ fn prefill_row(
         base[FIXED] = busy / 2.0;
         base[PER_CONTEXT_TOKEN] = busy / 2.0 * context;
     }
+    // V0's prefill step runs the prompts alone; otherwise the batch's decodes ride in it.
+    let (decoding, context) = if shape.prefill_first {
+        (0.0, 0.0)
+    } else {
+        (decoding, context)
+    };
     // Attention reads the batch's KV cache in a kernel of its own, after the matrix products: its time adds to
     // the step's whichever bound those are under.
     base[PER_CONTEXT_TOKEN] += chunks * context;
@@ -80,10 +89,20 @@ fn prefill_row(
 
 /// A TPOT: the mean of a request's decode steps over `context` tokens of the batch, `prefill_steps` of which (per
 /// step) also carry a prefill chunk, with `prefill_tokens` tokens (per step) processed in those: such a step lasts
-/// the larger of its memory and compute time, the others their memory time.
-fn decode_row(source: usize, y: f64, context: f64, prefill_steps: f64, prefill_tokens: f64) -> Row {
+/// the larger of its memory and compute time, the others their memory time. Under V0's scheduler
+/// ([`Shape::prefill_first`]) the prefill steps come on top: every token takes a decode step, and the prefills'
+/// steps add theirs.
+fn decode_row(
+    source: usize,
+    y: f64,
+    context: f64,
+    prefill_steps: f64,
+    prefill_tokens: f64,
+    shape: &Shape,
+) -> Row {
     let q = prefill_steps.clamp(0.0, 1.0);
-    let mut base = unit(FIXED, 1.0 - q);
+    let decode_steps = if shape.prefill_first { 1.0 } else { 1.0 - q };
+    let mut base = unit(FIXED, decode_steps);
     base[PER_CONTEXT_TOKEN] = context;
     Row {
         source,
@@ -111,12 +130,19 @@ impl Load {
         let computed = shape.computed(self.prompt);
         let chunks = shape.chunks(computed);
         let prefill_steps = self.rate * y * chunks;
+        // The batch's decodes ride in a prefill's steps, except under V0's scheduler.
+        let riding = if shape.prefill_first {
+            0.0
+        } else {
+            chunks * (1.0 + self.decoding)
+        };
         decode_row(
             source,
             y,
             own + self.decoding * self.context_each,
             prefill_steps,
-            self.rate * y * (computed + chunks * (1.0 + self.decoding)),
+            self.rate * y * (computed + riding),
+            shape,
         )
     }
 }
@@ -236,12 +262,18 @@ pub fn trace_rows(source: usize, lives: &[Life], shape: &Shape) -> Vec<Row> {
         let over = beside.over_decode(i, my_tpot);
         let span = me.last - me.first;
         let steps = me.output - 1.0;
+        let riding = if shape.prefill_first {
+            0.0
+        } else {
+            over.chunks * over.occupancy / span
+        };
         rows.push(decode_row(
             source,
             my_tpot,
             over.integral / span,
             over.chunks / steps,
-            (over.prefilled + over.chunks * over.occupancy / span) / steps,
+            (over.prefilled + riding) / steps,
+            shape,
         ));
     }
     // Requests that found the server idle time the prefill exactly; with too few of them, the others stand in.

@@ -35,6 +35,7 @@ pub fn flags_from_fields(
         max_num_seqs: field(max_num_seqs, "--max-num-seqs")?,
         max_num_batched_tokens: field(max_num_batched_tokens, "--max-num-batched-tokens")?,
         chunked_prefill: Some(chunked_prefill),
+        v0_engine: None,
         kv_cache_tokens: field(kv_cache_tokens, "KV cache tokens")?,
         replicas: field(replicas, "replicas")?,
         window_seconds: None,

@@ -99,6 +99,8 @@ pub const UNIT: &str = "data-unit";
 pub const TARGET: &str = "data-target";
 /// Chart prediction: the loads, [`encode_loads`].
 pub const LOADS: &str = "data-loads";
+/// Predict steps and task lists: the class of the heading that holds the title.
+pub const TITLE_CLASS: &str = "island-title";
 /// Predict steps: the class of the question's container.
 pub const QUESTION_CLASS: &str = "predict-question";
 /// Predict steps: the class of each option's label, in order, in the question part.

@@ -325,6 +325,7 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
             max_num_seqs,
             max_num_batched_tokens,
             chunked_prefill,
+            prefill_first: false,
             iteration: IterationModel {
                 fixed,
                 per_prefill_token,

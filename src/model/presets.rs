@@ -209,6 +209,7 @@ fn llm_preset(
             max_num_seqs,
             max_num_batched_tokens,
             chunked_prefill,
+            prefill_first: false,
             iteration,
             prompt_tokens,
             output_tokens,

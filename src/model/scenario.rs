@@ -74,6 +74,11 @@ pub struct LlmFleet {
     /// Off, a whole prompt rides in one iteration (a prompt longer than the budget runs alone) and stalls the decodes
     /// that share it.
     pub chunked_prefill: bool,
+    /// vLLM's V0 scheduler without chunked prefill (vLLM before V1, or `VLLM_USE_V1=0`): a step that can start
+    /// prompts runs only them, and the running sequences wait a step for every batch of prompts started. Off (V1,
+    /// and V0 with chunked prefill): every step decodes every running sequence and prefills with the budget left.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub prefill_first: bool,
     /// How long one iteration takes.
     pub iteration: IterationModel,
     /// Prompt length distribution (tokens).
@@ -120,6 +125,10 @@ fn enabled() -> bool {
 
 fn is_enabled(on: &bool) -> bool {
     *on
+}
+
+fn is_false(on: &bool) -> bool {
+    !*on
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -620,20 +629,34 @@ impl LlmFleet {
     /// `t_full` is the mean iteration time at full batch: the fixed cost, `B·E[P]/E[O]` prefill tokens,
     /// `B·(E[O]−1)/E[O]` decoding sequences, and their context `B·(E[P]·E[O−1] + E[(O−1)·O]/2)/E[O]` tokens
     /// (prompt plus tokens so far, averaged over a sequence's decode iterations). It assumes a prompt fits in one
-    /// iteration's budget, which holds for every preset.
+    /// iteration's budget, which holds for every preset. Under V0's scheduler ([`LlmFleet::prefill_first`]) the
+    /// prompts run in steps of their own, which the decodes wait for (see [`slot_time`](Self::slot_time)).
     pub fn saturation_throughput(&self) -> f64 {
         let b = self.saturation_batch();
-        f64::from(self.replicas) * b / (self.output_tokens.mean() * self.mean_iteration(b))
+        f64::from(self.replicas) * b / self.slot_time(b)
     }
 
-    /// Mean iteration time with `b` slots busy, each a request somewhere in its `E[O]` iterations (the mix
-    /// [`saturation_throughput`](Self::saturation_throughput) describes at full batch).
-    fn mean_iteration(&self, b: f64) -> f64 {
+    /// How long a request holds its slot with `b` slots busy: `E[O]` iterations of the mix
+    /// [`saturation_throughput`](Self::saturation_throughput) describes. Under V0's scheduler an iteration is a
+    /// decode step and, `min(1, b/E[O])` times on average, a step of the `b·E[P]/E[O]` prompt tokens it admits.
+    fn slot_time(&self, b: f64) -> f64 {
         let (p, o) = (self.prompt_tokens.mean(), self.output_tokens.mean());
         let o2 = self.output_tokens.second_moment();
-        let context_per_slot = (p * (o - 1.0) + (o2 - o) / 2.0) / o;
-        self.iteration
-            .mean_duration(b * p / o, b * (o - 1.0) / o, b * context_per_slot)
+        let context = b * (p * (o - 1.0) + (o2 - o) / 2.0) / o;
+        let (prefill, decoding) = (b * p / o, b * (o - 1.0) / o);
+        let iteration = if self.prefill_first && !self.chunked_prefill {
+            let prefill_steps = (b / o).min(1.0);
+            let prompts_step = if prefill_steps > 0.0 {
+                self.iteration
+                    .mean_duration(prefill / prefill_steps, 0.0, 0.0)
+            } else {
+                0.0
+            };
+            self.iteration.mean_duration(0.0, decoding, context) + prefill_steps * prompts_step
+        } else {
+            self.iteration.mean_duration(prefill, decoding, context)
+        };
+        o * iteration
     }
 
     /// Requests in one replica's batch at `share` (0–1) of its saturation throughput, by Little's Law: `L = λW` with
@@ -643,8 +666,8 @@ impl LlmFleet {
     pub fn batch_at(&self, share: f64) -> f64 {
         let full = self.saturation_batch();
         let share = share.clamp(0.0, 1.0);
-        let rate = share * full / (self.output_tokens.mean() * self.mean_iteration(full));
-        let excess = |b: f64| b - rate * self.output_tokens.mean() * self.mean_iteration(b);
+        let rate = share * full / self.slot_time(full);
+        let excess = |b: f64| b - rate * self.slot_time(b);
         let (mut low, mut high) = (0.0, full);
         for _ in 0..60 {
             let mid = (low + high) / 2.0;

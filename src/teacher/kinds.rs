@@ -63,7 +63,13 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "which setting",
             "what setting",
             "which gauge",
+            "what gauge",
             "which counter",
+            "what counter",
+            "which histogram",
+            "what histogram",
+            "which metrics",
+            "what metrics",
             "what should i watch",
             "what should i monitor",
             "what should i alert",
@@ -92,6 +98,14 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "consist of",
             "consists of",
             "composed of",
+            "add up to",
+            "adds up to",
+            "sum of",
+            "parts of",
+            "part of",
+            "pieces of",
+            "ingredients of",
+            "built from",
             "components of",
             "breakdown of",
             "break down",
@@ -127,6 +141,9 @@ const CUES: &[(QuestionKind, &[&str])] = &[
         &[
             "what happens",
             "what would happen",
+            "do to",
+            "does to",
+            "did to",
             "what if",
             "what will happen",
             "happens to",
@@ -305,9 +322,13 @@ fn cue(said: &str) -> Option<(QuestionKind, &'static str)> {
 /// about latency?" is not a definition): at most four words once the question words are gone, or a "what does
 /// X mean / stand for / do" shape.
 fn names_a_term(said: &str) -> bool {
+    // "What does W mean in Little's Law?" names its term, and then where it stands.
     let shaped = [" mean ", " stand for ", " do ", " refer to "]
         .iter()
-        .any(|end| said.ends_with(end));
+        .any(|end| said.ends_with(end))
+        || [" mean in ", " stand for in "]
+            .iter()
+            .any(|within| said.contains(within));
     let words = said
         .split_whitespace()
         .filter(|w| !OPENERS.contains(w) && !DEFINITION_WORDS.contains(w))
@@ -358,6 +379,52 @@ pub fn read(question: &str) -> Reading {
     }
 }
 
+/// What a "which metric or flag" question asks for, by the noun it names: a metric the server exports, a flag it is
+/// started with, or either ("which signal", "which number").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalAsked {
+    Metric,
+    Flag,
+    Either,
+}
+
+/// Nouns that ask for a metric.
+const METRIC_NOUNS: &[&str] = &[
+    "metric",
+    "metrics",
+    "gauge",
+    "counter",
+    "histogram",
+    "prometheus",
+    "promql",
+    "series",
+    "dashboard",
+    "grafana",
+];
+/// Nouns that ask for a launch flag.
+const FLAG_NOUNS: &[&str] = &[
+    "flag",
+    "flags",
+    "setting",
+    "settings",
+    "option",
+    "options",
+    "parameter",
+    "argument",
+    "knob",
+];
+
+/// What `question` asks for, if it asks for a signal: see [`SignalAsked`].
+pub fn signal_asked(question: &str) -> SignalAsked {
+    let said = normalise(question);
+    let names = |nouns: &[&str]| nouns.iter().any(|noun| said.contains(&format!(" {noun} ")));
+    match (names(METRIC_NOUNS), names(FLAG_NOUNS)) {
+        (true, false) => SignalAsked::Metric,
+        (false, true) => SignalAsked::Flag,
+        _ => SignalAsked::Either,
+    }
+}
+
 /// The blocks that answer a kind of question best, best first.
 pub fn preferred(kind: QuestionKind) -> &'static [PassageKind] {
     use PassageKind::*;
@@ -374,18 +441,22 @@ pub fn preferred(kind: QuestionKind) -> &'static [PassageKind] {
 }
 
 /// How much `passage`'s kind suits a question of `kind`: 1 for the best block, less down the list, 0 for others.
-/// A "which metric or flag" question wants a keyword that *is* a metric or a flag.
-pub fn suitability(kind: QuestionKind, passage: &Passage) -> f64 {
+/// A "which metric or flag" question wants a keyword that *is* a metric or a flag, and the one it names (`asked`):
+/// asked for a metric, a flag's keyword is not the answer, however many of the question's words its meaning holds.
+pub fn suitability(kind: QuestionKind, passage: &Passage, asked: SignalAsked) -> f64 {
     let order = preferred(kind);
-    let names_signal = |text: &str| {
-        let term = text.split(": ").next().unwrap_or("");
-        term.contains('_') || term.starts_with("--")
-    };
-    if kind == QuestionKind::WhichSignal
-        && passage.kind == PassageKind::Keyword
-        && !names_signal(&passage.text)
-    {
-        return 0.0;
+    if kind == QuestionKind::WhichSignal && passage.kind == PassageKind::Keyword {
+        let term = passage.text.split(": ").next().unwrap_or("");
+        let flag = term.starts_with("--");
+        let metric = term.contains('_') && !flag;
+        let fits = match asked {
+            SignalAsked::Metric => metric,
+            SignalAsked::Flag => flag,
+            SignalAsked::Either => metric || flag,
+        };
+        if !fits {
+            return 0.0;
+        }
     }
     order
         .iter()

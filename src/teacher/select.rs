@@ -3,7 +3,9 @@
 //! few words with any one paragraph), and how well its kind of block suits the kind of question
 //! ([`super::kinds`]). A question is searched with the lesson's words for what it says ([`super::vocabulary`]).
 
-use super::kinds::{preferred, suitability, without_cue, QuestionKind};
+use super::kinds::{
+    preferred, read, signal_asked, suitability, without_cue, QuestionKind, SignalAsked,
+};
 use super::passages::{Passage, PassageKind};
 use super::rank::PassageIndex;
 use super::vocabulary::translate;
@@ -136,8 +138,14 @@ impl Library {
     }
 
     /// The distinct stemmed words of `text`, a question of `kind`, without its kind's cue and with the lesson's
-    /// words for what it says, that some passage has.
+    /// words for what it says, that some passage has. A comparison is its two terms alone: "throughput vs latency:
+    /// a rate against a time" answers "latency vs throughput??", whose words are just the two terms.
     fn known_terms(&self, kind: QuestionKind, text: &str) -> Vec<String> {
+        let compared = (kind == QuestionKind::Comparison)
+            .then(|| read(text).compared)
+            .flatten()
+            .map(|(a, b)| format!("{a} {b}"));
+        let text = compared.as_deref().unwrap_or(text);
         let mut terms = self.index.terms(&format!(
             "{} {}",
             without_cue(kind, text),
@@ -244,6 +252,20 @@ impl Library {
                 0.0
             };
         }
+        // A formula's legend defines its symbols, in the section its heading names: "What does W mean in Little's
+        // Law?" asks for one symbol, and the rest of what it asks about is the heading's.
+        if passage.kind == PassageKind::Formula {
+            let heading = self.index.terms(&passage.section_title);
+            let names_symbol = passage.text.split("; ").any(|entry| {
+                let symbol = self.index.terms(entry.split(": ").next().unwrap_or(""));
+                !symbol.is_empty()
+                    && symbol.iter().all(|s| subject.contains(s))
+                    && subject
+                        .iter()
+                        .all(|s| symbol.contains(s) || heading.contains(s))
+            });
+            return if names_symbol { 1.0 } else { 0.0 };
+        }
         if passage.kind != PassageKind::Keyword {
             return 0.0;
         }
@@ -283,6 +305,7 @@ impl Library {
     fn leads(
         &self,
         kind: QuestionKind,
+        asked: SignalAsked,
         best: usize,
         order: &[(usize, f64)],
         own: &[f64],
@@ -300,7 +323,7 @@ impl Library {
                     let passage = &self.passages[at];
                     passage.kind == *wanted
                         && passage.part_id == *part
-                        && suitability(kind, passage) > 0.0
+                        && suitability(kind, passage, asked) > 0.0
                         && (own[at] >= LEAD_SHARE * best_own
                             || matches!(wanted, PassageKind::Tldr | PassageKind::Analogy))
                 })
@@ -334,9 +357,28 @@ impl Library {
         let mut leads: Vec<usize> = said.into_iter().collect();
         let suited = relevance
             .first()
-            .map(|&(best, _)| self.leads(kind, said.unwrap_or(best), &relevance, &own))
+            .map(|&(best, _)| {
+                self.leads(
+                    kind,
+                    signal_asked(question),
+                    said.unwrap_or(best),
+                    &relevance,
+                    &own,
+                )
+            })
             .unwrap_or_default();
-        leads.extend(suited.into_iter().filter(|at| Some(*at) != said));
+        let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
+        // Among a definition's, the first block that names just what is asked about goes first (a formula's legend
+        // for its symbol); a simple explanation keeps its analogy first.
+        if kind == QuestionKind::Definition {
+            let naming = suited
+                .iter()
+                .position(|&at| self.names(&self.passages[at], &subject) >= 1.0);
+            if let Some(at) = naming {
+                suited[..=at].rotate_right(1);
+            }
+        }
+        leads.extend(suited);
         leads.truncate(LEADS);
         let lead_count = leads.len();
         let rest_of_order: Vec<usize> = relevance

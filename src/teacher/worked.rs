@@ -63,6 +63,16 @@ const ASKS_IN_FLIGHT: &[&str] = &[
     "simultaneous",
     "in parallel",
     "in progress",
+    "in the system",
+    "in the box",
+    "on the box",
+    // "How many requests are …" at a rate and a latency can only ask for L: a rate would say "per second".
+    "how many requests",
+    "how many reqs",
+    "how many queries",
+    "how many calls",
+    "how many sequences",
+    "number of requests",
 ];
 const ASKS_THROUGHPUT: &[&str] = &[
     "throughput",

@@ -8,6 +8,7 @@
 //! reads back) are [`crate::lesson::island_markup`]'s.
 
 pub mod data_table;
+pub mod island_codec;
 pub mod predict;
 pub mod progress;
 pub mod reveal;

@@ -7,7 +7,7 @@
 
 use crate::charts::format::format_percent;
 use crate::lesson::island_markup::{
-    EXPLANATION_CLASS, OPTION_LABEL_CLASS, OPTION_WHY_CLASS, QUESTION_CLASS,
+    EXPLANATION_CLASS, OPTION_LABEL_CLASS, OPTION_WHY_CLASS, QUESTION_CLASS, TITLE_CLASS,
 };
 use crate::lesson::judge::{choice_prompt, numeric_answer_text, target_phrase};
 use crate::lesson::{ChartTarget, Html, PredictAnswer, PredictStep};
@@ -31,7 +31,7 @@ pub fn predict_heading(
         <p class="lesson-label">
             {if recall { "Recall: cover the screen, say it, then check" } else { "Predict, then reveal" }}
         </p>
-        <h3 id=title_id node_ref=title_ref tabindex="-1">{title}</h3>
+        <h3 class=TITLE_CLASS id=title_id node_ref=title_ref tabindex="-1">{title}</h3>
         <div class=QUESTION_CLASS inner_html=question.0></div>
     }
 }

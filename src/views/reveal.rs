@@ -3,6 +3,7 @@
 //! presentation's `R` key presses (`data-present-reveal`). The two states are two components, so the wasm links
 //! only the live one.
 
+use crate::lesson::island_markup::REVEAL_ANSWER_CLASS;
 use crate::lesson::Html;
 use leptos::prelude::*;
 
@@ -26,7 +27,7 @@ pub fn FoldedReveal(text: RevealText) -> impl IntoView {
     view! {
         <details class="reveal-static" data-openable-answer="">
             <summary data-live-focus=".reveal-toggle">{text.show}</summary>
-            <p class="reveal-answer-text" inner_html=text.answer.0></p>
+            <p class=REVEAL_ANSWER_CLASS inner_html=text.answer.0></p>
         </details>
     }
 }

@@ -1,7 +1,7 @@
 //! A checklist of self-ticking tasks (`@tasks`): each item ticks itself when a widget records that the learner did
 //! the thing. The pre-rendered list has nothing done.
 
-use crate::lesson::island_markup::TASK_LABEL_CLASS;
+use crate::lesson::island_markup::{TASK_LABEL_CLASS, TITLE_CLASS};
 use crate::lesson::{Task, TaskList};
 use leptos::prelude::*;
 
@@ -40,7 +40,7 @@ where
     view! {
         <section class="lesson-tasks" id=id aria-labelledby=labelled_by>
             <p class="lesson-label">"Tasks · they tick themselves"</p>
-            <h3 id=title_id>{title}</h3>
+            <h3 class=TITLE_CLASS id=title_id>{title}</h3>
             <ul class="task-list">{items.collect_view()}</ul>
             <p class="task-count" role="status">{move || format!("{} of {total} done.", done())}</p>
         </section>

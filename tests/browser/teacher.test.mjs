@@ -137,6 +137,9 @@ test('the question asked, not a neighbouring one: one of each kind the lesson de
   await firstShown('what happens to latency at full load?', /^\s*Raise the load/);
   await firstShown('how long does a new replica take to serve?', /4 min 38 s/);
   await firstShown('which metric shows requests stuck waiting?', /^\s*num_requests_waiting:/);
+  // A metric asked for, not the flag whose keyword shares its words; a declared comparison asked the other way round.
+  await firstShown('which vllm metric gives the concurrency L for littles law', /num_requests_running/);
+  await firstShown('num_requests_waiting vs num_requests_running?', /num_requests_running/);
   // Little's Law for the quantity asked: the requests in flight, not a replica count.
   await firstShown('how many reqs in flight at 20rps w/ 3s latency', /60 requests in flight/, '#ask-answer .ask-result');
   assert.match(await answer.textContent(), /L = X × W = 20 requests\/s × 3\.0 s = 60\./);

@@ -27,7 +27,7 @@ pub struct TraceStage {
 }
 
 /// DistServe's runs, by rate (the two runs at 2 req/s both kept): OPT-13B in FP16 on one A100 SXM 80 GB, its
-/// early-2024 vLLM baseline with no chunked prefill (`--max-num-seqs 1024 --max-num-batched-tokens 16384`), KV
+/// early-2024 vLLM baseline (the V0 engine) with no chunked prefill (`--max-num-seqs 1024 --max-num-batched-tokens 16384`), KV
 /// cache about 60 000 tokens (`meta.json`: an estimate, no log was kept).
 pub fn distserve() -> Option<(Vec<TraceStage>, ServerFlags)> {
     let runs = [
@@ -67,6 +67,7 @@ pub fn distserve() -> Option<(Vec<TraceStage>, ServerFlags)> {
         max_num_seqs: Some(1024),
         max_num_batched_tokens: Some(16_384),
         chunked_prefill: Some(false),
+        v0_engine: Some(true),
         kv_cache_tokens: Some(60_000),
         model: Some("facebook/opt-13b".to_owned()),
         gpu: Some("NVIDIA A100-SXM4-80GB".to_owned()),

@@ -17,6 +17,7 @@ pub fn truth() -> Scenario {
             max_num_seqs: 64,
             max_num_batched_tokens: 4096,
             chunked_prefill: true,
+            prefill_first: false,
             iteration: IterationModel {
                 fixed: 0.015,
                 per_prefill_token: 0.0,
@@ -51,16 +52,30 @@ pub fn truth() -> Scenario {
 
 /// The model's run of `n` requests at `rate`: its report and every request's life, in sending order.
 pub fn simulated(rate: f64, n: u64, seed: u64) -> (BenchSummary, Vec<RequestTrace>) {
-    let s = truth();
-    let requests = bench_requests(&s, rate, n, seed).unwrap();
-    let (summary, mut lives) = replay_traced(&s, &requests, Some(rate)).unwrap();
+    simulated_on(&truth(), rate, n, seed)
+}
+
+/// [`simulated`] on the server `s`.
+pub fn simulated_on(
+    s: &Scenario,
+    rate: f64,
+    n: u64,
+    seed: u64,
+) -> (BenchSummary, Vec<RequestTrace>) {
+    let requests = bench_requests(s, rate, n, seed).unwrap();
+    let (summary, mut lives) = replay_traced(s, &requests, Some(rate)).unwrap();
     lives.sort_by_key(|l| l.index);
     (summary, lives)
 }
 
 /// A JSON-lines trace with token times of `n` requests at `rate`.
 pub fn synthetic_trace(rate: f64, n: u64, seed: u64) -> String {
-    let (_, lives) = simulated(rate, n, seed);
+    synthetic_trace_on(&truth(), rate, n, seed)
+}
+
+/// [`synthetic_trace`] of the server `s`.
+pub fn synthetic_trace_on(s: &Scenario, rate: f64, n: u64, seed: u64) -> String {
+    let (_, lives) = simulated_on(s, rate, n, seed);
     lives
         .iter()
         .map(|l| {

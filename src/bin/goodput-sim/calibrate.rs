@@ -33,9 +33,13 @@ pub struct CalibrateArgs {
     /// The server's --max-num-batched-tokens (default: vLLM's, 8192).
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>)]
     max_num_batched_tokens: Option<u32>,
-    /// Whether the server cuts prompts into chunks (default: on, as vLLM V1).
+    /// Whether the server cuts prompts into chunks (default: on, as vLLM V1; off with --v0-engine on).
     #[arg(long, value_enum)]
     chunked_prefill: Option<Switch>,
+    /// Whether the server runs vLLM's V0 engine (before vLLM 0.8, or VLLM_USE_V1=0), whose scheduler runs waiting
+    /// prompts in steps of their own (default: off, V1).
+    #[arg(long, value_enum)]
+    v0_engine: Option<Switch>,
     /// KV-cache tokens per replica, from the server's start-up log ("GPU KV cache size: N tokens"); default: no
     /// limit.
     #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>)]
@@ -120,6 +124,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         max_num_seqs: args.max_num_seqs,
         max_num_batched_tokens: args.max_num_batched_tokens,
         chunked_prefill: args.chunked_prefill.map(|s| matches!(s, Switch::On)),
+        v0_engine: args.v0_engine.map(|s| matches!(s, Switch::On)),
         kv_cache_tokens: args.kv_cache_tokens,
         replicas: args.replicas,
         window_seconds: args.seconds,

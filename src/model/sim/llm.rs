@@ -73,7 +73,7 @@ struct Replica {
     context: u64,
     /// The KV cache.
     kv: KvBlocks,
-    /// Iterations completed.
+    /// Iterations completed that decoded (the clock of the decoding sequences' tokens and KV).
     iterations: u64,
     /// End of the current iteration, or infinity when idle.
     busy_until: f64,
@@ -100,6 +100,36 @@ struct Plan {
     completing: usize,
     /// Sequences preempted to make room.
     preempted: u32,
+}
+
+/// Gives every decoding sequence of `rep` its token in iteration `n` and the KV blocks it needs, preempting the
+/// newest sequences while too few blocks are free.
+fn reserve_decodes(
+    rep: &mut Replica,
+    requests: &mut [Request],
+    queue: &mut VecDeque<u32>,
+    rec: &mut Recorder,
+    plan: &mut Plan,
+    n: u64,
+    t: f64,
+) {
+    let mut need = rep.kv.decode_blocks(n);
+    while need > rep.kv.free() {
+        let Some(needed_a_block) = preempt_newest(rep, requests, queue, n, t) else {
+            break;
+        };
+        record_preemption(rec, t);
+        plan.preempted += 1;
+        need -= u64::from(needed_a_block);
+    }
+    rep.kv.used += need;
+    rep.kv.head += need;
+    plan.decoding = rep.decoding.len() as u64;
+}
+
+fn record_preemption(rec: &mut Recorder, t: f64) {
+    rec.occupancy.advance(t);
+    rec.occupancy.preempted();
 }
 
 /// A fleet simulation in progress.
@@ -374,9 +404,11 @@ impl LlmSim {
         }
         rep.decoding_in_iteration = plan.decoding;
         rep.completing = plan.completing;
+        // Attention reads the decoding sequences' KV only in a step they decode in.
+        let context = if plan.decoding > 0 { rep.context } else { 0 };
         let duration = self
             .iteration
-            .duration(plan.prefill_tokens, plan.decoding, rep.context);
+            .duration(plan.prefill_tokens, plan.decoding, context);
         rep.busy_until = t + duration;
         self.prefill_computed += plan.prefill_tokens;
         if let Some(replay) = self.replay.as_deref_mut() {
@@ -404,7 +436,9 @@ impl LlmSim {
 
     /// Replica `r`'s scheduler for its next iteration, as vLLM's: the decodes first (with the blocks they need,
     /// preempting if short), then the continuing prefills in admission order, then admissions from the head of the
-    /// waiting queue while there is a free slot, token budget and room in the KV cache.
+    /// waiting queue while there is a free slot, token budget and room in the KV cache. With
+    /// [`LlmFleet::prefill_first`] (V0, unchunked) the admissions come first and take the whole budget; a step that
+    /// admitted any runs only them, and the decodes wait for a step with no prompt to start.
     fn plan_iteration(&mut self, r: usize, t: f64) -> Plan {
         let Self {
             replicas,
@@ -419,27 +453,19 @@ impl LlmSim {
         let rep = &mut replicas[r];
         let n = rep.iterations + 1;
         let mut plan = Plan::default();
+        let decodes_wait = fleet.prefill_first && !fleet.chunked_prefill && !queue.is_empty();
+        // 1. Every decoding sequence decodes one token; those starting a block need it now.
+        if !decodes_wait {
+            reserve_decodes(rep, requests, queue, rec, &mut plan, n, t);
+        }
         let mut preempt =
             |rep: &mut Replica, requests: &mut [Request], queue: &mut VecDeque<u32>| {
                 let victim = preempt_newest(rep, requests, queue, n, t);
                 if victim.is_some() {
-                    rec.occupancy.advance(t);
-                    rec.occupancy.preempted();
+                    record_preemption(rec, t);
                 }
                 victim
             };
-        // 1. Every decoding sequence decodes one token; those starting a block need it now.
-        let mut need = rep.kv.decode_blocks(n);
-        while need > rep.kv.free() {
-            let Some(needed_a_block) = preempt(rep, requests, queue) else {
-                break;
-            };
-            plan.preempted += 1;
-            need -= u64::from(needed_a_block);
-        }
-        rep.kv.used += need;
-        rep.kv.head += need;
-        plan.decoding = rep.decoding.len() as u64;
         // 2. The remaining token budget goes to prefills, first come first served.
         let chunked = fleet.chunked_prefill;
         let prefix_caching = fleet.prefix_caching;
@@ -520,6 +546,10 @@ impl LlmSim {
             }
             i += 1;
         }
+        if decodes_wait && plan.prefill_tokens == 0 {
+            // No prompt could start (no slot or no room in the cache): the decodes run after all.
+            reserve_decodes(rep, requests, queue, rec, &mut plan, n, t);
+        }
         *admitted_total -= plan.preempted;
         plan
     }
@@ -527,7 +557,11 @@ impl LlmSim {
     fn end_iteration(&mut self, r: usize, t: f64) {
         let rep = &mut self.replicas[r];
         let held = rep.kv.used;
-        rep.iterations += 1;
+        // The clock counts steps that decoded (a decoding sequence's tokens and KV are read off it), so a step of
+        // prefills alone (V0's, with the decodes waiting) moves no decoding sequence on.
+        if rep.decoding_in_iteration > 0 {
+            rep.iterations += 1;
+        }
         let k = rep.iterations;
         rep.context += rep.decoding_in_iteration;
         // Sequences whose last token came out of this iteration.

@@ -80,6 +80,7 @@ pub fn time_trace_readers(rows: usize) -> Vec<Line> {
         replicas: 1.0,
         max_num_batched_tokens: 8192,
         chunked_prefill: true,
+        prefill_first: false,
         cached_prefix: 0.0,
     };
     let secs = best(&|| match parse(&file) {

@@ -2,7 +2,7 @@
 //! LLM mode, collapsed to exponential service, is the M/M/c/K queue of the textbooks; the course box with a cap
 //! past saturation sheds load and keeps its tail bounded, and the requests it turns away count against goodput.
 
-use goodput::model::{
+use goodput_model::{
     run, Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, RunSummary, Scenario,
     ScenarioSettings, ServiceKind, Slo, Stability, SteadyState,
 };
@@ -79,6 +79,7 @@ fn exponential_fleet(replicas: u32, max_num_queued_reqs: u32) -> LlmFleet {
         max_num_seqs: 1,
         max_num_batched_tokens: 8192,
         chunked_prefill: true,
+        prefill_first: false,
         iteration: IterationModel {
             fixed: 1.0 / m,
             per_prefill_token: 0.0,
@@ -284,7 +285,7 @@ fn without_a_cap_nothing_changes() {
 
 #[test]
 fn a_finite_run_past_capacity_counts_what_the_cap_turned_away_as_failed() {
-    use goodput::model::{bench_requests, measured_saturation_throughput, replay};
+    use goodput_model::{bench_requests, measured_saturation_throughput, replay};
     let capped = ScenarioSettings {
         max_num_queued_reqs: Some(80),
         ..ScenarioSettings::default()

@@ -1,6 +1,6 @@
 //! The course's story told by the model, and the guarantees the page relies on.
 
-use goodput::model::{
+use goodput_model::{
     default_load_points, exact_reference, run, sweep, Arrivals, ProgressiveRun, Scenario,
     ServiceKind, Stability, SteadyState, TextbookService,
 };
@@ -205,7 +205,7 @@ fn scenarios_and_summaries_survive_a_round_trip_through_json() {
     s.customers = 5_000;
     let summary = run(&s, SEED).unwrap();
     let text = serde_json::to_string(&summary).unwrap();
-    let back: goodput::model::RunSummary = serde_json::from_str(&text).unwrap();
+    let back: goodput_model::RunSummary = serde_json::from_str(&text).unwrap();
     // serde_json's default float parser may differ from the written value in the last bit, so compare with a
     // tolerance rather than bit for bit.
     assert_eq!(back.measured, summary.measured);

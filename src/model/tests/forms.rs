@@ -1,8 +1,8 @@
 //! The scenario forms that give the model the structure vLLM has at the knee: prefix-cache-aware preemption, a
 //! step time that is the larger of a memory and a compute term, a front-end overhead, empirical and capped lengths.
 
-use goodput::model::scenario::ComputeTime;
-use goodput::model::{
+use goodput_model::scenario::ComputeTime;
+use goodput_model::{
     bench_requests, replay, replay_traced, run, KvCache, LengthDist, LlmFleet, Scenario,
     ServiceKind, TraceRequest,
 };
@@ -47,7 +47,7 @@ fn prefix_cache_aware_preemption_recomputes_less_than_full_recompute() {
         fleet_mut(&mut s).prefix_caching = on;
         s.customers = 3000;
         s.warm_up = 300;
-        s.arrivals = goodput::model::Arrivals::poisson(0.6);
+        s.arrivals = goodput_model::Arrivals::poisson(0.6);
         run(&s, 3).unwrap()
     };
     assert_eq!(roomy(true), roomy(false));
@@ -56,7 +56,7 @@ fn prefix_cache_aware_preemption_recomputes_less_than_full_recompute() {
 #[test]
 fn a_steady_state_kv_bound_run_with_prefix_caching_still_conserves_and_is_stable() {
     let mut s = kv_bound(24_000, true);
-    s.arrivals = goodput::model::Arrivals::poisson(0.8);
+    s.arrivals = goodput_model::Arrivals::poisson(0.8);
     s.customers = 5000;
     s.warm_up = 500;
     let r = run(&s, 2).unwrap();
@@ -192,7 +192,7 @@ fn capped_geometric_and_empirical_lengths_draw_what_they_promise() {
 
 #[test]
 fn the_measured_capacity_includes_what_the_kv_cache_allows() {
-    use goodput::model::measured_saturation_throughput;
+    use goodput_model::measured_saturation_throughput;
     // Not KV-bound: the measurement and the analytic figure agree.
     let course = Scenario::course_preset();
     let (analytic, measured) = (

@@ -16,7 +16,9 @@ fn teacher() -> Teacher {
 
 #[test]
 fn the_sample_lessons_answers_name_their_passage() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lessons/07-sample.md");
+    // The lessons' compiler's sample, kept with the compiler's tests at the top of the workspace.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/lessons/07-sample.md");
     let source = std::fs::read_to_string(path).expect("the sample lesson");
     let lesson = compile_lesson("tests/fixtures/lessons/07-sample.md", &source)
         .unwrap_or_else(|error| panic!("{error}"));
@@ -57,6 +59,15 @@ fn littles_law_is_worked_for_whichever_quantity_is_asked() {
     assert_eq!(
         worked("what throughput does a replica get with 32 concurrent and 4s each?"),
         (LittleQuantity::Throughput, 8.0)
+    );
+    // "are in flight" is a count of requests inside; "how many requests" at a rate and a latency asks for L.
+    assert_eq!(
+        worked("avg latency if 90 requests are in flight at 45 rps"),
+        (LittleQuantity::Latency, 2.0)
+    );
+    assert_eq!(
+        worked("how many requests does the server hold at 16 rps and 2.5s each"),
+        (LittleQuantity::InFlight, 40.0)
     );
     // A fleet asked for is a sizing; a question with one number, or that asks nothing, is no Little's Law sum.
     assert_eq!(
@@ -119,6 +130,21 @@ fn a_passage_declared_to_answer_the_question_asked_leads() {
     assert!(first("what happens to latency at full load?").starts_with("Raise the load"));
     // A comparison the glossary cannot set side by side is answered by the passage declared for it.
     assert!(first("ttft vs e2e??").contains("same total time"));
+    // ... in whichever order its two terms come, and with the learner's word for one of them.
+    assert!(first("round trip time vs ttft").contains("same total time"));
+    let reversed = first("num_requests_waiting vs num_requests_running?");
+    assert!(reversed.contains("num_requests_running"), "{reversed}");
+}
+
+#[test]
+fn a_question_for_a_metric_is_not_answered_with_a_flag_nor_the_reverse() {
+    let teacher = teacher();
+    let first = |question: &str| teacher.answer(question).shown()[0].text.clone();
+    // A flag's keyword holds "concurrency" and "Little's Law" too; the metric is what was asked for.
+    let metric = first("which vllm metric gives the concurrency L for littles law");
+    assert!(metric.contains("num_requests_running"), "{metric}");
+    let flag = first("what setting limits how many seqs run at once");
+    assert!(flag.starts_with("--max-num-seqs:"), "{flag}");
 }
 
 #[test]

@@ -1,11 +1,11 @@
-//! The step time from physics (`goodput::model::hardware`): the tables read as their sources say, the names result
+//! The step time from physics (`goodput_model::hardware`): the tables read as their sources say, the names result
 //! files use found, and the roofline's step times against published measurements and the course's presets.
 
-use goodput::model::hardware::{
+use goodput_model::hardware::{
     find_gpu, find_model, Architecture, Deployment, Efficiency, Gpu, KNOWN_GPUS, KNOWN_MODELS,
 };
-use goodput::model::presets::{course_deployment, distserve_deployment};
-use goodput::model::{KvCache, Scenario, ServiceKind};
+use goodput_model::presets::{course_deployment, distserve_deployment};
+use goodput_model::{KvCache, Scenario, ServiceKind};
 
 fn relative_error(model: f64, published: f64) -> f64 {
     (model - published) / published

@@ -622,6 +622,16 @@ fn each_kind_of_question_is_read_from_its_wording() {
             "Does W include the time in the queue?",
             QuestionKind::Composition,
         ),
+        ("ttft is the sum of what", QuestionKind::Composition),
+        ("what are the parts of TTFT", QuestionKind::Composition),
+        (
+            "what does maxing out the batch do to ttft",
+            QuestionKind::Consequence,
+        ),
+        (
+            "what gauge shows how many requests are sitting in queue rn",
+            QuestionKind::WhichSignal,
+        ),
         (
             "how long does a new replica take to serve?",
             QuestionKind::Duration,
@@ -678,6 +688,11 @@ fn each_kind_leads_with_the_block_that_suits_it() {
     assert_eq!(lead("Explain the knee simply"), PassageKind::Analogy);
     assert_eq!(lead("What is goodput?"), PassageKind::Keyword);
     assert_eq!(lead("What is the knee?"), PassageKind::Tldr);
+    // A formula's symbol, in the section its heading names: the formula's legend.
+    assert_eq!(
+        lead("What does W mean in Little's Law?"),
+        PassageKind::Formula
+    );
     assert_eq!(
         lead("What happens if I turn off chunked prefill on the course box?"),
         PassageKind::Explanation

@@ -2,7 +2,7 @@
 //! M/M/c. Run lengths grow like (1−ρ)⁻², as the statistics near saturation demand; the seeds were checked against
 //! several others (errors stayed well inside the tolerances), so the tests do not pass by luck.
 
-use goodput::model::{
+use goodput_model::{
     erlang_c, mva, run, Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, RunSummary,
     Scenario, ServiceKind, Slo, SteadyState, TextbookService,
 };
@@ -131,6 +131,17 @@ fn llm_fleet(max_num_seqs: u32, chunked_prefill: bool) -> LlmFleet {
     fleet
 }
 
+/// Steps that take `delta` whatever they hold.
+fn every_step(delta: f64) -> IterationModel {
+    IterationModel {
+        fixed: delta,
+        per_prefill_token: 0.0,
+        per_decode_seq: 0.0,
+        per_context_token: 0.0,
+        compute: None,
+    }
+}
+
 #[test]
 fn littles_law_holds_in_every_mode() {
     let course = Scenario::course_preset();
@@ -209,13 +220,8 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
             max_num_seqs: 1,
             max_num_batched_tokens: 8192,
             chunked_prefill: true,
-            iteration: IterationModel {
-                fixed: delta,
-                per_prefill_token: 0.0,
-                per_decode_seq: 0.0,
-                per_context_token: 0.0,
-                compute: None,
-            },
+            prefill_first: false,
+            iteration: every_step(delta),
             prompt_tokens: LengthDist::Fixed { tokens: 100 },
             output_tokens: LengthDist::Geometric { mean: m, max: None },
             kv_cache: KvCache::Unlimited,
@@ -250,4 +256,49 @@ fn llm_mode_collapses_to_mmc_with_one_slot_free_prefill_and_constant_iterations(
     assert!(relative_error(wait, exact.mean_wait) < 0.05);
     assert!(relative_error(e2e.mean, exact.mean_sojourn) < 0.05);
     assert!(relative_error(e2e.p99, exact.sojourn_quantile(0.99)) < 0.05);
+}
+
+/// vLLM's V0 scheduler without chunked prefill runs the prompts waiting after a step in a step of their own, and the
+/// running sequences wait. With every step δ long and Poisson arrivals at λ, a step is followed by a prompt step
+/// exactly when a request arrived during it (probability `p = 1 − e^{−λδ}`), so the steps form a Markov chain whose
+/// share of decode steps is `1 − p`: a decoding sequence gets a token every `δ / (1 − p) = δ·e^{λδ}` on average.
+/// V1 decodes every running sequence in every step: a token every δ.
+#[test]
+fn under_v0s_scheduler_the_decodes_wait_for_each_step_of_prompts() {
+    let (delta, lambda) = (0.02, 15.0);
+    for prefill_first in [false, true] {
+        let mut s = Scenario {
+            service: ServiceKind::Llm(LlmFleet {
+                prefill_first,
+                chunked_prefill: false,
+                max_num_seqs: 1024,
+                max_num_batched_tokens: 16_384,
+                iteration: every_step(delta),
+                prompt_tokens: LengthDist::Fixed { tokens: 100 },
+                output_tokens: LengthDist::Fixed { tokens: 50 },
+                kv_cache: KvCache::Unlimited,
+                ..llm_fleet(1024, false)
+            }),
+            arrivals: Arrivals::poisson(0.5),
+            slo: Slo {
+                ttft: 1.0,
+                tpot: 1.0,
+            },
+            customers: 100_000,
+            warm_up: 10_000,
+        };
+        s.arrivals = Arrivals::poisson(lambda / s.saturation_throughput());
+        let summary = run(&s, SEED).unwrap();
+        let tpot = steady(&summary).tpot.unwrap().mean;
+        let expected = if prefill_first {
+            delta * (lambda * delta).exp()
+        } else {
+            delta
+        };
+        println!("prefill first {prefill_first}: TPOT {tpot:.5} s, theory {expected:.5} s");
+        assert!(
+            relative_error(tpot, expected) < 0.01,
+            "prefill first {prefill_first}: TPOT {tpot} vs {expected}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! The KV cache and bursty arrivals: vLLM's admission and preemption rules, and gamma gaps between arrivals.
 
-use goodput::model::{
+use goodput_model::{
     run, run_traced, Arrivals, IterationModel, KvCache, LengthDist, LlmFleet, RunSummary, Scenario,
     ServiceKind, Slo, KV_BLOCK_TOKENS,
 };
@@ -19,6 +19,7 @@ fn fleet_scenario(
             max_num_seqs: 64,
             max_num_batched_tokens: 2048,
             chunked_prefill,
+            prefill_first: false,
             iteration: IterationModel {
                 fixed: 5e-3,
                 per_prefill_token: 2e-5,

@@ -2,10 +2,8 @@
 //! model; Little's Law holds per replica; join-the-shortest-queue is no worse than round robin; a longer start-up
 //! never helps on a spike; the autoscaler stays in its bounds; the traffic's arrivals follow its curve.
 
-use goodput::model::fleet::{
-    simulate, FleetDay, FleetSpec, Route, Shape, Signal, Traffic, Trigger,
-};
-use goodput::model::{bench_requests, replay, Scenario};
+use goodput_model::fleet::{simulate, FleetDay, FleetSpec, Route, Shape, Signal, Traffic, Trigger};
+use goodput_model::{bench_requests, replay, Scenario};
 use proptest::prelude::*;
 
 fn course() -> Scenario {
@@ -30,7 +28,7 @@ fn fixed(n: u32, rate: f64, seconds: f64, route: Route, seed: u64) -> FleetDay {
 /// `cv` (1: Poisson): (p99 TTFT, p99 TPOT, SLO attainment %).
 fn one_replica(rate: f64, seconds: f64, cv: f64, seed: u64) -> (f64, f64, f64) {
     let n = (rate * seconds) as u64;
-    let scenario = goodput::model::ScenarioSettings {
+    let scenario = goodput_model::ScenarioSettings {
         arrival_cv: Some(cv),
         ..Default::default()
     }

@@ -1,7 +1,7 @@
 //! Finite runs, as a benchmark runs them: N requests at a rate (or from a trace) to an empty fleet, until the last
 //! finishes — at any rate, above capacity too — reported with `vllm bench serve`'s definitions.
 
-use goodput::model::{
+use goodput_model::{
     bench_requests, check_requests, replay, replay_traced, KvCache, Scenario, ServiceKind,
     TraceRequest,
 };
@@ -162,7 +162,7 @@ fn a_rate_run_cuts_a_geometric_tail_at_the_cache_as_a_steady_run_does() {
     let mut s = distserve();
     if let ServiceKind::Llm(f) = &mut s.service {
         f.kv_cache = KvCache::Tokens(2_000);
-        f.prompt_tokens = goodput::model::LengthDist::Uniform {
+        f.prompt_tokens = goodput_model::LengthDist::Uniform {
             min: 100,
             max: 1000,
         };

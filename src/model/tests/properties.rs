@@ -1,6 +1,6 @@
 //! Properties that hold for every valid scenario, checked on random ones.
 
-use goodput::model::{
+use goodput_model::{
     run, run_traced, Arrivals, IterationModel, KvCache, LatencyStats, LengthDist, LlmFleet,
     Scenario, ServiceKind, Slo, TextbookService, KV_BLOCK_TOKENS,
 };
@@ -43,11 +43,11 @@ fn llm_service() -> impl Strategy<Value = ServiceKind> {
         1u32..4,
         1u32..96,
         0u32..8192,
-        any::<bool>(),
+        (any::<bool>(), any::<bool>()),
         (1e-4f64..0.05, 0.0f64..1e-4, 0.0f64..1e-3, 0.0f64..1e-6),
     )
         .prop_flat_map(
-            |(replicas, seqs, extra_budget, chunked, (fixed, pre, dec, ctx))| {
+            |(replicas, seqs, extra_budget, (chunked, prefill_first), (fixed, pre, dec, ctx))| {
                 (length(), length())
                     .prop_flat_map(|(p, o)| {
                         let kv = kv_cache(&p, &o);
@@ -59,6 +59,7 @@ fn llm_service() -> impl Strategy<Value = ServiceKind> {
                             max_num_seqs: seqs,
                             max_num_batched_tokens: seqs + extra_budget,
                             chunked_prefill: chunked,
+                            prefill_first,
                             iteration: IterationModel {
                                 fixed,
                                 per_prefill_token: pre,

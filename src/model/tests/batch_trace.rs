@@ -1,7 +1,7 @@
 //! The batch trace against the model it records: slots, token budget, iteration lengths and a followed request's life
 //! must be exactly what the scheduler did (the same run `run_traced` reports), and the record stays bounded.
 
-use goodput::model::{
+use goodput_model::{
     run_traced, trace_batch, BatchTrace, EndAfterFollow, KvCache, PhaseKind, RequestTrace,
     Scenario, ScenarioSettings, TraceSpec, Work, MAX_CELLS, MAX_ITERATIONS,
 };
@@ -45,9 +45,9 @@ fn window(from: f64, until: f64) -> TraceSpec {
     }
 }
 
-fn fleet(s: &Scenario) -> &goodput::model::LlmFleet {
+fn fleet(s: &Scenario) -> &goodput_model::LlmFleet {
     match &s.service {
-        goodput::model::ServiceKind::Llm(fleet) => fleet,
+        goodput_model::ServiceKind::Llm(fleet) => fleet,
         _ => panic!("an LLM scenario"),
     }
 }
@@ -323,7 +323,7 @@ fn check_followed(
     name: &str,
     s: &Scenario,
     request: &RequestTrace,
-) -> goodput::model::FollowedRequest {
+) -> goodput_model::FollowedRequest {
     let spec = TraceSpec {
         replica: request.replica,
         from: request.arrival - 0.5,
