@@ -337,8 +337,16 @@ impl Library {
     /// explanation is about (a keyword or a heading that names it counts).
     pub fn rank(&self, question: &str, kind: QuestionKind, subject: Option<&str>) -> Ranking {
         let (lesson_words, _) = translate(question);
-        let (_, rest) = translate(&without_cue(kind, question));
-        let query = format!("{question} {lesson_words}");
+        let topic = without_cue(kind, question);
+        let (_, rest) = translate(&topic);
+        // A "which metric" question is searched for what it is about; other kinds' cue words are stop words or
+        // help (the "long" of "how long" meets "takes longer").
+        let asked = if kind == QuestionKind::WhichSignal {
+            topic.as_str()
+        } else {
+            question
+        };
+        let query = format!("{asked} {lesson_words}");
         let subject: Vec<String> = subject
             .map(|s| {
                 let mut stems = self.index.terms(&format!("{s} {}", translate(s).0));
@@ -355,17 +363,23 @@ impl Library {
             .filter(|&at| declared[at] >= DECLARED_LEAD)
             .max_by(|&a, &b| declared[a].total_cmp(&declared[b]).then(b.cmp(&a)));
         let mut leads: Vec<usize> = said.into_iter().collect();
-        let suited = relevance
-            .first()
-            .map(|&(best, _)| {
-                self.leads(
-                    kind,
-                    signal_asked(question),
-                    said.unwrap_or(best),
-                    &relevance,
-                    &own,
-                )
-            })
+        let asked = signal_asked(question);
+        // The part of the lesson the answer comes from: the declared passage's, else the best match's; for a metric
+        // or a flag asked by name, the best match that names one (the TTFT prose does not; the list of metrics does).
+        let anchor = said.or_else(|| {
+            let best = relevance.first().map(|&(at, _)| at)?;
+            let named = (kind == QuestionKind::WhichSignal && asked != SignalAsked::Either)
+                .then(|| {
+                    relevance
+                        .iter()
+                        .map(|&(at, _)| at)
+                        .find(|&at| suitability(kind, &self.passages[at], asked) > 0.0)
+                })
+                .flatten();
+            Some(named.unwrap_or(best))
+        });
+        let suited = anchor
+            .map(|anchor| self.leads(kind, asked, anchor, &relevance, &own))
             .unwrap_or_default();
         let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
         // Among a definition's, the first block that names just what is asked about goes first (a formula's legend

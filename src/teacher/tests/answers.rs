@@ -258,6 +258,28 @@ fn numbers_are_read_as_people_write_them() {
     );
     // A count of requests next to a time is not a rate without a word joining them.
     assert_eq!(rate("64 requests, 8 s each"), [Quantity::Duration(8.0)]);
+    // Requests inside, whatever the noun and the verb: Little's Law's L.
+    for written in [
+        "94 in flight",
+        "60 reqs in the system",
+        "120 requests are in flight",
+        "30 queries outstanding",
+        "64 requests running",
+        "16 at once",
+    ] {
+        assert!(
+            matches!(rate(written)[..], [Quantity::Concurrency(_)]),
+            "{written}"
+        );
+    }
+    // "64 running and 30 waiting" are a dashboard's two gauges, not one count of requests inside.
+    assert_eq!(rate("64 running and 30 waiting"), []);
+    // Little's Law's symbols written as an equation.
+    assert_eq!(
+        rate("L=50 and W = 2"),
+        [Quantity::Concurrency(50.0), Quantity::Duration(2.0)]
+    );
+    assert_eq!(rate("X = 10"), [Quantity::RequestRate(10.0)]);
 }
 
 #[test]
