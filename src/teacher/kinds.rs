@@ -399,7 +399,7 @@ pub enum SignalAsked {
     Either,
 }
 
-/// Nouns that ask for a metric.
+/// Words that ask for a metric.
 const METRIC_NOUNS: &[&str] = &[
     "metric",
     "metrics",
@@ -411,6 +411,14 @@ const METRIC_NOUNS: &[&str] = &[
     "series",
     "dashboard",
     "grafana",
+    // What one does with a metric, never with a flag: "what should I alert on", "what do I watch".
+    "alert",
+    "alerts",
+    "alerting",
+    "watch",
+    "monitor",
+    "monitoring",
+    "track",
 ];
 /// Nouns that ask for a launch flag.
 const FLAG_NOUNS: &[&str] = &[

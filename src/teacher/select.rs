@@ -232,6 +232,34 @@ impl Library {
             .position(|passage| passage.part_id == *part)
     }
 
+    /// What the acronyms `question` uses stand for, as the lesson's glossary spells them out ("TTFT: Time to first
+    /// token: …" gives "Time to first token"), so that a question that says "TTFT" also meets the metric that
+    /// writes it out, `vllm:time_to_first_token_seconds`.
+    fn acronyms_spelled_out(&self, question: &str) -> String {
+        let asked: Vec<&str> = question
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .collect();
+        let is_acronym = |spelling: &str| {
+            spelling.len() >= 2 && spelling.chars().all(|c| c.is_ascii_uppercase())
+        };
+        self.passages
+            .iter()
+            .filter(|passage| passage.kind == PassageKind::Keyword)
+            .filter(|passage| {
+                keyword_spellings(&passage.text).any(|spelling| {
+                    is_acronym(spelling)
+                        && asked.iter().any(|word| word.eq_ignore_ascii_case(spelling))
+                })
+            })
+            .filter_map(|passage| {
+                let meaning = passage.text.split_once(": ")?.1;
+                meaning.split([':', ',', '.', ';']).next()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// The passage BM25 index, for a plain search.
     pub fn index(&self) -> &PassageIndex {
         &self.index
@@ -346,7 +374,15 @@ impl Library {
         } else {
             question
         };
-        let query = format!("{asked} {lesson_words}");
+        // Metrics are named in full (`time_to_first_token_seconds`): a question for the metric of TTFT is searched
+        // with what TTFT stands for too. (Flags and other kinds are not: the words would outweigh the question's.)
+        let spelled_out =
+            if kind == QuestionKind::WhichSignal && signal_asked(question) == SignalAsked::Metric {
+                self.acronyms_spelled_out(question)
+            } else {
+                String::new()
+            };
+        let query = format!("{asked} {lesson_words} {spelled_out}");
         let subject: Vec<String> = subject
             .map(|s| {
                 let mut stems = self.index.terms(&format!("{s} {}", translate(s).0));
@@ -359,11 +395,16 @@ impl Library {
         let relevance = self.relevance(&query, &subject, &declared);
         let own = scaled(&self.index.search(&query), self.passages.len());
         // A passage its author says answers this kind of question about this leads; then the blocks that suit the kind.
+        // A metric asked for is not answered by a flag declared for a question that shares its words, nor the reverse.
+        let asked = signal_asked(question);
         let said = (0..self.passages.len())
             .filter(|&at| declared[at] >= DECLARED_LEAD)
+            .filter(|&at| {
+                kind != QuestionKind::WhichSignal
+                    || suitability(kind, &self.passages[at], asked) > 0.0
+            })
             .max_by(|&a, &b| declared[a].total_cmp(&declared[b]).then(b.cmp(&a)));
         let mut leads: Vec<usize> = said.into_iter().collect();
-        let asked = signal_asked(question);
         // The part of the lesson the answer comes from: the declared passage's, else the best match's; for a metric
         // or a flag asked by name, the best match that names one (the TTFT prose does not; the list of metrics does).
         let anchor = said.or_else(|| {

@@ -749,6 +749,15 @@ fn learners_words_meet_the_lessons() {
         ("What should my HPA scale on?", "num_requests_waiting"),
         ("Why is my server returning 503s?", "503"),
         ("What happens when the KV cache is full?", "preempt"),
+        // Chat spellings are written out before the vocabulary reads them: "b4", "reqs", "/sec", "tput".
+        (
+            "how long b4 a new pod is warmed up and serving",
+            "4 min 38 s",
+        ),
+        (
+            "which metric counts reqs that got kicked out of the kv cache",
+            "num_preemptions_total",
+        ),
     ] {
         let shown: Vec<_> = teacher.answer(question).shown();
         assert!(

@@ -161,6 +161,13 @@ fn a_question_for_a_metric_is_not_answered_with_a_flag_nor_the_reverse() {
     // "Number" and "/metrics" say only what sort of answer is wanted: the live concurrency is what is asked about.
     let metric = first("which number on /metrics is the live concurrency");
     assert!(metric.contains("num_requests_running"), "{metric}");
+    // Asked for a metric, the answer names one: the list of metrics, not the TTFT prose; TTFT is searched as the
+    // metric spells it out (time_to_first_token).
+    let metric = first("whats the prometheus metric name for ttft");
+    assert!(metric.contains("time_to_first_token_seconds"), "{metric}");
+    // Something to alert on is a metric, so a flag declared for words it shares ("at once", "caps") does not lead.
+    let metric = first("what should i alert on once the queue is capped");
+    assert!(metric.contains("admission_rejections_total"), "{metric}");
 }
 
 #[test]
