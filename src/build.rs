@@ -1,32 +1,9 @@
 //! Compiles `lessons/*.md` into `$OUT_DIR/lessons.json`, which `goodput::lesson::catalog()` embeds.
 //!
-//! The compiler is the crate's own `src/lesson/compiler`, included here by path so that markdown, TOML, MathML and
-//! highlighting run at build time only and never reach the wasm.
+//! The compiler is the crate `goodput-lesson-compiler` (`src/lesson/compiler/`), a build-dependency only, so that
+//! markdown, TOML, MathML and highlighting run at build time and never reach the wasm.
 
-// The data types stand in for `crate::lesson` here, which is the path the compiler uses for them.
-#[path = "lesson/types.rs"]
-#[allow(dead_code)] // the build only produces the data, it never reads it
-mod lesson_types;
-
-// The compiler checks a lesson's `@answers` blocks against the passages the teacher cuts the lesson into, with the
-// teacher's own cutting (`crate::lesson::passages`, which reads HTML with `crate::presentation::html`).
-#[path = "presentation/html.rs"]
-#[allow(dead_code)] // the build cuts passages only, it never measures screens
-mod presentation_html;
-mod presentation {
-    pub(crate) use super::presentation_html as html;
-}
-#[path = "lesson/passages.rs"]
-#[allow(dead_code)]
-mod lesson_passages;
-mod lesson {
-    pub(crate) use super::lesson_passages as passages;
-    pub(crate) use super::lesson_types::*;
-}
-
-#[path = "lesson/compiler/mod.rs"]
-#[allow(dead_code)] // helpers that only the library and its tests call
-mod compiler;
+use goodput_lesson_compiler as compiler;
 
 // The tables of models and GPUs, for the lists "Your server" offers: written into the page as HTML here, so the
 // page's wasm holds the names and not the tables (the calibration's worker has those).
@@ -80,11 +57,8 @@ fn main() {
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     // Paths from this package's folder, src/.
+    // The compiler and the lesson types are a dependency's: cargo reruns this when they change.
     println!("cargo:rerun-if-changed=../lessons");
-    println!("cargo:rerun-if-changed=lesson/types.rs");
-    println!("cargo:rerun-if-changed=lesson/compiler");
-    println!("cargo:rerun-if-changed=lesson/passages.rs");
-    println!("cargo:rerun-if-changed=presentation/html.rs");
     // The page's wasm keeps its relocations, which tools/split-page (run by tools/post-build.sh) needs to cut it into
     // the module every visit loads and the parts loaded on demand (`#[lazy]`). The workers are not split.
     if std::env::var("TARGET").is_ok_and(|target| target.starts_with("wasm32")) {

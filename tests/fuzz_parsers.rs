@@ -12,8 +12,8 @@ use goodput::cluster::metrics::{escape_label_value, parse, ParseError};
 use goodput::cluster::report::{render, Options, Source};
 use goodput::cluster::vllm::{assess, find_signals, Latency, SloTargets};
 use goodput::cluster::window::between;
-use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::Lesson;
+use goodput_lesson_compiler::compile_lesson;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 

@@ -2,8 +2,8 @@
 //! so `$a<b$` keeps the markup whole and a formula written to close the MathML and open an `<input>` stays text.
 //! The built lesson page then has exactly one Ask box field of each id, the box's own.
 
-use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::{Block, Lesson};
+use goodput_lesson_compiler::compile_lesson;
 use goodput_pages::build_site;
 
 #[path = "support/sample_lesson.rs"]

@@ -1,19 +1,15 @@
 //! Lessons: typed data compiled from `lessons/*.md` at build time, the catalog the static pages are written from,
 //! and the markup contract by which the page's islands read their lesson back.
 //!
-//! The data types live in [`types`] (re-exported here) so that `build.rs` can include them together with the
-//! [`compiler`] without also including [`catalog`], which embeds the build's own output.
+//! The data types, the passages and the reading of the compiler's HTML are the crate `goodput-lesson`
+//! (`src/lesson/data/`, re-exported here), which the lesson compiler (`goodput-lesson-compiler`,
+//! `src/lesson/compiler/`) writes and `build.rs` runs; this module adds what only the page and its build need.
 
-mod types;
-
-pub use types::*;
+pub use goodput_lesson::*;
 
 pub mod ask_markup;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod compiler;
 pub mod island_markup;
 pub mod judge;
-pub mod passages;
 pub mod predict_phase;
 pub mod progress;
 pub mod tally;
@@ -42,4 +38,71 @@ pub fn catalog() -> &'static [Lesson] {
 /// The lesson whose slug is `slug`, if any.
 pub fn find(slug: &str) -> Option<&'static Lesson> {
     catalog().iter().find(|lesson| lesson.meta.slug == slug)
+}
+
+/// The catalog is what the compiler makes of `lessons/`, and lesson 32 carries what the page is built around.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_lessons_compile_and_are_the_catalog() {
+        let lessons = goodput_lesson_compiler::compile_dir(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../lessons")
+                .as_path(),
+            "lessons",
+        )
+        .unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(lessons, catalog());
+        let lesson = find("latency-throughput-slos").expect("lesson 32 ships");
+        assert_eq!(lesson.meta.number, 32);
+        let widgets: Vec<_> = lesson
+            .blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Widget(widget) => Some(widget.name),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            widgets.contains(&WidgetName::KneeLab) && widgets.contains(&WidgetName::GoodputChart)
+        );
+
+        // The five guided steps of the source, and at least two predictions on the chart.
+        let steps: Vec<&PredictStep> = lesson
+            .blocks
+            .iter()
+            .filter_map(|block| match block {
+                Block::Predict(step) => Some(step),
+                _ => None,
+            })
+            .collect();
+        for (n, topic) in [
+            (1, "TTFT"),
+            (2, "TPOT"),
+            (3, "knee"),
+            (4, "counts"),
+            (5, "sizing"),
+        ] {
+            assert!(
+                steps
+                    .iter()
+                    .any(|step| step.title.starts_with(&format!("Step {n}: "))
+                        && step.title.contains(topic)),
+                "no Step {n} about {topic}"
+            );
+        }
+        let charts = steps
+            .iter()
+            .filter(|step| matches!(step.answer, PredictAnswer::ChartPrediction { .. }))
+            .count();
+        assert!(
+            charts >= 3,
+            "the knee step and at least two more chart predictions: {charts}"
+        );
+        assert!(steps
+            .iter()
+            .any(|step| step.answer == PredictAnswer::Recall));
+    }
 }

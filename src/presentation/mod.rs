@@ -2,7 +2,7 @@
 //! do, the place in the [`url`], the [`sync`] protocol between presenter and audience windows, and the presenter's
 //! [`stopwatch`]. The page (`components::present`) only wires these to the DOM.
 
-pub mod html;
+pub use goodput_lesson::html;
 pub mod keys;
 pub mod screens;
 pub mod stopwatch;

@@ -1,10 +1,10 @@
 //! `@answers` blocks: what the passages beside them answer, for the Ask box's teacher. Each entry quotes the passage
 //! it speaks for; once the whole lesson is compiled the quote must name exactly one of the teacher's passages
-//! (`crate::lesson::passages`, the same cutting the teacher does), in the section where the block stands.
+//! (`goodput_lesson::passages`, the same cutting the teacher does), in the section where the block stands.
 
 use super::{CompileError, LessonContext};
-use crate::lesson::passages::{passages_in, quote_in, section_after, Passage};
-use crate::lesson::{Block, PassageAnswer, QuestionKind};
+use goodput_lesson::passages::{passages_in, quote_in, section_after, Passage};
+use goodput_lesson::{Block, PassageAnswer, QuestionKind};
 
 /// An `@answers` entry as written, before its quote is looked for.
 pub(super) struct DeclaredAnswer {

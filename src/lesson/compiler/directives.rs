@@ -2,7 +2,7 @@
 
 use super::answers::DeclaredAnswer;
 use super::{CompileError, LessonContext};
-use crate::lesson::{
+use goodput_lesson::{
     Analogy, Block, ChartTarget, CheckYourself, ChoiceOption, ExplainToColleague, Html, Keyword,
     Keywords, LoadRange, MathDecoded, PredictAnswer, PredictStep, QuestionKind, RecallCard,
     SettingValue, SpeakerNotes, SymbolMeaning, Task, TaskList, Tldr, Tolerance, WidgetEmbed,

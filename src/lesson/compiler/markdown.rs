@@ -2,7 +2,7 @@
 //! code into highlighted HTML, gives headings anchors, and cuts the body into prose and directive blocks.
 
 use super::{answers, directives, front_matter, highlight, links, CompileError, LessonContext};
-use crate::lesson::{Block, Html, Lesson, LessonMeta};
+use goodput_lesson::{Block, Html, Lesson, LessonMeta};
 use pulldown_cmark::{
     CodeBlockKind, CowStr, Event, MetadataBlockKind, Options, Parser, Tag, TagEnd,
 };

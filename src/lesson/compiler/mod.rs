@@ -14,7 +14,7 @@ mod links;
 mod markdown;
 mod math;
 
-use crate::lesson::{Html, Lesson};
+use goodput_lesson::{Html, Lesson};
 use std::fmt;
 use std::path::Path;
 

@@ -2,8 +2,8 @@
 //! closest passage for a question that names a part of the lesson but matches it weakly, and Little's Law worked for
 //! whichever of its quantities a question asks.
 
-use goodput::lesson::compiler::compile_lesson;
 use goodput::lesson::{find, PassageAnswer, QuestionKind};
+use goodput_lesson_compiler::compile_lesson;
 use goodput_teacher::answer::Answer;
 use goodput_teacher::passages::{passages, quote_in, PassageKind};
 use goodput_teacher::worked::{littles_law_answer, LittleQuantity};

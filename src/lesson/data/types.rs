@@ -1,8 +1,8 @@
 //! The typed lesson data shared by the build-time compiler and the page.
 //!
-//! Everything here is plain data: the compiler (`build.rs`) produces it from `lessons/*.md` and serialises it to
+//! Everything here is plain data: the compiler (`goodput-lesson-compiler`, run by the page's `build.rs`) produces it from `lessons/*.md` and serialises it to
 //! JSON, the static pages are written from it (`goodput-pages`), and the page's islands read back the parts they need
-//! from that HTML (`crate::lesson::island_markup`). Text fields that may carry inline markdown are stored as
+//! from that HTML (`goodput::lesson::island_markup`). Text fields that may carry inline markdown are stored as
 //! [`Html`]: already sanitised (no raw HTML, allow-listed links), with math as MathML.
 
 use serde::{Deserialize, Serialize};
@@ -36,7 +36,7 @@ pub struct Lesson {
 /// One question a passage of the lesson answers, declared by the lesson's author in an `@answers` block beside it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassageAnswer {
-    /// The passage: its index among the lesson's passages in reading order (`crate::lesson::passages`).
+    /// The passage: its index among the lesson's passages in reading order (`crate::passages`).
     pub passage: usize,
     /// The words of the passage that answer, as the author quoted them (the build found them there).
     pub quote: String,
@@ -330,7 +330,7 @@ impl Tolerance {
 pub enum ChartTarget {
     /// The knee: the first load at which p99 TTFT has doubled from its value at the lightest load of the range. This
     /// is the predict step's operational reading of the lesson's knee (where throughput flattens and latency bends);
-    /// a live server is judged by [`crate::cluster::vllm::KneeVerdict`] instead.
+    /// a live server is judged by `goodput::cluster::vllm::KneeVerdict` instead.
     Knee,
     /// The load at which p99 TTFT crosses the scenario's TTFT SLO.
     SloCrossing,
@@ -484,7 +484,7 @@ impl WidgetEmbed {
     /// also gives `default`, together with a note for the widget to show, so an authoring slip is visible but harmless.
     ///
     /// ```
-    /// # use goodput::lesson::{WidgetEmbed, WidgetName, SettingValue};
+    /// # use goodput_lesson::{WidgetEmbed, WidgetName, SettingValue};
     /// let mut widget = WidgetEmbed { id: None, name: WidgetName::LittlesLawSizer, caption: None, settings: Default::default() };
     /// widget.settings.insert("peak_qps".into(), SettingValue::Text("lots".into()));
     /// let (value, note) = widget.number_setting("peak_qps", 30.0);

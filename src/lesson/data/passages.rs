@@ -2,8 +2,8 @@
 //! keyword meaning, analogy, formula legend, recall answer, predict step's explanation and explain-it card, tagged
 //! with the section it belongs to. Speaker notes are left out: they are written for the presenter, not the learner.
 
-use crate::lesson::{Block, Lesson};
-use crate::presentation::html::{first_id, heading_level, heading_text, top_level_fragments};
+use crate::html::{first_id, heading_level, heading_text, top_level_fragments};
+use crate::{Block, Lesson};
 
 /// What part of the lesson a passage comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +67,7 @@ fn plain_text(html: &str) -> String {
             .map_or("", |end| &rest[start + end + "</annotation>".len()..]);
     }
     shown.push_str(rest);
-    crate::presentation::html::plain_text(&shown)
+    crate::html::plain_text(&shown)
 }
 
 /// Every passage of `lesson`, in reading order.

@@ -1,12 +1,12 @@
 //! The lesson compiler: every authoring mistake fails with `file:line: message`, the shipped lessons compile, and a
 //! sample lesson compiles into exactly the typed data it describes.
 
-use goodput::lesson::compiler::{compile_dir, compile_lesson, CompileError};
-use goodput::lesson::*;
+use goodput_lesson::*;
+use goodput_lesson_compiler::{compile_lesson, CompileError};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-#[path = "support/sample_lesson.rs"]
+#[path = "../../../../tests/support/sample_lesson.rs"]
 mod sample_lesson;
 use sample_lesson::{FILE, FRONT_MATTER};
 
@@ -368,67 +368,9 @@ fn directives_may_not_hide_inside_lists() {
     assert_error(&error, 11, "must stand on its own at the top level");
 }
 
-#[test]
-fn the_shipped_lessons_compile_and_are_the_catalog() {
-    let lessons = compile_dir(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("lessons")
-            .as_path(),
-        "lessons",
-    )
-    .unwrap_or_else(|error| panic!("{error}"));
-    assert_eq!(lessons, catalog());
-    let lesson = find("latency-throughput-slos").expect("lesson 32 ships");
-    assert_eq!(lesson.meta.number, 32);
-    let widgets: Vec<_> = lesson
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::Widget(widget) => Some(widget.name),
-            _ => None,
-        })
-        .collect();
-    assert!(widgets.contains(&WidgetName::KneeLab) && widgets.contains(&WidgetName::GoodputChart));
-
-    // The five guided steps of the source, and at least two predictions on the chart.
-    let steps: Vec<&PredictStep> = lesson
-        .blocks
-        .iter()
-        .filter_map(|block| match block {
-            Block::Predict(step) => Some(step),
-            _ => None,
-        })
-        .collect();
-    for (n, topic) in [
-        (1, "TTFT"),
-        (2, "TPOT"),
-        (3, "knee"),
-        (4, "counts"),
-        (5, "sizing"),
-    ] {
-        assert!(
-            steps
-                .iter()
-                .any(|step| step.title.starts_with(&format!("Step {n}: "))
-                    && step.title.contains(topic)),
-            "no Step {n} about {topic}"
-        );
-    }
-    let charts = steps
-        .iter()
-        .filter(|step| matches!(step.answer, PredictAnswer::ChartPrediction { .. }))
-        .count();
-    assert!(
-        charts >= 3,
-        "the knee step and at least two more chart predictions: {charts}"
-    );
-    assert!(steps
-        .iter()
-        .any(|step| step.answer == PredictAnswer::Recall));
-}
-
 fn sample() -> Lesson {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lessons/07-sample.md");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../tests/fixtures/lessons/07-sample.md");
     let source = std::fs::read_to_string(path).unwrap();
     compile_lesson("tests/fixtures/lessons/07-sample.md", &source)
         .unwrap_or_else(|error| panic!("{error}"))
@@ -696,9 +638,10 @@ fn numeric_tolerance_accepts_close_estimates_only() {
 
 #[test]
 fn the_readme_example_compiles() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons/README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../lessons/README.md"),
+    )
+    .unwrap();
     let start = readme
         .find("````markdown\n")
         .expect("README has a complete example")
