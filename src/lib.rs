@@ -16,8 +16,8 @@
 //! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways;
 //!   [`fleet_protocol`], its `fleet-worker`'s, whose day [`fleet_view`] simulates and draws as HTML; and
 //!   [`teacher_protocol`], the Ask box's with its `teacher-worker`;
-//! - the Ask box's answers are `goodput-teacher`'s, in its worker; the lesson's passages it ranks are cut here
-//!   ([`lesson::passages`]), where the lesson compiler checks answers against them;
+//! - the Ask box's answers are `goodput-teacher`'s, in its worker; the lesson's passages it ranks are cut by
+//!   `goodput-lesson` ([`lesson::passages`]), as the lesson compiler cuts them to check answers against;
 //! - [`views`]: each island's markup written once, a Leptos component the build renders to HTML and the page
 //!   mounts live;
 //! - `goodput-pages` (native, its own crate): the static site, every page written as complete HTML at build time;

@@ -1,4 +1,5 @@
-//! The sample lesson the compiler's tests start from (`tests/lesson_compiler.rs`, `tests/lesson_hostile.rs`).
+//! The sample lesson the compiler's tests start from (`src/lesson/compiler/tests/compile.rs`,
+//! `tests/lesson_hostile.rs`).
 
 pub const FILE: &str = "lessons/99-sample.md";
 
