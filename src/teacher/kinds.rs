@@ -47,6 +47,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "analogy",
             "non technical",
             "in a nutshell",
+            "with an example",
+            "give an example",
+            "give me an example",
+            "example of",
         ],
     ),
     (
@@ -253,6 +257,11 @@ const SIMPLE_FILLER: &[&str] = &[
     "analogy",
     "picture",
     "nutshell",
+    "with",
+    "an",
+    "example",
+    "give",
+    "me",
 ];
 
 /// The words of `phrase` minus opening question words, as the learner wrote them.

@@ -191,6 +191,10 @@ fn raw_words(question: &str) -> Vec<String> {
             if matches!(c, '%' | '=' | '.' | ',' | ';' | ':' | '?' | '!') {
                 raw.push(c.to_string());
             }
+            // A slash after a number reads "per": "8/s" is eight a second ("req/s" is read as a request noun).
+            if c == '/' && at > 0 && chars[at - 1].is_ascii_digit() {
+                raw.push("per".to_owned());
+            }
         }
     }
     if !current.is_empty() {
@@ -356,6 +360,12 @@ fn inside_after(words: &[Word], at: usize) -> bool {
 fn unit_after(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
     if inside_after(words, at) {
         return Some(Quantity::Concurrency(value));
+    }
+    // "8 per second", "8/s": a rate with no request noun.
+    if text_at(words, at + 1) == Some("per") {
+        if let Some(seconds) = seconds_of(words, at + 2) {
+            return Some(Quantity::RequestRate(value / seconds));
+        }
     }
     UNITS
         .iter()

@@ -245,6 +245,17 @@ const SAME_AS: &[(&[&str], &str)] = &[
         ],
         "new replica serves nothing loaded weights start",
     ),
+    (
+        &[
+            "stabilization window",
+            "stabilisation window",
+            "scale down delay",
+            "scale down window",
+            "cooldown",
+            "cool down",
+        ],
+        "scales down only after the lower count has held 300 s",
+    ),
     (&["pod", "pods"], "replica"),
     (
         &[

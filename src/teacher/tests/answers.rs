@@ -280,6 +280,10 @@ fn numbers_are_read_as_people_write_them() {
         [Quantity::Concurrency(50.0), Quantity::Duration(2.0)]
     );
     assert_eq!(rate("X = 10"), [Quantity::RequestRate(10.0)]);
+    // A slash after a number is "per": "8/s" is a rate with no request noun, as "8 per second" is.
+    assert_eq!(rate("throughput is 8/s"), [Quantity::RequestRate(8.0)]);
+    assert_eq!(rate("8 per second"), [Quantity::RequestRate(8.0)]);
+    assert_eq!(rate("480/min"), [Quantity::RequestRate(8.0)]);
 }
 
 #[test]
