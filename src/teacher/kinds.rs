@@ -6,7 +6,7 @@
 //! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
-use super::vocabulary::normalise;
+use super::vocabulary::normalise_typed;
 
 pub use crate::lesson::QuestionKind;
 
@@ -123,6 +123,8 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "count toward",
             "counts towards",
             "count towards",
+            "depend on",
+            "depends on",
         ],
     ),
     (
@@ -354,7 +356,7 @@ fn names_a_term(said: &str) -> bool {
 /// metric name for TTFT" is about TTFT; "which number on /metrics" about what follows): a passage that merely holds
 /// the word "metric" answers nothing.
 pub fn without_cue(kind: QuestionKind, question: &str) -> String {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     let said = match cue(&said) {
         Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
         _ => said,
@@ -371,7 +373,7 @@ pub fn without_cue(kind: QuestionKind, question: &str) -> String {
 
 /// Reads `question`'s kind and topic.
 pub fn read(question: &str) -> Reading {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     if let Some((a, b)) = compared(&clauses(question)) {
         return Reading {
             kind: QuestionKind::Comparison,
@@ -467,7 +469,7 @@ const SIGNAL_NOUNS: &[&str] = &[
 
 /// What `question` asks for, if it asks for a signal: see [`SignalAsked`].
 pub fn signal_asked(question: &str) -> SignalAsked {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     let names = |nouns: &[&str]| nouns.iter().any(|noun| said.contains(&format!(" {noun} ")));
     match (names(METRIC_NOUNS), names(FLAG_NOUNS)) {
         (true, false) => SignalAsked::Metric,

@@ -70,6 +70,7 @@ const INSIDE: &[&[&str]] = &[
     &["inside"],
     &["outstanding"],
     &["at", "once"],
+    &["at", "a", "time"],
     &["in", "progress"],
     &["in", "parallel"],
     &["concurrently"],

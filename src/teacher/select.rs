@@ -165,7 +165,9 @@ impl Library {
         let weight = |terms: &[String]| terms.iter().map(|t| self.index.idf(t)).sum::<f64>();
         let asked_weight = weight(&asked);
         let mut matched = vec![0.0; self.passages.len()];
-        for declared in self.declared.iter().filter(|d| d.kind == kind) {
+        // A question whose kind the wording does not say may be any of the kinds declared.
+        let of_its_kind = |d: &&DeclaredAsk| d.kind == kind;
+        for declared in self.declared.iter().filter(of_its_kind) {
             let shared: Vec<String> = declared
                 .terms
                 .iter()
@@ -329,7 +331,8 @@ impl Library {
 
     /// The blocks that lead the answer to a question of `kind` whose best match is `best`: in the order of
     /// [`preferred`], the best-matching block of each kind from the same part of the lesson. A TL;DR or an
-    /// analogy speaks for its whole section; any other block must match the question itself.
+    /// analogy speaks for its whole section (not for the sub-sections under it: "On your cluster" does not speak
+    /// for "Queue or shed"); any other block must match the question itself.
     fn leads(
         &self,
         kind: QuestionKind,
@@ -353,7 +356,8 @@ impl Library {
                         && passage.part_id == *part
                         && suitability(kind, passage, asked) > 0.0
                         && (own[at] >= LEAD_SHARE * best_own
-                            || matches!(wanted, PassageKind::Tldr | PassageKind::Analogy))
+                            || (matches!(wanted, PassageKind::Tldr | PassageKind::Analogy)
+                                && passage.section_id == self.passages[best].section_id))
                 })
             })
             .take(LEADS)

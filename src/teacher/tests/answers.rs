@@ -266,6 +266,7 @@ fn numbers_are_read_as_people_write_them() {
         "30 queries outstanding",
         "64 requests running",
         "16 at once",
+        "48 requests at a time",
     ] {
         assert!(
             matches!(rate(written)[..], [Quantity::Concurrency(_)]),
@@ -650,6 +651,15 @@ fn each_kind_of_question_is_read_from_its_wording() {
         ),
         ("ttft is the sum of what", QuestionKind::Composition),
         ("what are the parts of TTFT", QuestionKind::Composition),
+        // What a thing depends on is what it is made of; chat spellings are read as the words they stand for.
+        (
+            "what does the length of a decode step depend on",
+            QuestionKind::Composition,
+        ),
+        (
+            "wat happens 2 the queue when traffic doubles",
+            QuestionKind::Consequence,
+        ),
         (
             "what does maxing out the batch do to ttft",
             QuestionKind::Consequence,
