@@ -26,7 +26,8 @@ lint:
 	cargo clippy --workspace --target wasm32-unknown-unknown --lib --bins --quiet -- -D warnings
 
 # Property tests draw their cases from a fixed seed here, so CI is reproducible; a plain `cargo test` (and `make fuzz`)
-# draws new cases every run. A case that ever failed is kept in tests/*.proptest-regressions and rerun first.
+# draws new cases every run. A case that ever failed is kept in the .proptest-regressions file beside its test and
+# rerun first.
 test-native:
 	PROPTEST_RNG_SEED=20261129 cargo test --workspace --quiet
 

@@ -1,5 +1,6 @@
 //! The shape of the source tree the next engineer meets: the workspace's crates linking only what their manifests
-//! name (the page and the fleet worker never reach the solver, the CSV reader or the stemmer), files small enough to
+//! name (the page and the fleet worker never reach the solver, the CSV reader or the stemmer; no wasm reaches the
+//! lesson compiler's markdown parser), files small enough to
 //! hold one job (tests too), the page's layers depending one way (the boot in `src/islands/` uses the components; no
 //! component reaches back), and no circle of imports between files.
 
@@ -16,15 +17,34 @@ const KEPT_FROM_THE_PAGE: [&str; 5] = [
     "goodput-teacher",
 ];
 
+/// What only the lesson's build may link: the markdown parser, LaTeX to MathML and the highlighter of the lesson
+/// compiler (`src/lesson/compiler/`), which runs in `build.rs` and in `goodput-pages`, never in a browser.
+const KEPT_FROM_EVERY_WASM: [&str; 3] = ["pulldown-cmark", "pulldown-latex", "syntect"];
+
+/// The members built for the browser: the page and its web workers.
+const WASM_MEMBERS: [&str; 4] = ["goodput", "fleet-worker", "server-worker", "teacher-worker"];
+
 /// Every path from `package` to a package of `names` in its normal (not build, not dev) dependency graph for the
-/// browser, as `goodput → goodput-calibrate → nalgebra`: read from `cargo tree`, offline and from Cargo.lock as
-/// committed, so the graph is the manifests' and not a newer resolution's.
+/// browser, as `goodput → goodput-calibrate → nalgebra`.
 fn wasm_paths_to(package: &str, names: &[&str]) -> Vec<String> {
+    paths_to(package, Some("wasm32-unknown-unknown"), names)
+}
+
+/// Every path from `package` to a package of `names` in its normal dependency graph for `target` (the host's when
+/// `None`): read from `cargo tree`, offline and from Cargo.lock as committed, so the graph is the manifests' and not
+/// a newer resolution's.
+fn paths_to(package: &str, target: Option<&str>, names: &[&str]) -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(cargo)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["tree", "--locked", "--offline", "-p", package])
-        .args(["--target", "wasm32-unknown-unknown", "--edges", "normal"])
+        .args(
+            target
+                .map(|target| ["--target", target])
+                .into_iter()
+                .flatten(),
+        )
+        .args(["--edges", "normal"])
         .args(["--prefix", "depth", "--format", "{p}"])
         .output()
         .expect("cargo runs");
@@ -75,6 +95,24 @@ fn the_page_and_the_fleet_worker_link_no_solver_csv_reader_or_stemmer() {
             paths.is_empty(),
             "{package}'s wasm can link what only calibration and the teacher may (cut the edge, or move what it \
              needs into a crate both share): {paths:#?}"
+        );
+    }
+}
+
+#[test]
+fn no_wasm_links_the_lesson_compilers_markdown_latex_or_highlighter() {
+    // The check sees real edges: natively the page's library compiles lessons (goodput-pages and the tests call it).
+    assert!(
+        paths_to("goodput", None, &KEPT_FROM_EVERY_WASM)
+            .contains(&"goodput → pulldown-cmark".to_owned()),
+        "the dependency scan finds the markdown parser in the native build"
+    );
+    for package in WASM_MEMBERS {
+        let paths = wasm_paths_to(package, &KEPT_FROM_EVERY_WASM);
+        assert!(
+            paths.is_empty(),
+            "{package}'s wasm can link the lesson compiler's parsers (compile lessons at build time, and send the \
+             browser their output): {paths:#?}"
         );
     }
 }

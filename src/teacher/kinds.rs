@@ -6,7 +6,7 @@
 //! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
-use super::vocabulary::normalise;
+use super::vocabulary::normalise_typed;
 
 pub use crate::lesson::QuestionKind;
 
@@ -47,6 +47,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "analogy",
             "non technical",
             "in a nutshell",
+            "with an example",
+            "give an example",
+            "give me an example",
+            "example of",
         ],
     ),
     (
@@ -119,6 +123,8 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "count toward",
             "counts towards",
             "count towards",
+            "depend on",
+            "depends on",
         ],
     ),
     (
@@ -253,6 +259,11 @@ const SIMPLE_FILLER: &[&str] = &[
     "analogy",
     "picture",
     "nutshell",
+    "with",
+    "an",
+    "example",
+    "give",
+    "me",
 ];
 
 /// The words of `phrase` minus opening question words, as the learner wrote them.
@@ -340,18 +351,29 @@ fn names_a_term(said: &str) -> bool {
     }
 }
 
-/// `question` without the phrase that says its kind, normalised: what is left is what the lesson must answer.
+/// `question` without the phrase that says its kind, normalised: what is left is what the lesson must answer. A
+/// "which metric or flag" question also loses the nouns that only say what sort of answer it wants ("the prometheus
+/// metric name for TTFT" is about TTFT; "which number on /metrics" about what follows): a passage that merely holds
+/// the word "metric" answers nothing.
 pub fn without_cue(kind: QuestionKind, question: &str) -> String {
-    let said = normalise(question);
-    match cue(&said) {
+    let said = normalise_typed(question);
+    let said = match cue(&said) {
         Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
         _ => said,
+    };
+    if kind != QuestionKind::WhichSignal {
+        return said;
     }
+    let topic: Vec<&str> = said
+        .split_whitespace()
+        .filter(|word| !SIGNAL_NOUNS.contains(word))
+        .collect();
+    format!(" {} ", topic.join(" "))
 }
 
 /// Reads `question`'s kind and topic.
 pub fn read(question: &str) -> Reading {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     if let Some((a, b)) = compared(&clauses(question)) {
         return Reading {
             kind: QuestionKind::Comparison,
@@ -388,7 +410,7 @@ pub enum SignalAsked {
     Either,
 }
 
-/// Nouns that ask for a metric.
+/// Words that ask for a metric.
 const METRIC_NOUNS: &[&str] = &[
     "metric",
     "metrics",
@@ -400,6 +422,14 @@ const METRIC_NOUNS: &[&str] = &[
     "series",
     "dashboard",
     "grafana",
+    // What one does with a metric, never with a flag: "what should I alert on", "what do I watch".
+    "alert",
+    "alerts",
+    "alerting",
+    "watch",
+    "monitor",
+    "monitoring",
+    "track",
 ];
 /// Nouns that ask for a launch flag.
 const FLAG_NOUNS: &[&str] = &[
@@ -414,9 +444,32 @@ const FLAG_NOUNS: &[&str] = &[
     "knob",
 ];
 
+/// Nouns that say only what sort of thing a "which metric or flag" question asks for, not what it is about.
+const SIGNAL_NOUNS: &[&str] = &[
+    "metric",
+    "metrics",
+    "gauge",
+    "counter",
+    "histogram",
+    "prometheus",
+    "series",
+    "flag",
+    "flags",
+    "setting",
+    "settings",
+    "option",
+    "options",
+    "parameter",
+    "argument",
+    "knob",
+    "number",
+    "name",
+    "signal",
+];
+
 /// What `question` asks for, if it asks for a signal: see [`SignalAsked`].
 pub fn signal_asked(question: &str) -> SignalAsked {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     let names = |nouns: &[&str]| nouns.iter().any(|noun| said.contains(&format!(" {noun} ")));
     match (names(METRIC_NOUNS), names(FLAG_NOUNS)) {
         (true, false) => SignalAsked::Metric,
@@ -434,25 +487,40 @@ pub fn preferred(kind: QuestionKind) -> &'static [PassageKind] {
         QuestionKind::Duration => &[Prose, Explanation, Tldr],
         QuestionKind::Simple => &[Analogy, Tldr, Keyword],
         QuestionKind::Consequence => &[Explanation, Prose, Tldr],
-        QuestionKind::WhichSignal => &[Keyword, Recall, Prose],
+        QuestionKind::WhichSignal => &[Keyword, Prose, Recall],
         QuestionKind::Why => &[Explanation, Prose, Tldr],
         QuestionKind::Other => &[],
+    }
+}
+
+/// Whether `text` names a signal of the sort `asked`: a metric is written as one identifier with underscores
+/// (`num_requests_waiting`), a flag with two dashes.
+fn names_signal(text: &str, asked: SignalAsked) -> bool {
+    let flag = text.starts_with("--");
+    let metric = text.contains('_') && !flag;
+    match asked {
+        SignalAsked::Metric => metric,
+        SignalAsked::Flag => flag,
+        SignalAsked::Either => metric || flag,
     }
 }
 
 /// How much `passage`'s kind suits a question of `kind`: 1 for the best block, less down the list, 0 for others.
 /// A "which metric or flag" question wants a keyword that *is* a metric or a flag, and the one it names (`asked`):
 /// asked for a metric, a flag's keyword is not the answer, however many of the question's words its meaning holds.
+/// Asked by name for a metric or a flag, it wants prose or a recall answer that names one of that sort too.
 pub fn suitability(kind: QuestionKind, passage: &Passage, asked: SignalAsked) -> f64 {
     let order = preferred(kind);
-    if kind == QuestionKind::WhichSignal && passage.kind == PassageKind::Keyword {
-        let term = passage.text.split(": ").next().unwrap_or("");
-        let flag = term.starts_with("--");
-        let metric = term.contains('_') && !flag;
-        let fits = match asked {
-            SignalAsked::Metric => metric,
-            SignalAsked::Flag => flag,
-            SignalAsked::Either => metric || flag,
+    if kind == QuestionKind::WhichSignal {
+        let fits = match passage.kind {
+            PassageKind::Keyword => {
+                names_signal(passage.text.split(": ").next().unwrap_or(""), asked)
+            }
+            _ if asked == SignalAsked::Either => true,
+            _ => passage
+                .text
+                .split_whitespace()
+                .any(|word| names_signal(word.trim_start_matches(['(', '`']), asked)),
         };
         if !fits {
             return 0.0;

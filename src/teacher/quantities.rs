@@ -33,33 +33,13 @@ const fn unit(words: &'static [&'static str], make: fn(f64) -> Quantity, scale: 
     Unit { words, make, scale }
 }
 
-/// Units as they follow a number, longest spellings first ("requests in flight" before "requests"). Rates written
-/// with a request noun and a time ("120 requests per second", "7.2k requests a minute") are read by [`rate_at`].
+/// Units as they follow a number, longest spellings first. Rates written with a request noun and a time ("120
+/// requests per second", "7.2k requests a minute") are read by [`rate_at`], requests inside ("94 in flight", "60 reqs
+/// in the system") by [`inside_after`].
 const UNITS: &[Unit] = &[
     unit(&["qps"], Quantity::RequestRate, 1.0),
     unit(&["rps"], Quantity::RequestRate, 1.0),
     unit(&["rpm"], Quantity::RequestRate, 1.0 / 60.0),
-    unit(&["requests", "in", "flight"], Quantity::Concurrency, 1.0),
-    unit(&["reqs", "in", "flight"], Quantity::Concurrency, 1.0),
-    unit(
-        &["requests", "are", "in", "flight"],
-        Quantity::Concurrency,
-        1.0,
-    ),
-    unit(&["reqs", "are", "in", "flight"], Quantity::Concurrency, 1.0),
-    unit(&["are", "in", "flight"], Quantity::Concurrency, 1.0),
-    unit(&["requests", "are", "running"], Quantity::Concurrency, 1.0),
-    unit(
-        &["requests", "in", "the", "system"],
-        Quantity::Concurrency,
-        1.0,
-    ),
-    unit(&["requests", "inside"], Quantity::Concurrency, 1.0),
-    unit(&["requests", "outstanding"], Quantity::Concurrency, 1.0),
-    unit(&["requests", "running"], Quantity::Concurrency, 1.0),
-    unit(&["requests", "at", "once"], Quantity::Concurrency, 1.0),
-    unit(&["at", "once"], Quantity::Concurrency, 1.0),
-    unit(&["in", "flight"], Quantity::Concurrency, 1.0),
     unit(&["concurrent"], Quantity::Concurrency, 1.0),
     unit(&["parallel"], Quantity::Concurrency, 1.0),
     unit(&["sequences"], Quantity::Concurrency, 1.0),
@@ -78,6 +58,29 @@ const UNITS: &[Unit] = &[
     unit(&["people"], Quantity::Users, 1.0),
     unit(&["customers"], Quantity::Users, 1.0),
 ];
+
+/// Where requests are when a count of them is Little's Law's L: "94 in flight", "60 reqs in the system", "120
+/// requests are running", "30 queries outstanding", "64 at once".
+const INSIDE: &[&[&str]] = &[
+    &["in", "flight"],
+    &["inflight"],
+    &["in", "the", "system"],
+    &["in", "the", "server"],
+    &["in", "the", "replica"],
+    &["inside"],
+    &["outstanding"],
+    &["at", "once"],
+    &["at", "a", "time"],
+    &["in", "progress"],
+    &["in", "parallel"],
+    &["concurrently"],
+    &["simultaneously"],
+];
+/// Words that may stand between a count's noun and [`INSIDE`]: "120 requests are in flight".
+const INSIDE_VERBS: &[&str] = &["are", "is", "currently", "still"];
+/// Where requests are, said only after their noun: "64 requests running" is L, "64 running and 30 waiting" a
+/// dashboard's two gauges.
+const INSIDE_AFTER_NOUN: &[&[&str]] = &[&["running"]];
 
 /// Time units, in seconds.
 const TIME_UNITS: &[(&str, f64)] = &[
@@ -117,11 +120,17 @@ const LEADS: &[Unit] = &[
     unit(&["peak"], Quantity::RequestRate, 1.0),
     unit(&["qps"], Quantity::RequestRate, 1.0),
     unit(&["rps"], Quantity::RequestRate, 1.0),
+    // Little's Law's own symbols, written as an equation: "L=50", "W = 2" (seconds), "X = 10".
+    unit(&["l", "="], Quantity::Concurrency, 1.0),
+    unit(&["w", "="], Quantity::Duration, 1.0),
+    unit(&["x", "="], Quantity::RequestRate, 1.0),
+    unit(&["lambda", "="], Quantity::RequestRate, 1.0),
+    unit(&["λ", "="], Quantity::RequestRate, 1.0),
 ];
 
 /// Words that may stand between a lead and its number: "max-num-seqs is 128", "a cap of 128", "set to 64".
 const LEAD_LINKS: &[&str] = &[
-    "is", "of", "to", "at", "set", "be", "was", "equals", "about", "around", "roughly",
+    "is", "of", "to", "at", "set", "be", "was", "equals", "about", "around", "roughly", "=",
 ];
 
 /// Number words, for questions typed as speech ("sixty-four slots").
@@ -163,7 +172,7 @@ enum Word {
     Text(String),
 }
 
-/// The raw words of `question`: letters and digits, with "1,000" and "1.5" kept whole, and "%" and the
+/// The raw words of `question`: letters and digits, with "1,000" and "1.5" kept whole, and "%", "=" and the
 /// punctuation that ends a clause words of their own.
 fn raw_words(question: &str) -> Vec<String> {
     let mut raw: Vec<String> = Vec::new();
@@ -180,8 +189,12 @@ fn raw_words(question: &str) -> Vec<String> {
                 raw.push(std::mem::take(&mut current));
             }
             // A unit never reaches across the end of a clause: "the cap is 128. Replicas?"
-            if matches!(c, '%' | '.' | ',' | ';' | ':' | '?' | '!') {
+            if matches!(c, '%' | '=' | '.' | ',' | ';' | ':' | '?' | '!') {
                 raw.push(c.to_string());
+            }
+            // A slash after a number reads "per": "8/s" is eight a second ("req/s" is read as a request noun).
+            if c == '/' && at > 0 && chars[at - 1].is_ascii_digit() {
+                raw.push("per".to_owned());
             }
         }
     }
@@ -326,8 +339,35 @@ fn rate_at(words: &[Word], at: usize) -> Option<(f64, usize)> {
     (every > 0.0).then_some((count / (every * seconds), unit_at + 1 - at))
 }
 
-/// What the words right after the number at `at` make of it: a unit, or a plain time ("8 s", "4000 ms").
+/// Whether the words after the number at `at` say that many requests are inside: an optional request noun and
+/// verb, then one of [`INSIDE`] ("60 reqs in the system", "120 requests are in flight", "94 in flight").
+fn inside_after(words: &[Word], at: usize) -> bool {
+    let mut next = at + 1;
+    let noun = text_at(words, next).is_some_and(|noun| REQUEST_NOUNS.contains(&noun));
+    if noun {
+        next += 1;
+    }
+    while text_at(words, next).is_some_and(|verb| INSIDE_VERBS.contains(&verb)) {
+        next += 1;
+    }
+    INSIDE
+        .iter()
+        .chain(INSIDE_AFTER_NOUN.iter().filter(|_| noun))
+        .any(|place| matches_at(words, next, place))
+}
+
+/// What the words right after the number at `at` make of it: requests inside, a unit, or a plain time ("8 s",
+/// "4000 ms").
 fn unit_after(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
+    if inside_after(words, at) {
+        return Some(Quantity::Concurrency(value));
+    }
+    // "8 per second", "8/s": a rate with no request noun.
+    if text_at(words, at + 1) == Some("per") {
+        if let Some(seconds) = seconds_of(words, at + 2) {
+            return Some(Quantity::RequestRate(value / seconds));
+        }
+    }
     UNITS
         .iter()
         .find(|unit| matches_at(words, at + 1, unit.words))

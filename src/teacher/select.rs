@@ -165,7 +165,9 @@ impl Library {
         let weight = |terms: &[String]| terms.iter().map(|t| self.index.idf(t)).sum::<f64>();
         let asked_weight = weight(&asked);
         let mut matched = vec![0.0; self.passages.len()];
-        for declared in self.declared.iter().filter(|d| d.kind == kind) {
+        // A question whose kind the wording does not say may be any of the kinds declared.
+        let of_its_kind = |d: &&DeclaredAsk| d.kind == kind;
+        for declared in self.declared.iter().filter(of_its_kind) {
             let shared: Vec<String> = declared
                 .terms
                 .iter()
@@ -230,6 +232,34 @@ impl Library {
         self.passages
             .iter()
             .position(|passage| passage.part_id == *part)
+    }
+
+    /// What the acronyms `question` uses stand for, as the lesson's glossary spells them out ("TTFT: Time to first
+    /// token: …" gives "Time to first token"), so that a question that says "TTFT" also meets the metric that
+    /// writes it out, `vllm:time_to_first_token_seconds`.
+    fn acronyms_spelled_out(&self, question: &str) -> String {
+        let asked: Vec<&str> = question
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .collect();
+        let is_acronym = |spelling: &str| {
+            spelling.len() >= 2 && spelling.chars().all(|c| c.is_ascii_uppercase())
+        };
+        self.passages
+            .iter()
+            .filter(|passage| passage.kind == PassageKind::Keyword)
+            .filter(|passage| {
+                keyword_spellings(&passage.text).any(|spelling| {
+                    is_acronym(spelling)
+                        && asked.iter().any(|word| word.eq_ignore_ascii_case(spelling))
+                })
+            })
+            .filter_map(|passage| {
+                let meaning = passage.text.split_once(": ")?.1;
+                meaning.split([':', ',', '.', ';']).next()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The passage BM25 index, for a plain search.
@@ -301,7 +331,8 @@ impl Library {
 
     /// The blocks that lead the answer to a question of `kind` whose best match is `best`: in the order of
     /// [`preferred`], the best-matching block of each kind from the same part of the lesson. A TL;DR or an
-    /// analogy speaks for its whole section; any other block must match the question itself.
+    /// analogy speaks for its whole section (not for the sub-sections under it: "On your cluster" does not speak
+    /// for "Queue or shed"); any other block must match the question itself.
     fn leads(
         &self,
         kind: QuestionKind,
@@ -325,7 +356,8 @@ impl Library {
                         && passage.part_id == *part
                         && suitability(kind, passage, asked) > 0.0
                         && (own[at] >= LEAD_SHARE * best_own
-                            || matches!(wanted, PassageKind::Tldr | PassageKind::Analogy))
+                            || (matches!(wanted, PassageKind::Tldr | PassageKind::Analogy)
+                                && passage.section_id == self.passages[best].section_id))
                 })
             })
             .take(LEADS)
@@ -337,8 +369,24 @@ impl Library {
     /// explanation is about (a keyword or a heading that names it counts).
     pub fn rank(&self, question: &str, kind: QuestionKind, subject: Option<&str>) -> Ranking {
         let (lesson_words, _) = translate(question);
-        let (_, rest) = translate(&without_cue(kind, question));
-        let query = format!("{question} {lesson_words}");
+        let topic = without_cue(kind, question);
+        let (_, rest) = translate(&topic);
+        // A "which metric" question is searched for what it is about; other kinds' cue words are stop words or
+        // help (the "long" of "how long" meets "takes longer").
+        let asked = if kind == QuestionKind::WhichSignal {
+            topic.as_str()
+        } else {
+            question
+        };
+        // Metrics are named in full (`time_to_first_token_seconds`): a question for the metric of TTFT is searched
+        // with what TTFT stands for too. (Flags and other kinds are not: the words would outweigh the question's.)
+        let spelled_out =
+            if kind == QuestionKind::WhichSignal && signal_asked(question) == SignalAsked::Metric {
+                self.acronyms_spelled_out(question)
+            } else {
+                String::new()
+            };
+        let query = format!("{asked} {lesson_words} {spelled_out}");
         let subject: Vec<String> = subject
             .map(|s| {
                 let mut stems = self.index.terms(&format!("{s} {}", translate(s).0));
@@ -351,21 +399,32 @@ impl Library {
         let relevance = self.relevance(&query, &subject, &declared);
         let own = scaled(&self.index.search(&query), self.passages.len());
         // A passage its author says answers this kind of question about this leads; then the blocks that suit the kind.
+        // A metric asked for is not answered by a flag declared for a question that shares its words, nor the reverse.
+        let asked = signal_asked(question);
         let said = (0..self.passages.len())
             .filter(|&at| declared[at] >= DECLARED_LEAD)
+            .filter(|&at| {
+                kind != QuestionKind::WhichSignal
+                    || suitability(kind, &self.passages[at], asked) > 0.0
+            })
             .max_by(|&a, &b| declared[a].total_cmp(&declared[b]).then(b.cmp(&a)));
         let mut leads: Vec<usize> = said.into_iter().collect();
-        let suited = relevance
-            .first()
-            .map(|&(best, _)| {
-                self.leads(
-                    kind,
-                    signal_asked(question),
-                    said.unwrap_or(best),
-                    &relevance,
-                    &own,
-                )
-            })
+        // The part of the lesson the answer comes from: the declared passage's, else the best match's; for a metric
+        // or a flag asked by name, the best match that names one (the TTFT prose does not; the list of metrics does).
+        let anchor = said.or_else(|| {
+            let best = relevance.first().map(|&(at, _)| at)?;
+            let named = (kind == QuestionKind::WhichSignal && asked != SignalAsked::Either)
+                .then(|| {
+                    relevance
+                        .iter()
+                        .map(|&(at, _)| at)
+                        .find(|&at| suitability(kind, &self.passages[at], asked) > 0.0)
+                })
+                .flatten();
+            Some(named.unwrap_or(best))
+        });
+        let suited = anchor
+            .map(|anchor| self.leads(kind, asked, anchor, &relevance, &own))
             .unwrap_or_default();
         let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
         // Among a definition's, the first block that names just what is asked about goes first (a formula's legend

@@ -104,6 +104,11 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "evicted",
             "eviction",
             "evict",
+            "kicked out",
+            "kick out",
+            "kicks out",
+            "thrown out",
+            "bumped",
         ],
         "num_preemptions_total preemptions evicted recompute",
     ),
@@ -228,9 +233,30 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "boot up",
             "another replica",
             "extra replica",
+            "warmup",
+            "warm up",
+            "warming up",
+            "cold start",
+            "startup",
+            "start up",
+            "freshly launched",
+            "launched",
+            "ready to serve",
         ],
         "new replica serves nothing loaded weights start",
     ),
+    (
+        &[
+            "stabilization window",
+            "stabilisation window",
+            "scale down delay",
+            "scale down window",
+            "cooldown",
+            "cool down",
+        ],
+        "scales down only after the lower count has held 300 s",
+    ),
+    (&["duration", "how much time"], "length lasts long"),
     (&["pod", "pods"], "replica"),
     (
         &[
@@ -484,12 +510,68 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
+/// Words as people type them in a chat, and the words they stand for: "b4" is "before", "tput" throughput,
+/// "/sec" the "/s" of a rate. Read before the phrases of [`SAME_AS`], which then meet them in full.
+const CHAT_WORDS: &[(&str, &str)] = &[
+    ("wat", "what"),
+    ("wut", "what"),
+    ("hw", "how"),
+    ("b4", "before"),
+    ("u", "you"),
+    ("ur", "your"),
+    ("r", "are"),
+    ("pls", "please"),
+    ("plz", "please"),
+    ("rn", "right now"),
+    ("bc", "because"),
+    ("cuz", "because"),
+    ("coz", "because"),
+    ("w o", "without"),
+    ("thru", "through"),
+    ("abt", "about"),
+    ("ppl", "people"),
+    ("tput", "throughput"),
+    ("thruput", "throughput"),
+    ("util", "utilisation"),
+    ("utilization", "utilisation"),
+    ("mem", "memory"),
+    ("perf", "performance"),
+    ("config", "configuration"),
+    ("req", "request"),
+    ("reqs", "requests"),
+    ("sec", "s"),
+    ("secs", "s"),
+    ("mins", "minutes"),
+    ("hrs", "hours"),
+    ("hr", "hour"),
+];
+
+/// `text` normalised (see [`normalise`]) with each of [`CHAT_WORDS`] written out: how a question's kind is read.
+pub fn normalise_typed(text: &str) -> String {
+    spelled_out(&normalise(text)).0
+}
+
+/// `said` (normalised) with each of [`CHAT_WORDS`] written out, and the words written out.
+fn spelled_out(said: &str) -> (String, Vec<&'static str>) {
+    let mut out = said.to_owned();
+    let mut found = Vec::new();
+    for (typed, meant) in CHAT_WORDS {
+        let typed = format!(" {typed} ");
+        if out.contains(&typed) {
+            out = out.replace(&typed, &format!(" {meant} "));
+            found.push(*meant);
+        }
+    }
+    (out, found)
+}
+
 /// What `text` says in the lesson's words: (the lesson's words for its phrases, one string; `text` normalised with
 /// those phrases taken out). A question is ranked with the first added, and judged answerable on both, so a word
-/// the vocabulary understood ("HPA") does not count as a word the lesson lacks.
+/// the vocabulary understood ("HPA") does not count as a word the lesson lacks. Chat spellings are written out
+/// first ([`CHAT_WORDS`]), and what they stand for joins the lesson's words.
 pub fn translate(text: &str) -> (String, String) {
-    let mut said = normalise(text);
-    let mut lesson = Vec::new();
+    let (mut said, written_out) = spelled_out(&normalise(text));
+    let mut lesson = written_out;
     for (phrases, words) in SAME_AS {
         for phrase in *phrases {
             let phrase = normalise(phrase);

@@ -73,6 +73,8 @@ const ASKS_IN_FLIGHT: &[&str] = &[
     "how many calls",
     "how many sequences",
     "number of requests",
+    // Little's Law's own symbol, asked by name: "L for 4 rps and 3 s?"
+    "l",
 ];
 const ASKS_THROUGHPUT: &[&str] = &[
     "throughput",
@@ -83,6 +85,9 @@ const ASKS_THROUGHPUT: &[&str] = &[
     "requests s",
     "a second",
     "rate",
+    "x",
+    "lambda",
+    "λ",
 ];
 const ASKS_LATENCY: &[&str] = &[
     "latency",
@@ -96,6 +101,7 @@ const ASKS_LATENCY: &[&str] = &[
     "wait",
     "end to end",
     "e2e",
+    "w",
 ];
 
 /// One of Little's Law's three quantities: L = X × W.

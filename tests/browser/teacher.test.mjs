@@ -143,6 +143,12 @@ test('the question asked, not a neighbouring one: one of each kind the lesson de
   // Little's Law for the quantity asked: the requests in flight, not a replica count.
   await firstShown('how many reqs in flight at 20rps w/ 3s latency', /60 requests in flight/, '#ask-answer .ask-result');
   assert.match(await answer.textContent(), /L = X × W = 20 requests\/s × 3\.0 s = 60\./);
+  // ... and for the other two of its quantities, asked by symbol or by name, given as learners type them.
+  await firstShown('we see 90 requests in flight at 30 qps. whats W', /3\.0 s per request/, '#ask-answer .ask-result');
+  await firstShown('we have 60 reqs in the system and latency is 3 sec, whats our throughput', /20 requests\/s/,
+    '#ask-answer .ask-result');
+  // A metric asked for by name: the passage that names it, not the one about what it measures.
+  await firstShown('whats the prometheus metric name for ttft', /time_to_first_token_seconds/);
   // A weak match that plainly names a part of the lesson: that part's opening, said to be the closest passage.
   await ask(page, 'TTFT and the network?');
   await answer.getByText('The closest passage is the opening of', { exact: false }).waitFor({ timeout: 15000 });

@@ -11,7 +11,7 @@
 #![allow(dead_code)]
 
 use super::synthetic_server::simulated;
-use goodput::model::RequestTrace;
+use goodput_model::RequestTrace;
 use serde_json::{json, Map, Value};
 
 /// Which release's layout.

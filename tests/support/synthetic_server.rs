@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use goodput::model::{
+use goodput_model::{
     bench_requests, replay_traced, Arrivals, BenchSummary, ComputeTime, IterationModel, KvCache,
     LengthDist, LlmFleet, RequestTrace, Scenario, ServiceKind, Slo,
 };

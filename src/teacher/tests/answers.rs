@@ -258,6 +258,33 @@ fn numbers_are_read_as_people_write_them() {
     );
     // A count of requests next to a time is not a rate without a word joining them.
     assert_eq!(rate("64 requests, 8 s each"), [Quantity::Duration(8.0)]);
+    // Requests inside, whatever the noun and the verb: Little's Law's L.
+    for written in [
+        "94 in flight",
+        "60 reqs in the system",
+        "120 requests are in flight",
+        "30 queries outstanding",
+        "64 requests running",
+        "16 at once",
+        "48 requests at a time",
+    ] {
+        assert!(
+            matches!(rate(written)[..], [Quantity::Concurrency(_)]),
+            "{written}"
+        );
+    }
+    // "64 running and 30 waiting" are a dashboard's two gauges, not one count of requests inside.
+    assert_eq!(rate("64 running and 30 waiting"), []);
+    // Little's Law's symbols written as an equation.
+    assert_eq!(
+        rate("L=50 and W = 2"),
+        [Quantity::Concurrency(50.0), Quantity::Duration(2.0)]
+    );
+    assert_eq!(rate("X = 10"), [Quantity::RequestRate(10.0)]);
+    // A slash after a number is "per": "8/s" is a rate with no request noun, as "8 per second" is.
+    assert_eq!(rate("throughput is 8/s"), [Quantity::RequestRate(8.0)]);
+    assert_eq!(rate("8 per second"), [Quantity::RequestRate(8.0)]);
+    assert_eq!(rate("480/min"), [Quantity::RequestRate(8.0)]);
 }
 
 #[test]
@@ -624,6 +651,15 @@ fn each_kind_of_question_is_read_from_its_wording() {
         ),
         ("ttft is the sum of what", QuestionKind::Composition),
         ("what are the parts of TTFT", QuestionKind::Composition),
+        // What a thing depends on is what it is made of; chat spellings are read as the words they stand for.
+        (
+            "what does the length of a decode step depend on",
+            QuestionKind::Composition,
+        ),
+        (
+            "wat happens 2 the queue when traffic doubles",
+            QuestionKind::Consequence,
+        ),
         (
             "what does maxing out the batch do to ttft",
             QuestionKind::Consequence,
@@ -727,6 +763,15 @@ fn learners_words_meet_the_lessons() {
         ("What should my HPA scale on?", "num_requests_waiting"),
         ("Why is my server returning 503s?", "503"),
         ("What happens when the KV cache is full?", "preempt"),
+        // Chat spellings are written out before the vocabulary reads them: "b4", "reqs", "/sec", "tput".
+        (
+            "how long b4 a new pod is warmed up and serving",
+            "4 min 38 s",
+        ),
+        (
+            "which metric counts reqs that got kicked out of the kv cache",
+            "num_preemptions_total",
+        ),
     ] {
         let shown: Vec<_> = teacher.answer(question).shown();
         assert!(

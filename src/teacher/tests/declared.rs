@@ -69,6 +69,19 @@ fn littles_law_is_worked_for_whichever_quantity_is_asked() {
         worked("how many requests does the server hold at 16 rps and 2.5s each"),
         (LittleQuantity::InFlight, 40.0)
     );
+    // The quantity asked by its symbol, the given ones by their units or as an equation.
+    assert_eq!(
+        worked("we see 90 requests in flight at 30 qps. whats W"),
+        (LittleQuantity::Latency, 3.0)
+    );
+    assert_eq!(
+        worked("L for 4 rps and 3000ms?"),
+        (LittleQuantity::InFlight, 12.0)
+    );
+    assert_eq!(
+        worked("what's X when L = 40 and W = 4 s"),
+        (LittleQuantity::Throughput, 10.0)
+    );
     // A fleet asked for is a sizing; a question with one number, or that asks nothing, is no Little's Law sum.
     assert_eq!(
         littles_law_answer("30 QPS, 64 slots, 8 s per request: how many replicas?"),
@@ -145,6 +158,16 @@ fn a_question_for_a_metric_is_not_answered_with_a_flag_nor_the_reverse() {
     assert!(metric.contains("num_requests_running"), "{metric}");
     let flag = first("what setting limits how many seqs run at once");
     assert!(flag.starts_with("--max-num-seqs:"), "{flag}");
+    // "Number" and "/metrics" say only what sort of answer is wanted: the live concurrency is what is asked about.
+    let metric = first("which number on /metrics is the live concurrency");
+    assert!(metric.contains("num_requests_running"), "{metric}");
+    // Asked for a metric, the answer names one: the list of metrics, not the TTFT prose; TTFT is searched as the
+    // metric spells it out (time_to_first_token).
+    let metric = first("whats the prometheus metric name for ttft");
+    assert!(metric.contains("time_to_first_token_seconds"), "{metric}");
+    // Something to alert on is a metric, so a flag declared for words it shares ("at once", "caps") does not lead.
+    let metric = first("what should i alert on once the queue is capped");
+    assert!(metric.contains("admission_rejections_total"), "{metric}");
 }
 
 #[test]

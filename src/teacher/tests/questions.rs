@@ -1,7 +1,8 @@
 //! The teacher asked the learners' questions of `fixtures/learner-questions.txt`: each must lead with
 //! the section (or the worked answer, or the honest "not in this lesson") written beside it. Prints top-1 and
 //! top-3 accuracy for the questions the teacher was tuned on and, separately, for the held-out and the blind ones,
-//! and requires 90% top-1 of the tuned ones and a floor of the others (see [`Set::required_top_1`]).
+//! and requires 90% top-1 of the tuned and held-out ones and a floor of the blind ones (see [`Set::required_top_1`]).
+//! A set with no questions (the blind one, between two blind sets) is reported as empty and judged on nothing.
 
 use goodput::cluster::autoscale::Workload;
 use goodput::lesson::{find, Block};
@@ -19,7 +20,8 @@ enum Set {
     Tuned,
     /// Written with the tuned ones; only totals reported, but the third tuning pass looked at its misses.
     HeldOut,
-    /// Written after the last tuning pass and committed before the teacher answered them.
+    /// Written after the last tuning pass and committed before the teacher answered them. None at present: the
+    /// first blind set, once scored, was split between the tuned and the held-out ones (see the question file).
     Blind,
 }
 
@@ -36,7 +38,8 @@ impl Set {
 
     /// The share of the set whose first answer must be right: 90% of the tuned and held-out ones, as issue 44
     /// asks (the held-out set measures less than a blind one since its misses were studied: see the question
-    /// file's header); for the blind ones, what they scored on their first run.
+    /// file's header); for blind ones, what the first blind set scored on its first run, until a new set's own
+    /// first run is recorded.
     fn required_top_1(self) -> f64 {
         match self {
             Set::Tuned | Set::HeldOut => 0.9,
@@ -45,8 +48,9 @@ impl Set {
     }
 }
 
-/// The blind questions' top-1 share on their first run (stop 49: 16 of 24, against 98% for the held-out third after
-/// its misses were studied), the floor they are held to.
+/// The first blind set's top-1 share on its first run (stop 49: 16 of 24, against 98% for the held-out third after
+/// its misses were studied), kept as the record of that run and as the floor a new blind set is held to. Those 24
+/// questions are now tuned (16) and held out (8): split every third before their misses were looked at (stop 50).
 const BLIND_FIRST_RUN_TOP_1: f64 = 16.0 / 24.0;
 
 /// One acceptable answer.
@@ -270,6 +274,12 @@ fn learners_questions_are_answered_from_the_right_part_of_the_lesson() {
     let mut report = Vec::new();
     for which in Set::ALL {
         let set: Vec<&Case> = cases.iter().filter(|c| c.set == which).collect();
+        let name = which.name();
+        if set.is_empty() {
+            assert_eq!(which, Set::Blind, "no {name} questions");
+            println!("{name}: no questions");
+            continue;
+        }
         let (mut top_1, mut top_3) = (0, 0);
         for case in &set {
             let (first, three) = grade(&teacher, case);
@@ -284,7 +294,6 @@ fn learners_questions_are_answered_from_the_right_part_of_the_lesson() {
                 );
             }
         }
-        let name = which.name();
         let n = set.len() as f64;
         println!(
             "{name}: {} questions, top-1 {:.1}% ({top_1}), top-3 {:.1}% ({top_3})",

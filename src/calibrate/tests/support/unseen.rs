@@ -3,9 +3,9 @@
 //! of their guidellm sweeps,
 //! and the figures a stage shows — measured, or replayed in a model.
 
-use goodput::model::{replay_traced, Scenario, TraceRequest};
 use goodput_calibrate::inputs::InputFile;
 use goodput_calibrate::ServerFlags;
+use goodput_model::{replay_traced, Scenario, TraceRequest};
 
 /// One measured request, arrival in seconds from the trace's first.
 #[derive(Clone, Copy, Debug)]
@@ -96,8 +96,8 @@ pub fn servers() -> Vec<Server> {
 fn trace_path(file: &str) -> Option<String> {
     let root = env!("CARGO_MANIFEST_DIR");
     [
-        format!("{root}/tests/fixtures/vllm-otel/{file}"),
-        format!("{root}/../shared/data/inference-sim/{file}"),
+        format!("{root}/../../tests/fixtures/vllm-otel/{file}"),
+        format!("{root}/../../../shared/data/inference-sim/{file}"),
     ]
     .into_iter()
     .find(|path| std::path::Path::new(path).exists())

@@ -6,7 +6,7 @@ use goodput_calibrate::inputs::InputFile;
 use goodput_calibrate::{calibrate, ServerFlags};
 use serde_json::Value;
 
-#[path = "support/synthetic_server.rs"]
+#[path = "../../../tests/support/synthetic_server.rs"]
 mod synthetic_server;
 use synthetic_server::synthetic_result;
 

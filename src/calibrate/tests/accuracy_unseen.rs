@@ -8,7 +8,7 @@
 //! trace's own arrivals and lengths replayed; a summary's rate and request count simulated) and compared with what
 //! the server did. Nothing in the model or the prior was fitted to any of these stages.
 //!
-//! `cargo test --release --test accuracy_unseen -- --nocapture` prints one table per server and the summary that
+//! `cargo test --release -p goodput-calibrate --test accuracy_unseen -- --nocapture` prints one table per server and the summary that
 //! `BENCHMARKS.md` ("Accuracy on servers the fit never saw") carries. The assertions hold the model to what it
 //! reaches today, so a change that makes it worse fails here.
 
@@ -347,7 +347,7 @@ fn capacities(outcome: &Outcome) -> (Option<f64>, f64) {
         .filter(|r| r.measured.saturated)
         .map(|r| r.measured.throughput)
         .reduce(f64::max);
-    let model = goodput::model::measured_saturation_throughput(&outcome.calibration.scenario, 1)
+    let model = goodput_model::measured_saturation_throughput(&outcome.calibration.scenario, 1)
         .expect("the calibrated model saturates");
     (measured, model)
 }
@@ -553,7 +553,7 @@ const MEASURED: [Bound; 8] = [
 fn a_shared_prefix_is_found_only_where_the_prompts_share_one() {
     for server in servers() {
         let calibration = inference_sim_outcome(&server).calibration;
-        let goodput::model::ServiceKind::Llm(fleet) = &calibration.scenario.service else {
+        let goodput_model::ServiceKind::Llm(fleet) = &calibration.scenario.service else {
             panic!("an LLM fleet");
         };
         let expected = server.file.contains("prefill");

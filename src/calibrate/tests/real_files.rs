@@ -11,11 +11,11 @@ use goodput_calibrate::{calibrate, report, CalibrateError, ServerFlags};
 /// repository's `shared/data/` beside this clone (`tests/fixtures/PUBLIC-DATA.md` lists them and their sources).
 fn fixture(path: &str) -> InputFile {
     let root = env!("CARGO_MANIFEST_DIR");
-    let vendored = format!("{root}/tests/fixtures/{path}");
+    let vendored = format!("{root}/../../tests/fixtures/{path}");
     let full = if std::path::Path::new(&vendored).exists() {
         vendored
     } else {
-        format!("{root}/../shared/data/{path}")
+        format!("{root}/../../../shared/data/{path}")
     };
     InputFile {
         name: path.rsplit('/').next().unwrap().to_owned(),
@@ -374,7 +374,7 @@ mod mutated {
         ];
         // The public files, when they are beside this clone (see `fixture`).
         let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/vllm-bench-0.8.5");
+            .join("../../../shared/data/vllm-bench-0.8.5");
         if public.exists() {
             seeds.push(vllm_085(1, GPUS[0]));
             seeds.push(vllm_085(32, GPUS[1]));

@@ -8,7 +8,7 @@ use goodput_calibrate::inputs::InputFile;
 use goodput_calibrate::ServerFlags;
 
 fn data_dir() -> String {
-    format!("{}/../shared/data", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/../../../shared/data", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn read(path: &str) -> Option<String> {

@@ -6,15 +6,15 @@
 //! line naming the file and the field. The real reports (inference-perf's own KubeCon NA 2025 demo results) are
 //! read when they are in `../shared/data/` (see `tests/fixtures/PUBLIC-DATA.md`).
 
-use goodput::model::RequestTrace;
 use goodput_calibrate::inputs::{parse, BenchResult, InputFile, Parsed};
 use goodput_calibrate::{calibrate, ServerFlags};
+use goodput_model::RequestTrace;
 
-#[path = "support/synthetic_server.rs"]
+#[path = "../../../tests/support/synthetic_server.rs"]
 mod synthetic_server;
 use synthetic_server::{simulated, synthetic_result};
 
-#[path = "support/inference_perf_reports.rs"]
+#[path = "../../../tests/support/inference_perf_reports.rs"]
 mod inference_perf_reports;
 use inference_perf_reports::{report, stage, Layout, Load};
 
@@ -362,7 +362,7 @@ fn a_stage_the_load_generator_fell_behind_is_read_at_the_rate_it_sent() {
 /// of 60 s at constant rates from 1 req/s, prompts of a shared-prefix workload (~204 tokens), 64 output tokens.
 fn kubecon(name: &str) -> InputFile {
     let path = format!(
-        "{}/../shared/data/inference-perf/kubecon-na-2025-vllm/{name}",
+        "{}/../../../shared/data/inference-perf/kubecon-na-2025-vllm/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     file(

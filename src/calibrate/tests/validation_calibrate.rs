@@ -6,14 +6,14 @@
 //! Nothing is fitted to the stages predicted.
 //!
 //! The trace is vendored beside its README (Apache-2.0), so the test runs in every `cargo test`;
-//! `cargo test --test validation_calibrate -- --nocapture` prints the error table.
+//! `cargo test -p goodput-calibrate --test validation_calibrate -- --nocapture` prints the error table.
 
-use goodput::model::{replay, TraceRequest};
 use goodput_calibrate::check::{BenchFigures, Measured};
 use goodput_calibrate::inputs::{InputFile, Life};
 use goodput_calibrate::{calibrate, report, ServerFlags};
+use goodput_model::{replay, TraceRequest};
 
-#[path = "support/vllm_trace.rs"]
+#[path = "../../../tests/support/vllm_trace.rs"]
 mod vllm_trace;
 use vllm_trace::trace;
 

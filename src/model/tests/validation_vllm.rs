@@ -5,19 +5,19 @@
 //! is kept: `tests/fixtures/vllm-otel/README.md`.
 //!
 //! The trace is vendored beside its README (Apache-2.0), so these tests run in every `cargo test`;
-//! `cargo test --test validation_vllm -- --nocapture` prints the error tables.
+//! `cargo test -p goodput-model --test validation_vllm -- --nocapture` prints the error tables.
 //!
 //! The step times come from the synchronous stage only (one request at a time, light load): the decode step and
 //! its growth with context from each request's (E2E − TTFT) / (output − 1), the prefill's compute cost from its TTFT.
 //! The whole trace (arrivals and lengths as measured) is then replayed, and every other stage is predicted, not
 //! fitted.
 
-use goodput::model::{
+use goodput_model::{
     replay_traced, Arrivals, ComputeTime, IterationModel, KvCache, LengthDist, LlmFleet,
     RequestTrace, Scenario, ServiceKind, Slo, TraceRequest,
 };
 
-#[path = "support/vllm_trace.rs"]
+#[path = "../../../tests/support/vllm_trace.rs"]
 mod vllm_trace;
 use vllm_trace::trace;
 
@@ -294,7 +294,7 @@ fn misses(table: &Table) -> Vec<String> {
     out
 }
 
-/// Prints the error table (`cargo test --test validation_vllm -- --nocapture`), the one in BENCHMARKS.md, and
+/// Prints the error table (`cargo test -p goodput-model --test validation_vllm -- --nocapture`), the one in BENCHMARKS.md, and
 /// holds every predicted stage to the tolerances but for the one known miss: the 0.243 req/s stage's TTFT
 /// p99, which is its largest TTFT of 24, a single 1.59 s outlier of the real server (a 6 607-token prompt with one
 /// output token) that no queue at that load explains.
@@ -333,8 +333,10 @@ fn without_the_prefix_cache_the_burst_is_predicted_far_worse() {
 /// tests/fixtures/vllm-otel/codellama-34b-sweep.csv`.
 #[test]
 fn the_scenario_file_beside_the_trace_is_the_fit() {
-    let file: Scenario =
-        serde_json::from_str(include_str!("fixtures/vllm-otel/codellama-34b.json")).unwrap();
+    let file: Scenario = serde_json::from_str(include_str!(
+        "../../../tests/fixtures/vllm-otel/codellama-34b.json"
+    ))
+    .unwrap();
     file.validate().unwrap();
     let ServiceKind::Llm(f) = &file.service else {
         unreachable!()

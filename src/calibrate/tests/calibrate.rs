@@ -1,14 +1,15 @@
 //! `calibrate`: the model fitted to measurements. Files the model itself made (a trace with token times, result
 //! files as `vllm bench serve --save-result --save-detailed` writes them) give back the coefficients they were made
-//! with; every malformed input is refused in one line naming the file.
+//! with; every malformed input is refused in one line naming the file. The command line over it is tested in
+//! `tests/cli_calibrate.rs`.
 
 use goodput::cluster::exposition::SimulatedScrape;
-use goodput::model::{bench_requests, replay_traced, LengthDist, RequestTrace, ServiceKind};
 use goodput_calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use goodput_calibrate::inputs::InputFile;
 use goodput_calibrate::{calibrate, CalibrateError, Calibration, ServerFlags};
+use goodput_model::{bench_requests, replay_traced, LengthDist, RequestTrace, ServiceKind};
 
-#[path = "support/synthetic_server.rs"]
+#[path = "../../../tests/support/synthetic_server.rs"]
 mod synthetic_server;
 use synthetic_server::{synthetic_result, synthetic_trace, synthetic_trace_on, truth};
 
@@ -274,7 +275,7 @@ fn every_malformed_input_is_refused_in_one_line_naming_the_file() {
     // A fixture far past its knee: its TTFT is a minute of queueing, and its pages have no queue histogram.
     let fixture = |name: &str| {
         std::fs::read_to_string(format!(
-            "{}/tests/fixtures/metrics/{name}",
+            "{}/../../tests/fixtures/metrics/{name}",
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap()
@@ -386,82 +387,4 @@ fn a_one_megabyte_result_file_calibrates_in_a_fraction_of_a_second() {
     // bound here is looser, as the machine running tests is shared: it catches a calibration gone quadratic (a
     // whole-batch rebuild per request), not a few per cent.
     assert!(took.as_secs_f64() < 0.5, "{took:?}");
-}
-
-/// Runs `goodput-sim` with `args` and `stdin`.
-fn sim(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_goodput-sim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-#[test]
-fn the_command_prints_a_scenario_run_accepts_and_the_report_on_standard_error() {
-    let dir = std::env::temp_dir().join(format!("goodput-calibrate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let light = dir.join("rate-0.1.json");
-    let heavier = dir.join("rate-0.3.json");
-    std::fs::write(&light, synthetic_result(0.1, 300, 1, true)).unwrap();
-    std::fs::write(&heavier, synthetic_result(0.3, 300, 2, true)).unwrap();
-    let out = sim(
-        &[
-            "calibrate",
-            "--max-num-seqs",
-            "64",
-            "--max-num-batched-tokens",
-            "4096",
-            light.to_str().unwrap(),
-            heavier.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = String::from_utf8(out.stderr).unwrap();
-    assert!(report.contains("iteration.compute.per_token"), "{report}");
-    assert!(
-        report.contains("the same experiment in the model"),
-        "{report}"
-    );
-    let run = sim(
-        &[
-            "run",
-            "--scenario",
-            "-",
-            "--rate",
-            "0.2",
-            "--requests",
-            "50",
-            "--json",
-        ],
-        &out.stdout,
-    );
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-    assert_eq!(summary["requests"], 50);
-
-    let missing = sim(
-        &["calibrate", dir.join("nothing.json").to_str().unwrap()],
-        b"",
-    );
-    assert_eq!(missing.status.code(), Some(2));
-    let line = String::from_utf8(missing.stderr).unwrap();
-    assert_eq!(line.lines().count(), 1, "{line}");
-    assert!(line.starts_with("goodput-sim: cannot read"), "{line}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,14 +4,14 @@
 //! step and the front end, and leaves the prefill's compute (one prompt length) and the KV read's growth to physics;
 //! a fit that cannot repeat its own inputs says so and widens its ranges.
 
-use goodput::model::hardware::{typed, Deployment};
-use goodput::model::ServiceKind;
 use goodput_calibrate::fit::{FIXED, FRONTEND, PER_CONTEXT_TOKEN, PER_TOKEN};
 use goodput_calibrate::inputs::InputFile;
 use goodput_calibrate::{calibrate, report, CalibrateError, ServerFlags};
+use goodput_model::hardware::{typed, Deployment};
+use goodput_model::ServiceKind;
 
 fn data(path: &str) -> Option<InputFile> {
-    let full = format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
+    let full = format!("{}/../../../shared/data/{path}", env!("CARGO_MANIFEST_DIR"));
     match std::fs::read_to_string(&full) {
         Ok(text) => Some(InputFile {
             name: path.rsplit('/').next().unwrap().to_owned(),
@@ -173,94 +173,6 @@ fn a_fit_that_cannot_repeat_its_inputs_says_so_and_widens_its_ranges() {
         spread(&calibration),
         spread(&honest)
     );
-}
-
-fn sim(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_goodput-sim"))
-        .args(args)
-        .output()
-        .expect("goodput-sim runs")
-}
-
-fn data_path(path: &str) -> String {
-    format!("{}/../shared/data/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `goodput-sim calibrate` takes the prior from the result file's `model_id` and `gpu_name`, from --model and --gpu,
-/// or from figures typed in for a GPU the table lacks ("other"); a name the table lacks is one line listing the
-/// table's names.
-#[test]
-fn the_command_line_names_the_model_and_gpu_or_takes_their_figures() {
-    let file = data_path(
-        "vllm-bench-0.8.5/vllm_200prompts1qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-GeForce-RTX-4090.json",
-    );
-    if !std::path::Path::new(&file).exists() {
-        eprintln!("left out, not here: {file} (tests/fixtures/PUBLIC-DATA.md)");
-        return;
-    }
-    let report = |args: &[&str]| {
-        let out = sim(args);
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert!(out.status.success(), "{args:?}: {err}");
-        err
-    };
-    let from_file = report(&["calibrate", &file]);
-    assert!(
-        from_file.contains("Llama 3 8B on 1 × GeForce RTX 4090")
-            && from_file.contains("GPU GeForce RTX 4090 (the result file's)"),
-        "{from_file}"
-    );
-    // The same GPU typed in: the same prior, named as typed.
-    let typed = report(&[
-        "calibrate",
-        "--gpu",
-        "my 4090",
-        "--gpu-figures",
-        "memory-gib=24,bandwidth-tb-s=1.008,bf16-tflops=165.2",
-        &file,
-    ]);
-    assert!(
-        typed.contains("Llama 3 8B on 1 × my 4090: figures given"),
-        "{typed}"
-    );
-    let physics = |text: &str| {
-        text.lines()
-            .find(|l| l.contains("physics: 16.1 GB of weights"))
-            .map(str::to_owned)
-    };
-    assert_eq!(physics(&typed), physics(&from_file), "{typed}");
-    for (args, flag, known) in [
-        (vec!["--gpu", "B999"], "--gpu", "H100 SXM"),
-        (
-            vec!["--model", "acme/llama-9"],
-            "--model",
-            "facebook/opt-13b",
-        ),
-        (
-            vec![
-                "--model",
-                "acme/llama-9",
-                "--gpu-figures",
-                "memory-gib=24,bandwidth-tb-s=1,bf16-tflops=165",
-            ],
-            "--model",
-            "Qwen/Qwen2.5-7B",
-        ),
-        (
-            vec!["--model-figures", "parameters=8e9,layers=32"],
-            "--model-figures",
-            "hidden-size missing",
-        ),
-    ] {
-        let mut all = vec!["calibrate"];
-        all.extend(&args);
-        all.push(&file);
-        let out = sim(&all);
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(flag) && err.contains(known), "{args:?}: {err}");
-    }
 }
 
 /// "Other": figures typed in give what the tables give for the same model and GPU.
