@@ -125,6 +125,9 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "count towards",
             "depend on",
             "depends on",
+            "more to it",
+            "what else is in",
+            "what else goes into",
         ],
     ),
     (
@@ -219,6 +222,22 @@ const OPENERS: &[&str] = &[
     "tell",
     "me",
     "whats",
+];
+
+/// Phrases that ask for a short answer and say nothing of its subject.
+const BRIEFLY: &[&str] = &[
+    "in one line",
+    "in 1 line",
+    "in a line",
+    "in one sentence",
+    "in 1 sentence",
+    "in a sentence",
+    "in a few words",
+    "in short",
+    "briefly",
+    "tldr",
+    "tl dr",
+    "quick summary",
 ];
 
 /// The most words a term has in "what is X" (question words aside).
@@ -354,26 +373,27 @@ fn names_a_term(said: &str) -> bool {
 /// `question` without the phrase that says its kind, normalised: what is left is what the lesson must answer. A
 /// "which metric or flag" question also loses the nouns that only say what sort of answer it wants ("the prometheus
 /// metric name for TTFT" is about TTFT; "which number on /metrics" about what follows): a passage that merely holds
-/// the word "metric" answers nothing.
+/// the word "metric" answers nothing. So does a composition lose the nouns that only ask for parts ("factors").
 pub fn without_cue(kind: QuestionKind, question: &str) -> String {
     let said = normalise_typed(question);
     let said = match cue(&said) {
         Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
         _ => said,
     };
-    if kind != QuestionKind::WhichSignal {
-        return said;
-    }
+    let nouns = match kind {
+        QuestionKind::WhichSignal => SIGNAL_NOUNS,
+        QuestionKind::Composition => PART_NOUNS,
+        _ => return said,
+    };
     let topic: Vec<&str> = said
         .split_whitespace()
-        .filter(|word| !SIGNAL_NOUNS.contains(word))
+        .filter(|word| !nouns.contains(word))
         .collect();
     format!(" {} ", topic.join(" "))
 }
 
 /// Reads `question`'s kind and topic.
 pub fn read(question: &str) -> Reading {
-    let said = normalise_typed(question);
     if let Some((a, b)) = compared(&clauses(question)) {
         return Reading {
             kind: QuestionKind::Comparison,
@@ -381,6 +401,16 @@ pub fn read(question: &str) -> Reading {
             compared: Some((a, b)),
         };
     }
+    // "In one line" asks for an answer's length, not about anything: "whats little's law in 1 line" asks what
+    // Little's Law is.
+    let mut said = normalise_typed(question);
+    let brief = BRIEFLY
+        .iter()
+        .any(|phrase| said.contains(&format!(" {phrase} ")));
+    for phrase in BRIEFLY {
+        said = said.replace(&format!(" {phrase} "), " ");
+    }
+    let question = if brief { said.trim() } else { question };
     let kind = match cue(&said) {
         Some((QuestionKind::Definition, _)) if !names_a_term(&said) => QuestionKind::Other,
         Some((kind, _)) => kind,
@@ -465,6 +495,23 @@ const SIGNAL_NOUNS: &[&str] = &[
     "number",
     "name",
     "signal",
+];
+
+/// Nouns that say only that a composition question asks for parts ("what factors go into TPOT").
+const PART_NOUNS: &[&str] = &[
+    "factor",
+    "factors",
+    "component",
+    "components",
+    "part",
+    "parts",
+    "piece",
+    "pieces",
+    "ingredient",
+    "ingredients",
+    "element",
+    "elements",
+    "things",
 ];
 
 /// What `question` asks for, if it asks for a signal: see [`SignalAsked`].

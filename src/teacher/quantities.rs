@@ -120,12 +120,12 @@ const LEADS: &[Unit] = &[
     unit(&["peak"], Quantity::RequestRate, 1.0),
     unit(&["qps"], Quantity::RequestRate, 1.0),
     unit(&["rps"], Quantity::RequestRate, 1.0),
-    // Little's Law's own symbols, written as an equation: "L=50", "W = 2" (seconds), "X = 10".
-    unit(&["l", "="], Quantity::Concurrency, 1.0),
-    unit(&["w", "="], Quantity::Duration, 1.0),
-    unit(&["x", "="], Quantity::RequestRate, 1.0),
-    unit(&["lambda", "="], Quantity::RequestRate, 1.0),
-    unit(&["λ", "="], Quantity::RequestRate, 1.0),
+    // Little's Law's own symbols: "L=50", "W is 2" (seconds), "X = 10". A unit after the number reads first.
+    unit(&["l"], Quantity::Concurrency, 1.0),
+    unit(&["w"], Quantity::Duration, 1.0),
+    unit(&["x"], Quantity::RequestRate, 1.0),
+    unit(&["lambda"], Quantity::RequestRate, 1.0),
+    unit(&["λ"], Quantity::RequestRate, 1.0),
 ];
 
 /// Words that may stand between a lead and its number: "max-num-seqs is 128", "a cap of 128", "set to 64".

@@ -299,11 +299,15 @@ impl Library {
         if passage.kind != PassageKind::Keyword {
             return 0.0;
         }
-        keyword_spellings(&passage.text)
-            .map(|spelling| self.index.terms(spelling))
-            .filter(|stems| !stems.is_empty() && stems.iter().all(|s| subject.contains(s)))
-            .map(|stems| stems.len() as f64 / stems.len().max(subject.len()) as f64)
-            .fold(0.0, f64::max)
+        // A keyword that sets two terms side by side ("ITL vs TPOT") names each less than the keyword of the term.
+        let term = passage.text.split(": ").next().unwrap_or("");
+        let side_by_side = if term.contains(" vs ") { 0.5 } else { 1.0 };
+        side_by_side
+            * keyword_spellings(&passage.text)
+                .map(|spelling| self.index.terms(spelling))
+                .filter(|stems| !stems.is_empty() && stems.iter().all(|s| subject.contains(s)))
+                .map(|stems| stems.len() as f64 / stems.len().max(subject.len()) as f64)
+                .fold(0.0, f64::max)
     }
 
     /// How well each passage matches `question`: its own match, its section's and, for a question about a

@@ -270,6 +270,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "efficiency",
             "wasteful",
             "waste",
+            "wasted",
+            "wasting",
+            "idle",
+            "money",
             "cost effective",
         ],
         "utilisation capacity paid",
@@ -513,7 +517,11 @@ pub fn normalise(text: &str) -> String {
 /// Words as people type them in a chat, and the words they stand for: "b4" is "before", "tput" throughput,
 /// "/sec" the "/s" of a rate. Read before the phrases of [`SAME_AS`], which then meet them in full.
 const CHAT_WORDS: &[(&str, &str)] = &[
+    ("whats", "what s"),
+    ("wats", "what s"),
     ("wat", "what"),
+    ("wht", "what"),
+    ("y", "why"),
     ("wut", "what"),
     ("hw", "how"),
     ("b4", "before"),

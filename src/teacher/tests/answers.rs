@@ -660,6 +660,12 @@ fn each_kind_of_question_is_read_from_its_wording() {
             "wat happens 2 the queue when traffic doubles",
             QuestionKind::Consequence,
         ),
+        // "In one line" asks for a length, not about a topic.
+        ("whats goodput in one line", QuestionKind::Definition),
+        (
+            "is W just service time or is there more to it",
+            QuestionKind::Composition,
+        ),
         (
             "what does maxing out the batch do to ttft",
             QuestionKind::Consequence,
