@@ -48,6 +48,9 @@ pub struct FlagFields {
     pub max_num_seqs: String,
     pub max_num_batched_tokens: String,
     pub chunked_prefill: bool,
+    /// vLLM's V0 engine (`VLLM_USE_V1=0`, or a vLLM before 0.8), whose scheduler runs prompts in steps of their own
+    /// unless chunked prefill is on.
+    pub v0_engine: bool,
     pub kv_cache_tokens: String,
     pub replicas: String,
     /// The model: a Hugging Face id of the table (`crate::model::hardware::KNOWN_MODELS`), [`OTHER`] for the
@@ -311,6 +314,7 @@ impl ToWorker {
                     flags.max_num_seqs.clone(),
                     flags.max_num_batched_tokens.clone(),
                     on_off(flags.chunked_prefill),
+                    on_off(flags.v0_engine),
                     flags.kv_cache_tokens.clone(),
                     flags.replicas.clone(),
                     flags.model.clone(),
@@ -359,6 +363,7 @@ impl ToWorker {
                     max_num_seqs: fields.text("--max-num-seqs")?,
                     max_num_batched_tokens: fields.text("--max-num-batched-tokens")?,
                     chunked_prefill: fields.flag("chunked prefill")?,
+                    v0_engine: fields.flag("V0 engine")?,
                     kv_cache_tokens: fields.text("KV cache tokens")?,
                     replicas: fields.text("replicas")?,
                     model: fields.text("model")?,

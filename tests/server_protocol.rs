@@ -34,6 +34,7 @@ fn to_worker() -> Vec<ToWorker> {
                 max_num_seqs: "256".to_owned(),
                 max_num_batched_tokens: String::new(),
                 chunked_prefill: false,
+                v0_engine: true,
                 kv_cache_tokens: "40592".to_owned(),
                 replicas: " 2 ".to_owned(),
                 model: "other".to_owned(),
@@ -137,8 +138,9 @@ fn a_short_long_or_unknown_message_is_refused_by_name() {
     assert!(error(&["sample", "busy"]).contains("\"busy\" is no sample"));
     assert!(error(&["sample", "healthy", "more"]).contains("too many"));
     assert!(error(&["calibrate", "", "", "maybe", "", ""]).contains("chunked prefill"));
-    // Five flags, model, GPU, tensor parallel and the nine typed figures, then a file with a name and no text.
-    let mut lonely = vec!["calibrate", "", "", "on", "", ""];
+    assert!(error(&["calibrate", "", "", "on", "2", "", ""]).contains("V0 engine"));
+    // Six flags, model, GPU, tensor parallel and the nine typed figures, then a file with a name and no text.
+    let mut lonely = vec!["calibrate", "", "", "on", "off", "", ""];
     lonely.extend([""; 3 + HardwareFigures::NAMES.len()]);
     lonely.push("lonely.json");
     assert!(error(&lonely).contains("no text"));

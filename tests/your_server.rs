@@ -7,6 +7,7 @@ use goodput::charts::{latency_table, throughput_table};
 use goodput::lab::{measured_runs, scenario_for, Figures, LabSettings, Preset};
 use goodput::model::your_server::{HeldServer, YourServer};
 use goodput::model::{run, Scenario, ServiceKind};
+use goodput::server_protocol::FlagFields;
 use goodput_calibrate::handoff::{decode, encode};
 use goodput_calibrate::inputs::InputFile;
 use goodput_calibrate::page::{
@@ -40,9 +41,23 @@ fn light_results() -> Vec<InputFile> {
         .collect()
 }
 
+/// The page's flag fields as a learner fills them: `[--max-num-seqs, --max-num-batched-tokens, KV cache tokens,
+/// replicas]`, chunked prefill on or off, the engine V1.
+fn fields(typed: [&str; 4], chunked_prefill: bool) -> FlagFields {
+    let [seqs, budget, kv, replicas] = typed.map(str::to_owned);
+    FlagFields {
+        max_num_seqs: seqs,
+        max_num_batched_tokens: budget,
+        chunked_prefill,
+        kv_cache_tokens: kv,
+        replicas,
+        ..FlagFields::default()
+    }
+}
+
 /// The synthetic server's flags, as a learner would type them.
 fn flags() -> ServerFlags {
-    flags_from_fields("64", "4096", true, "", "").unwrap()
+    flags_from_fields(&fields(["64", "4096", "", ""], true)).unwrap()
 }
 
 #[test]
@@ -113,10 +128,12 @@ fn a_calibrated_server_comes_back_from_the_pages_storage_as_it_was() {
     let downloaded: Scenario = serde_json::from_str(&page.scenario_json).unwrap();
     assert_eq!(downloaded, calibration.scenario);
     assert!(page.report.contains("light-0.8rps.json"), "{}", page.report);
-    // Every length distribution and an optional compute term survive the short form.
+    // Every length distribution, an optional compute term and V0's scheduler survive the short form.
     let mut other = truth();
     if let ServiceKind::Llm(fleet) = &mut other.service {
         fleet.max_num_queued_reqs = Some(96);
+        fleet.chunked_prefill = false;
+        fleet.prefill_first = true;
         fleet.output_tokens = goodput::model::LengthDist::Geometric {
             mean: 180.0,
             max: Some(900),
@@ -129,6 +146,13 @@ fn a_calibrated_server_comes_back_from_the_pages_storage_as_it_was() {
         band: None,
     };
     assert_eq!(decode(&encode(&server).unwrap()).unwrap(), server);
+    // A server kept before the scheduler was (its last line absent) ran V1's.
+    let kept = encode(&server).unwrap();
+    let before = kept.trim_end().rsplit_once('\n').unwrap().0;
+    let ServiceKind::Llm(fleet) = decode(before).unwrap().scenario.service else {
+        unreachable!("an LLM fleet")
+    };
+    assert!(!fleet.prefill_first);
 }
 
 #[test]
@@ -160,12 +184,16 @@ fn a_kept_server_that_cannot_be_read_is_refused_naming_the_line() {
         ),
         (&format!("{good} 0.5"), "more numbers than a server holds"),
         (
-            &format!("{}2\n", good.strip_suffix("0\n").unwrap()),
+            &format!("{}2\n0\n", good.strip_suffix("0\n0\n").unwrap()),
             "is not 0 (no band) or 1",
         ),
         (
-            &format!("{}1 0.5\n", good.strip_suffix("0\n").unwrap()),
+            &format!("{}1 0.5\n", good.strip_suffix("0\n0\n").unwrap()),
             "ends after",
+        ),
+        (
+            &format!("{}0\n2\n", good.strip_suffix("0\n0\n").unwrap()),
+            "is not 0 (V1's scheduler) or 1 (V0's)",
         ),
         // Read, then refused as any scenario file would be.
         (&good.replacen("1 64 4096", "0 64 4096", 1), "replicas"),
@@ -182,28 +210,33 @@ fn a_kept_server_that_cannot_be_read_is_refused_naming_the_line() {
 
 #[test]
 fn the_pages_fields_and_pasted_text_become_the_calibrations_inputs() {
-    let blank = flags_from_fields(" ", "", false, "", "").unwrap();
+    let blank = flags_from_fields(&fields([" ", "", "", ""], false)).unwrap();
     assert_eq!(
         blank,
         ServerFlags {
             chunked_prefill: Some(false),
+            v0_engine: Some(false),
             ..ServerFlags::default()
         }
     );
     assert_eq!(
-        flags_from_fields("128", "", true, "90000", "2")
+        flags_from_fields(&fields(["128", "", "90000", "2"], true))
             .unwrap()
             .kv_cache_tokens,
         Some(90_000)
     );
+    let v0 = FlagFields {
+        v0_engine: true,
+        ..fields(["", "", "", ""], false)
+    };
+    assert_eq!(flags_from_fields(&v0).unwrap().v0_engine, Some(true));
     for (fields, name) in [
         (["abc", "", "", ""], "--max-num-seqs"),
         (["", "0", "", ""], "--max-num-batched-tokens"),
         (["", "", "-5", ""], "KV cache tokens"),
         (["", "", "", "1.5"], "replicas"),
     ] {
-        let error =
-            flags_from_fields(fields[0], fields[1], true, fields[2], fields[3]).unwrap_err();
+        let error = flags_from_fields(&self::fields(fields, true)).unwrap_err();
         assert!(error.starts_with(name), "{error}");
     }
     let pasted = pasted_files("# a\nx 1\n---\n# b\ny 2\n --- \n\n");
@@ -480,4 +513,34 @@ fn the_page_states_what_a_calibration_takes_and_pasted_text_is_split_no_further(
         e,
         "more than 32 inputs (at pasted text 33): calibrate from the runs that differ, a few are enough"
     );
+}
+
+#[test]
+fn a_v0_server_keeps_its_scheduler_from_the_form_to_the_lab() {
+    let files = light_results();
+    let v0 = FlagFields {
+        v0_engine: true,
+        ..fields(["64", "4096", "", ""], false)
+    };
+    let page = calibrate_for_page(&files, &flags_from_fields(&v0).unwrap()).unwrap();
+    assert!(page.report.contains("engine V0 (given)"), "{}", page.report);
+    let held = HeldServer::new(decode(&page.handoff).unwrap());
+    let (lab, _) = LabSettings::default().for_your_server(&held).reconciled();
+    let ServiceKind::Llm(fleet) = scenario_for(&lab, 0.5).unwrap().service else {
+        unreachable!("an LLM fleet")
+    };
+    assert!(
+        fleet.prefill_first,
+        "the lab runs V0's scheduler, prompts in steps of their own"
+    );
+    // With chunked prefill V0 mixes prompts and decodes in one step, as V1 does.
+    let chunked = FlagFields {
+        chunked_prefill: true,
+        ..v0
+    };
+    let page = calibrate_for_page(&files, &flags_from_fields(&chunked).unwrap()).unwrap();
+    let ServiceKind::Llm(fleet) = decode(&page.handoff).unwrap().scenario.service else {
+        unreachable!("an LLM fleet")
+    };
+    assert!(!fleet.prefill_first);
 }

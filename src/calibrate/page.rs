@@ -23,21 +23,16 @@ pub struct Calibrated {
     pub fit: Option<Calibration>,
 }
 
-/// The server's flags from the page's fields, each empty when not given; an error names the field.
-pub fn flags_from_fields(
-    max_num_seqs: &str,
-    max_num_batched_tokens: &str,
-    chunked_prefill: bool,
-    kv_cache_tokens: &str,
-    replicas: &str,
-) -> Result<ServerFlags, String> {
+/// The server's flags from the page's fields, each empty when not given; an error names the field. The model, the GPU
+/// and their figures are [`with_hardware`]'s.
+pub fn flags_from_fields(fields: &FlagFields) -> Result<ServerFlags, String> {
     Ok(ServerFlags {
-        max_num_seqs: field(max_num_seqs, "--max-num-seqs")?,
-        max_num_batched_tokens: field(max_num_batched_tokens, "--max-num-batched-tokens")?,
-        chunked_prefill: Some(chunked_prefill),
-        v0_engine: None,
-        kv_cache_tokens: field(kv_cache_tokens, "KV cache tokens")?,
-        replicas: field(replicas, "replicas")?,
+        max_num_seqs: field(&fields.max_num_seqs, "--max-num-seqs")?,
+        max_num_batched_tokens: field(&fields.max_num_batched_tokens, "--max-num-batched-tokens")?,
+        chunked_prefill: Some(fields.chunked_prefill),
+        v0_engine: Some(fields.v0_engine),
+        kv_cache_tokens: field(&fields.kv_cache_tokens, "KV cache tokens")?,
+        replicas: field(&fields.replicas, "replicas")?,
         window_seconds: None,
         shared_prefix_tokens: None,
         model: None,

@@ -20,6 +20,7 @@
 //! shared_prefix_tokens                                                   (absent in servers kept before it: 0)
 //! band: 0 for none, or 1, capacity low central high, knee low central high (NaN: none), highest measured rate
 //!   (NaN: none), count, then each point: rate, p50 TTFT low high, p99 TTFT low high    (absent before it: none)
+//! prefill first (1/0): vLLM V0's scheduler, prompts in steps of their own             (absent before it: 0)
 //! ```
 
 use crate::scenario::{
@@ -125,6 +126,7 @@ pub fn encode(server: &YourServer) -> Option<String> {
     line(&mut out, &runs);
     line(&mut out, &[f64::from(fleet.shared_prefix_tokens)]);
     line(&mut out, &band_numbers(server.band.as_ref()));
+    line(&mut out, &[flag(fleet.prefill_first)]);
     out.push('\n');
     Some(out)
 }
@@ -191,6 +193,18 @@ impl Numbers {
             (Some(low), Some(central), Some(high)) => Some(Range { low, central, high }),
             _ => None,
         })
+    }
+
+    /// A scheduler: 0 for vLLM V1's, 1 for V0's, prompts first ([`LlmFleet::prefill_first`]).
+    fn prefill_first(&mut self) -> Result<bool, String> {
+        let at = self.at + 1;
+        match self.whole::<u8>()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(format!(
+                "number {at}: {other} is not 0 (V1's scheduler) or 1 (V0's)"
+            )),
+        }
     }
 
     /// What [`band_numbers`] wrote.
@@ -313,6 +327,8 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
     } else {
         None
     };
+    // And later again: a server kept before ran vLLM V1's scheduler.
+    let prefill_first = n.at < n.numbers.len() && n.prefill_first()?;
     if n.at < n.numbers.len() {
         return Err(format!(
             "number {}: more numbers than a server holds",
@@ -325,7 +341,7 @@ pub fn decode(text: &str) -> Result<YourServer, String> {
             max_num_seqs,
             max_num_batched_tokens,
             chunked_prefill,
-            prefill_first: false,
+            prefill_first,
             iteration: IterationModel {
                 fixed,
                 per_prefill_token,

@@ -2,7 +2,7 @@
 //! from, two terms side by side, the best passage or two (in the order that suits the question's kind) with links
 //! to their sections, or a plain "the lesson does not say" with the closest section (as HTML in `answer_html`).
 
-use super::kinds::{read, QuestionKind, Reading};
+use super::kinds::{read, without_cue, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
@@ -104,11 +104,14 @@ impl Teacher {
     /// How `question` reads, and its passages ranked for its kind.
     fn ranking(&self, question: &str) -> (Reading, Ranking) {
         let reading = read(question);
-        let subject = matches!(
-            reading.kind,
-            QuestionKind::Definition | QuestionKind::Simple
-        )
-        .then_some(reading.topic.as_str());
+        // What the question is about, for a keyword that names it: the topic of a definition or a simple
+        // explanation, and what a composition asks the parts of ("what does TPOT consist of" is about TPOT).
+        let parts_of = without_cue(QuestionKind::Composition, &reading.topic);
+        let subject = match reading.kind {
+            QuestionKind::Definition | QuestionKind::Simple => Some(reading.topic.as_str()),
+            QuestionKind::Composition => Some(parts_of.as_str()),
+            _ => None,
+        };
         let ranking = self.library.rank(&reading.topic, reading.kind, subject);
         (reading, ranking)
     }

@@ -6,7 +6,7 @@
 //! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
-use super::vocabulary::normalise;
+use super::vocabulary::normalise_typed;
 
 pub use crate::lesson::QuestionKind;
 
@@ -47,6 +47,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "analogy",
             "non technical",
             "in a nutshell",
+            "with an example",
+            "give an example",
+            "give me an example",
+            "example of",
         ],
     ),
     (
@@ -119,6 +123,11 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "count toward",
             "counts towards",
             "count towards",
+            "depend on",
+            "depends on",
+            "more to it",
+            "what else is in",
+            "what else goes into",
         ],
     ),
     (
@@ -215,6 +224,22 @@ const OPENERS: &[&str] = &[
     "whats",
 ];
 
+/// Phrases that ask for a short answer and say nothing of its subject.
+const BRIEFLY: &[&str] = &[
+    "in one line",
+    "in 1 line",
+    "in a line",
+    "in one sentence",
+    "in 1 sentence",
+    "in a sentence",
+    "in a few words",
+    "in short",
+    "briefly",
+    "tldr",
+    "tl dr",
+    "quick summary",
+];
+
 /// The most words a term has in "what is X" (question words aside).
 const MAX_TERM_WORDS: usize = 4;
 /// Words of a definition question that are not the term.
@@ -253,6 +278,11 @@ const SIMPLE_FILLER: &[&str] = &[
     "analogy",
     "picture",
     "nutshell",
+    "with",
+    "an",
+    "example",
+    "give",
+    "me",
 ];
 
 /// The words of `phrase` minus opening question words, as the learner wrote them.
@@ -343,26 +373,27 @@ fn names_a_term(said: &str) -> bool {
 /// `question` without the phrase that says its kind, normalised: what is left is what the lesson must answer. A
 /// "which metric or flag" question also loses the nouns that only say what sort of answer it wants ("the prometheus
 /// metric name for TTFT" is about TTFT; "which number on /metrics" about what follows): a passage that merely holds
-/// the word "metric" answers nothing.
+/// the word "metric" answers nothing. So does a composition lose the nouns that only ask for parts ("factors").
 pub fn without_cue(kind: QuestionKind, question: &str) -> String {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     let said = match cue(&said) {
         Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
         _ => said,
     };
-    if kind != QuestionKind::WhichSignal {
-        return said;
-    }
+    let nouns = match kind {
+        QuestionKind::WhichSignal => SIGNAL_NOUNS,
+        QuestionKind::Composition => PART_NOUNS,
+        _ => return said,
+    };
     let topic: Vec<&str> = said
         .split_whitespace()
-        .filter(|word| !SIGNAL_NOUNS.contains(word))
+        .filter(|word| !nouns.contains(word))
         .collect();
     format!(" {} ", topic.join(" "))
 }
 
 /// Reads `question`'s kind and topic.
 pub fn read(question: &str) -> Reading {
-    let said = normalise(question);
     if let Some((a, b)) = compared(&clauses(question)) {
         return Reading {
             kind: QuestionKind::Comparison,
@@ -370,6 +401,16 @@ pub fn read(question: &str) -> Reading {
             compared: Some((a, b)),
         };
     }
+    // "In one line" asks for an answer's length, not about anything: "whats little's law in 1 line" asks what
+    // Little's Law is.
+    let mut said = normalise_typed(question);
+    let brief = BRIEFLY
+        .iter()
+        .any(|phrase| said.contains(&format!(" {phrase} ")));
+    for phrase in BRIEFLY {
+        said = said.replace(&format!(" {phrase} "), " ");
+    }
+    let question = if brief { said.trim() } else { question };
     let kind = match cue(&said) {
         Some((QuestionKind::Definition, _)) if !names_a_term(&said) => QuestionKind::Other,
         Some((kind, _)) => kind,
@@ -456,9 +497,26 @@ const SIGNAL_NOUNS: &[&str] = &[
     "signal",
 ];
 
+/// Nouns that say only that a composition question asks for parts ("what factors go into TPOT").
+const PART_NOUNS: &[&str] = &[
+    "factor",
+    "factors",
+    "component",
+    "components",
+    "part",
+    "parts",
+    "piece",
+    "pieces",
+    "ingredient",
+    "ingredients",
+    "element",
+    "elements",
+    "things",
+];
+
 /// What `question` asks for, if it asks for a signal: see [`SignalAsked`].
 pub fn signal_asked(question: &str) -> SignalAsked {
-    let said = normalise(question);
+    let said = normalise_typed(question);
     let names = |nouns: &[&str]| nouns.iter().any(|noun| said.contains(&format!(" {noun} ")));
     match (names(METRIC_NOUNS), names(FLAG_NOUNS)) {
         (true, false) => SignalAsked::Metric,

@@ -70,6 +70,7 @@ const INSIDE: &[&[&str]] = &[
     &["inside"],
     &["outstanding"],
     &["at", "once"],
+    &["at", "a", "time"],
     &["in", "progress"],
     &["in", "parallel"],
     &["concurrently"],
@@ -119,12 +120,12 @@ const LEADS: &[Unit] = &[
     unit(&["peak"], Quantity::RequestRate, 1.0),
     unit(&["qps"], Quantity::RequestRate, 1.0),
     unit(&["rps"], Quantity::RequestRate, 1.0),
-    // Little's Law's own symbols, written as an equation: "L=50", "W = 2" (seconds), "X = 10".
-    unit(&["l", "="], Quantity::Concurrency, 1.0),
-    unit(&["w", "="], Quantity::Duration, 1.0),
-    unit(&["x", "="], Quantity::RequestRate, 1.0),
-    unit(&["lambda", "="], Quantity::RequestRate, 1.0),
-    unit(&["λ", "="], Quantity::RequestRate, 1.0),
+    // Little's Law's own symbols: "L=50", "W is 2" (seconds), "X = 10". A unit after the number reads first.
+    unit(&["l"], Quantity::Concurrency, 1.0),
+    unit(&["w"], Quantity::Duration, 1.0),
+    unit(&["x"], Quantity::RequestRate, 1.0),
+    unit(&["lambda"], Quantity::RequestRate, 1.0),
+    unit(&["λ"], Quantity::RequestRate, 1.0),
 ];
 
 /// Words that may stand between a lead and its number: "max-num-seqs is 128", "a cap of 128", "set to 64".
@@ -190,6 +191,10 @@ fn raw_words(question: &str) -> Vec<String> {
             // A unit never reaches across the end of a clause: "the cap is 128. Replicas?"
             if matches!(c, '%' | '=' | '.' | ',' | ';' | ':' | '?' | '!') {
                 raw.push(c.to_string());
+            }
+            // A slash after a number reads "per": "8/s" is eight a second ("req/s" is read as a request noun).
+            if c == '/' && at > 0 && chars[at - 1].is_ascii_digit() {
+                raw.push("per".to_owned());
             }
         }
     }
@@ -356,6 +361,12 @@ fn inside_after(words: &[Word], at: usize) -> bool {
 fn unit_after(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
     if inside_after(words, at) {
         return Some(Quantity::Concurrency(value));
+    }
+    // "8 per second", "8/s": a rate with no request noun.
+    if text_at(words, at + 1) == Some("per") {
+        if let Some(seconds) = seconds_of(words, at + 2) {
+            return Some(Quantity::RequestRate(value / seconds));
+        }
     }
     UNITS
         .iter()

@@ -165,7 +165,9 @@ impl Library {
         let weight = |terms: &[String]| terms.iter().map(|t| self.index.idf(t)).sum::<f64>();
         let asked_weight = weight(&asked);
         let mut matched = vec![0.0; self.passages.len()];
-        for declared in self.declared.iter().filter(|d| d.kind == kind) {
+        // A question whose kind the wording does not say may be any of the kinds declared.
+        let of_its_kind = |d: &&DeclaredAsk| d.kind == kind;
+        for declared in self.declared.iter().filter(of_its_kind) {
             let shared: Vec<String> = declared
                 .terms
                 .iter()
@@ -297,11 +299,15 @@ impl Library {
         if passage.kind != PassageKind::Keyword {
             return 0.0;
         }
-        keyword_spellings(&passage.text)
-            .map(|spelling| self.index.terms(spelling))
-            .filter(|stems| !stems.is_empty() && stems.iter().all(|s| subject.contains(s)))
-            .map(|stems| stems.len() as f64 / stems.len().max(subject.len()) as f64)
-            .fold(0.0, f64::max)
+        // A keyword that sets two terms side by side ("ITL vs TPOT") names each less than the keyword of the term.
+        let term = passage.text.split(": ").next().unwrap_or("");
+        let side_by_side = if term.contains(" vs ") { 0.5 } else { 1.0 };
+        side_by_side
+            * keyword_spellings(&passage.text)
+                .map(|spelling| self.index.terms(spelling))
+                .filter(|stems| !stems.is_empty() && stems.iter().all(|s| subject.contains(s)))
+                .map(|stems| stems.len() as f64 / stems.len().max(subject.len()) as f64)
+                .fold(0.0, f64::max)
     }
 
     /// How well each passage matches `question`: its own match, its section's and, for a question about a
@@ -329,7 +335,8 @@ impl Library {
 
     /// The blocks that lead the answer to a question of `kind` whose best match is `best`: in the order of
     /// [`preferred`], the best-matching block of each kind from the same part of the lesson. A TL;DR or an
-    /// analogy speaks for its whole section; any other block must match the question itself.
+    /// analogy speaks for its whole section (not for the sub-sections under it: "On your cluster" does not speak
+    /// for "Queue or shed"); any other block must match the question itself.
     fn leads(
         &self,
         kind: QuestionKind,
@@ -353,7 +360,8 @@ impl Library {
                         && passage.part_id == *part
                         && suitability(kind, passage, asked) > 0.0
                         && (own[at] >= LEAD_SHARE * best_own
-                            || matches!(wanted, PassageKind::Tldr | PassageKind::Analogy))
+                            || (matches!(wanted, PassageKind::Tldr | PassageKind::Analogy)
+                                && passage.section_id == self.passages[best].section_id))
                 })
             })
             .take(LEADS)

@@ -245,6 +245,18 @@ const SAME_AS: &[(&[&str], &str)] = &[
         ],
         "new replica serves nothing loaded weights start",
     ),
+    (
+        &[
+            "stabilization window",
+            "stabilisation window",
+            "scale down delay",
+            "scale down window",
+            "cooldown",
+            "cool down",
+        ],
+        "scales down only after the lower count has held 300 s",
+    ),
+    (&["duration", "how much time"], "length lasts long"),
     (&["pod", "pods"], "replica"),
     (
         &[
@@ -258,6 +270,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "efficiency",
             "wasteful",
             "waste",
+            "wasted",
+            "wasting",
+            "idle",
+            "money",
             "cost effective",
         ],
         "utilisation capacity paid",
@@ -501,6 +517,13 @@ pub fn normalise(text: &str) -> String {
 /// Words as people type them in a chat, and the words they stand for: "b4" is "before", "tput" throughput,
 /// "/sec" the "/s" of a rate. Read before the phrases of [`SAME_AS`], which then meet them in full.
 const CHAT_WORDS: &[(&str, &str)] = &[
+    ("whats", "what s"),
+    ("wats", "what s"),
+    ("wat", "what"),
+    ("wht", "what"),
+    ("y", "why"),
+    ("wut", "what"),
+    ("hw", "how"),
     ("b4", "before"),
     ("u", "you"),
     ("ur", "your"),
@@ -530,6 +553,11 @@ const CHAT_WORDS: &[(&str, &str)] = &[
     ("hrs", "hours"),
     ("hr", "hour"),
 ];
+
+/// `text` normalised (see [`normalise`]) with each of [`CHAT_WORDS`] written out: how a question's kind is read.
+pub fn normalise_typed(text: &str) -> String {
+    spelled_out(&normalise(text)).0
+}
 
 /// `said` (normalised) with each of [`CHAT_WORDS`] written out, and the words written out.
 fn spelled_out(said: &str) -> (String, Vec<&'static str>) {

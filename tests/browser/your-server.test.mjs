@@ -512,3 +512,59 @@ test('two default-metrics RTX 4090 results with the model and GPU picked calibra
   assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
   assert.deepEqual(problems(), []);
 });
+
+// DistServe's vLLM baseline, OPT-13B on one A100 (../shared/data/distserve/, README there): vLLM's V0 engine without
+// chunked prefill, whose scheduler runs prompts in steps of their own while the running requests wait. Its two
+// lightest traces, as an operator of such a server would drop them.
+const DISTSERVE = fileURLToPath(new URL('../../../shared/data/distserve/', import.meta.url));
+const DISTSERVE_LIGHT = ['rate1-n100', 'rate1.5-n150'].map((run) => `${DISTSERVE}opt-13b-a100-vllm-${run}/trace.csv`);
+const DISTSERVE_MISSING = existsSync(DISTSERVE) ? false : `needs DistServe's traces in ${DISTSERVE}`;
+// The highest throughput DistServe measured (4 req/s offered, 400 requests), where the server had saturated.
+const DISTSERVE_SATURATED = 2.48;
+
+test('a V0 server picked by the keyboard calibrates with its scheduler, and the lab keeps it', { skip: DISTSERVE_MISSING }, async (t) => {
+  const { page, lab, problems } = await openLab();
+  const yours = await panel(lab);
+  await yours.field('Files').setInputFiles(DISTSERVE_LIGHT);
+  await yours.field('Your model').selectOption('facebook/opt-13b');
+  await yours.field('Your GPU').selectOption('A100 SXM 80 GB');
+  const engine = yours.field('Your vLLM engine');
+  const chunked = yours.field('Chunked prefill');
+  assert.equal(await chunked.isChecked(), true, "V1's default");
+  // Keyboard only: the engine list takes arrow keys; V0 turns chunked prefill off, as V0's default is.
+  await engine.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await engine.inputValue(), 'v0');
+  assert.equal(await chunked.isChecked(), false, "V0's default");
+  await yours.button('Calibrate').click();
+  await yours.status.filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  const report = await yours.report.textContent();
+  assert.match(report, /engine V0 \(given\)/, report);
+  assert.match(report, /chunked prefill off \(given\)/, report);
+  const v0 = await capacityRange(lab);
+  const [low, high] = v0.capacity;
+  assert.ok(low <= DISTSERVE_SATURATED * 1.15 && high >= DISTSERVE_SATURATED * 0.85,
+    `V0's capacity ${low}–${high} req/s against the ${DISTSERVE_SATURATED} req/s it saturated at`);
+  assert.deepEqual(await axeViolations(page), []);
+
+  // A reload keeps the scheduler: the kept server is V0's, so the lab's capacity is the same.
+  await page.reload();
+  const again = await liveWidget(page, 'knee-lab');
+  await waitForFinal(again);
+  assert.equal(await again.getByLabel('Scenario').inputValue(), 'yours');
+  assert.equal((await capacityRange(again)).said, v0.said);
+
+  // The same traces read as V1's (chunked, prompts riding with the decodes) promise more than the server gave.
+  const kept = await panel(again);
+  await kept.field('Your model').selectOption('facebook/opt-13b');
+  await kept.field('Your GPU').selectOption('A100 SXM 80 GB');
+  await kept.field('Files').setInputFiles(DISTSERVE_LIGHT);
+  assert.equal(await kept.field('Your vLLM engine').inputValue(), 'v1');
+  assert.equal(await kept.field('Chunked prefill').isChecked(), true);
+  await kept.button('Calibrate').click();
+  await kept.report.filter({ hasText: 'engine V1 (given)' }).waitFor({ timeout: 20000 });
+  const v1 = await capacityRange(again, v0.said);
+  t.diagnostic(`OPT-13B, one A100: capacity ${v0.capacity.join('–')} req/s as V0, ${v1.capacity.join('–')} as V1; it saturated at ${DISTSERVE_SATURATED}`);
+  assert.ok(v1.capacity[1] > high, `V1's mixed steps serve more: ${v1.capacity} vs ${v0.capacity}`);
+  assert.deepEqual(problems(), []);
+});

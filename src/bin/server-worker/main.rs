@@ -93,15 +93,9 @@ mod worker {
     /// simulated benchmarks) and posts the server again with its band.
     fn calibrate(flags: &FlagFields, files: &[InputFile]) {
         let started = web_sys::js_sys::Date::now();
-        let outcome = flags_from_fields(
-            &flags.max_num_seqs,
-            &flags.max_num_batched_tokens,
-            flags.chunked_prefill,
-            &flags.kv_cache_tokens,
-            &flags.replicas,
-        )
-        .and_then(|given| with_hardware(given, flags, files))
-        .and_then(|flags| calibrate_for_page(files, &flags));
+        let outcome = flags_from_fields(flags)
+            .and_then(|given| with_hardware(given, flags, files))
+            .and_then(|flags| calibrate_for_page(files, &flags));
         let done = match outcome {
             Ok(done) => done,
             Err(error) => return post(FromWorker::Refused(error)),

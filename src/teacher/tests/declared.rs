@@ -82,6 +82,10 @@ fn littles_law_is_worked_for_whichever_quantity_is_asked() {
         worked("what's X when L = 40 and W = 4 s"),
         (LittleQuantity::Throughput, 10.0)
     );
+    assert_eq!(
+        worked("W is 2 s and L is 30, so X?"),
+        (LittleQuantity::Throughput, 15.0)
+    );
     // A fleet asked for is a sizing; a question with one number, or that asks nothing, is no Little's Law sum.
     assert_eq!(
         littles_law_answer("30 QPS, 64 slots, 8 s per request: how many replicas?"),
@@ -145,6 +149,9 @@ fn a_passage_declared_to_answer_the_question_asked_leads() {
     assert!(first("ttft vs e2e??").contains("same total time"));
     // ... in whichever order its two terms come, and with the learner's word for one of them.
     assert!(first("round trip time vs ttft").contains("same total time"));
+    // What a composition asks the parts of is named by its keyword, and "TPOT / ITL" names TPOT more than "ITL vs
+    // TPOT" does.
+    assert!(first("what factors go into tpot").starts_with("TPOT / ITL:"));
     let reversed = first("num_requests_waiting vs num_requests_running?");
     assert!(reversed.contains("num_requests_running"), "{reversed}");
 }

@@ -52,6 +52,7 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <div class="lab-field"><label for="{id}-yours-budget">Your --max-num-batched-tokens</label><input id="{id}-yours-budget" data-yours="budget" type="number" min="1" step="1" inputmode="numeric" placeholder="8192"></div>
 <div class="lab-field"><label for="{id}-yours-kv">Your KV cache tokens (start-up log)</label><input id="{id}-yours-kv" data-yours="kv" type="number" min="1" step="1" inputmode="numeric" placeholder="no limit"></div>
 <div class="lab-field"><label for="{id}-yours-replicas">Your replicas</label><input id="{id}-yours-replicas" data-yours="replicas" type="number" min="1" step="1" inputmode="numeric" placeholder="1"></div>
+<div class="lab-field"><label for="{id}-yours-engine">Your vLLM engine</label><select id="{id}-yours-engine" data-yours="engine"><option value="v1">V1 (vLLM 0.8 and later)</option><option value="v0">V0 (VLLM_USE_V1=0, or before 0.8)</option></select></div>
 <label class="lab-check"><input data-yours="chunked" type="checkbox" checked> Chunked prefill</label>
 </fieldset>
 <fieldset class="lab-your-flags lab-your-hardware"><legend>Your model and GPU: the step time physics gives them is what the fit adjusts</legend>
@@ -88,6 +89,9 @@ const GPU_OPTIONS: &str = include_str!(concat!(env!("OUT_DIR"), "/gpu-options.ht
 
 /// How a table folds a name for comparison (`models::match_key`, `gpus::match_key`).
 type MatchKey = fn(&str) -> String;
+
+/// The engine list's value for vLLM's V0 engine.
+const V0: &str = "v0";
 
 /// The attribute of a list the files' names set (rather than the learner).
 const FILLED: &str = "data-filled";
@@ -200,6 +204,10 @@ impl Panel {
             .flatten()
     }
 
+    fn checkbox(&self, name: &str) -> Option<HtmlInputElement> {
+        self.part(name).and_then(|input| input.dyn_into().ok())
+    }
+
     fn value(&self, name: &str) -> String {
         self.part(name)
             .and_then(|part| Reflect::get(&part, &"value".into()).ok())
@@ -310,6 +318,12 @@ impl Panel {
                 .and_then(|drag| drag.data_transfer())
                 .and_then(|data| data.files());
             panel.calibrate(dropped);
+        });
+        // Each engine has its own default: V1 chunks prompts, V0 runs them whole, in steps of their own.
+        self.on("engine", "change", |panel, _| {
+            if let Some(chunked) = panel.checkbox("chunked") {
+                chunked.set_checked(panel.value("engine") != V0);
+            }
         });
         for list in ["model", "gpu"] {
             self.on(list, "change", move |panel, _| {
@@ -425,10 +439,8 @@ impl Panel {
         FlagFields {
             max_num_seqs: self.value("seqs"),
             max_num_batched_tokens: self.value("budget"),
-            chunked_prefill: self
-                .part("chunked")
-                .and_then(|input| input.dyn_into::<HtmlInputElement>().ok())
-                .is_none_or(|input| input.checked()),
+            chunked_prefill: self.checkbox("chunked").is_none_or(|input| input.checked()),
+            v0_engine: self.value("engine") == V0,
             kv_cache_tokens: self.value("kv"),
             replicas: self.value("replicas"),
             model: list("model"),
