@@ -16,7 +16,7 @@ use goodput_teacher::Teacher;
 const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
 /// The blind set, written by someone who has seen neither the teacher nor its questions and scored once as it comes:
 /// none at present. The second was spent at stop 51 (split between the tuned and held-out sets, see the question
-/// file); a third, being written, belongs in `fixtures/learner-questions-blind3.txt`, read here with `include_str!`
+/// file); the third, `fixtures/learner-questions-blind3.txt`, is to be read here with `include_str!` once wired in,
 /// and held to its first run in [`Set::required_top_1`].
 const BLIND_QUESTIONS: &str = "";
 /// Which questions a case belongs to: how the teacher's makers have seen it.
