@@ -295,9 +295,11 @@ impl PassageIndex {
     }
 
     /// The share of `text`'s distinct terms, each weighted by its inverse document frequency, that some passage
-    /// holds; `None` when `text` has no terms.
+    /// holds; `None` when `text` has no terms. Numbers are left out: a number says nothing of the topic ("256",
+    /// "30k"), so the lesson lacking it is no sign that the lesson does not cover the question.
     pub fn coverage(&self, text: &str) -> Option<f64> {
         let mut query = terms(&self.stemmer, text);
+        query.retain(|term| !term.starts_with(|c: char| c.is_ascii_digit()));
         query.sort();
         query.dedup();
         let total: f64 = query.iter().map(|term| self.idf(term)).sum();
