@@ -6,6 +6,7 @@ use super::kinds::{read, without_cue, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
+use super::vocabulary::asks_untaught;
 use super::worked::{littles_law_answer, sizing_answer, slo_answer, LittleAnswer, SizingAnswer};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
@@ -195,6 +196,10 @@ impl Teacher {
             return Answer::Slos(slos);
         }
         let (reading, ranking) = self.ranking(question);
+        if asks_untaught(question) {
+            let closest = ranking.order.first().map(|&(at, _)| &self.passages()[at]);
+            return Answer::NotCovered(closest);
+        }
         if let Some(sides) = self.compared(&reading, &ranking) {
             let passages = self.passages();
             return Answer::Compared(

@@ -537,6 +537,41 @@ const SAME_AS: &[(&[&str], &str)] = &[
     ),
 ];
 
+/// Phrases that ask for what the lesson never gives, prices: a question that holds one is not answered from the
+/// lesson, however many of its other words the lesson uses ("h100", "hour", "aws" it may well name).
+const UNTAUGHT: &[&str] = &[
+    "price",
+    "prices",
+    "pricing",
+    "priced",
+    "cost per hour",
+    "costs per hour",
+    "per gpu hour",
+    "gpu hours",
+    "hourly",
+    "per month",
+    "monthly",
+    "dollar",
+    "dollars",
+    "usd",
+    "rent",
+    "rental",
+    "renting",
+    "spot instance",
+    "spot instances",
+    "spot",
+    "cheapest gpu",
+    "cheaper gpu",
+];
+
+/// Whether `question` asks for what the lesson never gives (see [`UNTAUGHT`]).
+pub fn asks_untaught(question: &str) -> bool {
+    let said = normalise_typed(question);
+    UNTAUGHT
+        .iter()
+        .any(|phrase| said.contains(&format!(" {phrase} ")))
+}
+
 /// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
 /// end, so a phrase is found as whole words with `contains(" phrase ")`.
 pub fn normalise(text: &str) -> String {
