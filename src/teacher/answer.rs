@@ -6,6 +6,7 @@ use super::kinds::{read, without_cue, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
+use super::vocabulary::asks_untaught;
 use super::worked::{littles_law_answer, sizing_answer, slo_answer, LittleAnswer, SizingAnswer};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
@@ -14,6 +15,10 @@ use crate::lesson::Lesson;
 const ANSWER_COVERAGE: f64 = 0.5;
 /// How much of the question must be the lesson's when a passage was declared to answer it.
 const DECLARED_ANSWER_COVERAGE: f64 = 0.3;
+/// How many best passages must come from one section for a question the lesson holds too little of to be answered
+/// from it, and how much of the question the lesson must still hold (see [`Teacher::one_section_agrees`]).
+const AGREEING_PASSAGES: usize = 3;
+const AGREEING_COVERAGE: f64 = 0.35;
 /// How many of the best candidates for a difference's second term are searched for one beside the first's.
 const NEAR_CANDIDATES: usize = 3;
 /// How many passages a difference question's side-by-side keeps before the rest of the ranking.
@@ -191,6 +196,10 @@ impl Teacher {
             return Answer::Slos(slos);
         }
         let (reading, ranking) = self.ranking(question);
+        if asks_untaught(question) {
+            let closest = ranking.order.first().map(|&(at, _)| &self.passages()[at]);
+            return Answer::NotCovered(closest);
+        }
         if let Some(sides) = self.compared(&reading, &ranking) {
             let passages = self.passages();
             return Answer::Compared(
@@ -204,6 +213,9 @@ impl Teacher {
         match ranking.order.first() {
             None => Answer::NotCovered(None),
             Some(&(best, _)) if !self.answerable(&ranking) => {
+                if self.one_section_agrees(&ranking) {
+                    return Answer::Closest(&passages[best]);
+                }
                 match self.library.opening_of_named_part(question, Some(best)) {
                     Some(opening) => Answer::Closest(&passages[opening]),
                     None => Answer::NotCovered(Some(&passages[best])),
@@ -232,6 +244,23 @@ impl Teacher {
     fn answerable(&self, ranking: &Ranking) -> bool {
         ranking.coverage >= ANSWER_COVERAGE
             || (ranking.declared_lead && ranking.coverage >= DECLARED_ANSWER_COVERAGE)
+    }
+
+    /// Whether a question the lesson holds too little of is still plainly about one section: the lesson holds a fair
+    /// share of its words, and its best few passages all come from that section. Learners' own words ("takes
+    /// forever", "seems obvious") are not the lesson's, yet what it shares with the lesson points one way; a question
+    /// on something else shares fewer of its words, and those scatter.
+    fn one_section_agrees(&self, ranking: &Ranking) -> bool {
+        let passages = self.passages();
+        let best: Vec<&Option<String>> = ranking
+            .order
+            .iter()
+            .take(AGREEING_PASSAGES)
+            .map(|&(at, _)| &passages[at].section_id)
+            .collect();
+        ranking.understood_coverage >= AGREEING_COVERAGE
+            && best.len() == AGREEING_PASSAGES
+            && best.iter().all(|section| *section == best[0])
     }
 
     /// The lesson page's site path, which in-page links name.

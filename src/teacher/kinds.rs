@@ -380,14 +380,14 @@ pub fn without_cue(kind: QuestionKind, question: &str) -> String {
         Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
         _ => said,
     };
-    let nouns = match kind {
-        QuestionKind::WhichSignal => SIGNAL_NOUNS,
-        QuestionKind::Composition => PART_NOUNS,
+    let says_only_sort: fn(&str) -> bool = match kind {
+        QuestionKind::WhichSignal => names_signal_sort,
+        QuestionKind::Composition => |word| PART_NOUNS.contains(&word),
         _ => return said,
     };
     let topic: Vec<&str> = said
         .split_whitespace()
-        .filter(|word| !nouns.contains(word))
+        .filter(|word| !says_only_sort(word))
         .collect();
     format!(" {} ", topic.join(" "))
 }
@@ -440,7 +440,7 @@ pub enum SignalAsked {
     Either,
 }
 
-/// Words that ask for a metric.
+/// Nouns that name a metric.
 const METRIC_NOUNS: &[&str] = &[
     "metric",
     "metrics",
@@ -448,11 +448,14 @@ const METRIC_NOUNS: &[&str] = &[
     "counter",
     "histogram",
     "prometheus",
-    "promql",
     "series",
+];
+/// Words that ask for a metric without naming one: where one reads it, and what one does with it, never with a flag
+/// ("what should I alert on", "what do I watch").
+const METRIC_USES: &[&str] = &[
+    "promql",
     "dashboard",
     "grafana",
-    // What one does with a metric, never with a flag: "what should I alert on", "what do I watch".
     "alert",
     "alerts",
     "alerting",
@@ -473,29 +476,16 @@ const FLAG_NOUNS: &[&str] = &[
     "argument",
     "knob",
 ];
+/// Nouns that ask for a signal of either sort.
+const EITHER_NOUNS: &[&str] = &["number", "name", "signal"];
 
-/// Nouns that say only what sort of thing a "which metric or flag" question asks for, not what it is about.
-const SIGNAL_NOUNS: &[&str] = &[
-    "metric",
-    "metrics",
-    "gauge",
-    "counter",
-    "histogram",
-    "prometheus",
-    "series",
-    "flag",
-    "flags",
-    "setting",
-    "settings",
-    "option",
-    "options",
-    "parameter",
-    "argument",
-    "knob",
-    "number",
-    "name",
-    "signal",
-];
+/// Whether `word` only says what sort of thing a "which metric or flag" question asks for (a metric's, a flag's or
+/// either's noun), not what it is about.
+fn names_signal_sort(word: &str) -> bool {
+    [METRIC_NOUNS, FLAG_NOUNS, EITHER_NOUNS]
+        .iter()
+        .any(|nouns| nouns.contains(&word))
+}
 
 /// Nouns that say only that a composition question asks for parts ("what factors go into TPOT").
 const PART_NOUNS: &[&str] = &[
@@ -518,7 +508,7 @@ const PART_NOUNS: &[&str] = &[
 pub fn signal_asked(question: &str) -> SignalAsked {
     let said = normalise_typed(question);
     let names = |nouns: &[&str]| nouns.iter().any(|noun| said.contains(&format!(" {noun} ")));
-    match (names(METRIC_NOUNS), names(FLAG_NOUNS)) {
+    match (names(METRIC_NOUNS) || names(METRIC_USES), names(FLAG_NOUNS)) {
         (true, false) => SignalAsked::Metric,
         (false, true) => SignalAsked::Flag,
         _ => SignalAsked::Either,

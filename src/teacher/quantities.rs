@@ -60,7 +60,7 @@ const UNITS: &[Unit] = &[
 ];
 
 /// Where requests are when a count of them is Little's Law's L: "94 in flight", "60 reqs in the system", "120
-/// requests are running", "30 queries outstanding", "64 at once".
+/// requests are running", "30 queries outstanding", "64 at once", "150 requests open at any moment".
 const INSIDE: &[&[&str]] = &[
     &["in", "flight"],
     &["inflight"],
@@ -75,6 +75,13 @@ const INSIDE: &[&[&str]] = &[
     &["in", "parallel"],
     &["concurrently"],
     &["simultaneously"],
+    &["open"],
+    &["active"],
+    &["ongoing"],
+    &["at", "any", "moment"],
+    &["at", "any", "time"],
+    &["at", "any", "given", "time"],
+    &["at", "any", "one", "time"],
 ];
 /// Words that may stand between a count's noun and [`INSIDE`]: "120 requests are in flight".
 const INSIDE_VERBS: &[&str] = &["are", "is", "currently", "still"];

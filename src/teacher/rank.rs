@@ -295,15 +295,19 @@ impl PassageIndex {
     }
 
     /// The share of `text`'s distinct terms, each weighted by its inverse document frequency, that some passage
-    /// holds; `None` when `text` has no terms.
-    pub fn coverage(&self, text: &str) -> Option<f64> {
+    /// holds, the terms of `understood` (words the vocabulary read, stemmed) counting as held; `None` when there are
+    /// no terms. Numbers are left out: a number says nothing of the topic ("256", "30k"), so the lesson lacking it
+    /// is no sign that the lesson does not cover the question.
+    pub fn coverage(&self, text: &str, understood: &[String]) -> Option<f64> {
         let mut query = terms(&self.stemmer, text);
+        query.extend(understood.iter().cloned());
+        query.retain(|term| !term.starts_with(|c: char| c.is_ascii_digit()));
         query.sort();
         query.dedup();
         let total: f64 = query.iter().map(|term| self.idf(term)).sum();
         let held: f64 = query
             .iter()
-            .filter(|term| self.postings.contains_key(*term))
+            .filter(|term| self.postings.contains_key(*term) || understood.contains(term))
             .map(|term| self.idf(term))
             .sum();
         (!query.is_empty()).then(|| held / total)

@@ -8,7 +8,7 @@ use super::kinds::{
 };
 use super::passages::{Passage, PassageKind};
 use super::rank::PassageIndex;
-use super::vocabulary::translate;
+use super::vocabulary::{normalise_typed, translate};
 use crate::lesson::PassageAnswer;
 
 /// How much the section's match counts against the passage's own (both scaled to the best of their kind).
@@ -22,7 +22,7 @@ const DECLARED_WEIGHT: f64 = 2.0;
 const DECLARED_LEAD: f64 = 0.4;
 
 /// The most words the lesson never uses that a question may hold and still be answered from the part it names.
-const CLOSEST_UNKNOWN_WORDS: usize = 1;
+const CLOSEST_UNKNOWN_WORDS: usize = 2;
 
 /// BM25's length normalisation over whole sections (see [`PassageIndex::with_length_normalisation`]).
 const SECTION_LENGTH_NORMALISATION: f64 = 0.3;
@@ -39,8 +39,11 @@ pub struct Ranking {
     pub order: Vec<(usize, f64)>,
     /// How many of the first passages were chosen for the question's kind (they lead, and the answer shows them).
     pub leads: usize,
-    /// The share of the question's words (weighted by rarity) the best passages' sections hold, 0–1.
+    /// The share of the question's words (weighted by rarity) the lesson holds, 0–1.
     pub coverage: f64,
+    /// The same share with the words the vocabulary understood ("giant prompt", "avg response time") counted as the
+    /// lesson's: what the question shares with the lesson when its other words are the learner's own.
+    pub understood_coverage: f64,
     /// Whether the first passage leads because its author declared that it answers this kind of question about this.
     pub declared_lead: bool,
 }
@@ -196,7 +199,7 @@ impl Library {
     /// than [`CLOSEST_UNKNOWN_WORDS`] the lesson never uses.
     pub fn opening_of_named_part(&self, question: &str, best: Option<usize>) -> Option<usize> {
         let (lesson_words, rest) = translate(question);
-        // A question that brings more than a word of its own is about something else ("which GPU vendor has the best
+        // A question that brings more than two words of its own is about something else ("which GPU vendor has the best
         // drivers for the knee?").
         let unknown = self
             .index
@@ -450,7 +453,7 @@ impl Library {
             .filter(|at| !leads.contains(at))
             .collect();
         leads.extend(rest_of_order);
-        let coverage = self.coverage(&rest, &leads);
+        let (coverage, understood_coverage) = self.coverage(&topic, &rest, &leads);
         let score = |at: usize| {
             relevance
                 .iter()
@@ -461,17 +464,29 @@ impl Library {
             order: leads.into_iter().map(|at| (at, score(at))).collect(),
             leads: lead_count,
             coverage,
+            understood_coverage,
             declared_lead: said.is_some(),
         }
     }
 
-    /// The share of `rest` (the question less what the vocabulary understood) that the lesson holds, each word
-    /// weighted by its rarity: a question in the lesson's subject uses its words, if not in the section one
-    /// expects; 1 when nothing is left to judge, 0 when nothing matched at all.
-    fn coverage(&self, rest: &str, order: &[usize]) -> f64 {
+    /// The share of `rest` (`topic`, the question less its kind's cue, less what the vocabulary understood) that the
+    /// lesson holds, each word weighted by its rarity: a question in the lesson's subject uses its words, if not in
+    /// the section one expects; and the share of `topic` with what the vocabulary understood counted as held. 1 when
+    /// nothing is left to judge, 0 when nothing matched at all.
+    fn coverage(&self, topic: &str, rest: &str, order: &[usize]) -> (f64, f64) {
         if order.is_empty() {
-            return 0.0;
+            return (0.0, 0.0);
         }
-        self.index.coverage(rest).unwrap_or(1.0)
+        let left = self.index.terms(rest);
+        let understood: Vec<String> = self
+            .index
+            .terms(&normalise_typed(topic))
+            .into_iter()
+            .filter(|term| !left.contains(term))
+            .collect();
+        (
+            self.index.coverage(rest, &[]).unwrap_or(1.0),
+            self.index.coverage(rest, &understood).unwrap_or(1.0),
+        )
     }
 }

@@ -40,6 +40,9 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "long prompt",
             "huge prompt",
             "big prompt",
+            "giant prompt",
+            "massive prompt",
+            "large prompt",
         ],
         "prefill prompt",
     ),
@@ -233,6 +236,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "boot up",
             "another replica",
             "extra replica",
+            "new replica",
+            "new replicas",
+            "just added",
+            "newly added",
             "warmup",
             "warm up",
             "warming up",
@@ -341,7 +348,7 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "qps requests/s",
     ),
     (
-        &["tokens per second", "tok s", "tokens s"],
+        &["tokens per second", "tokens per s", "tok s", "tokens s"],
         "throughput tokens/s",
     ),
     (
@@ -364,6 +371,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "late answer",
             "late answers",
             "users complain",
+            "complain",
+            "complains",
+            "complaining",
+            "complaints",
             "users wait",
             "users are waiting",
             "count as a success",
@@ -480,6 +491,32 @@ const SAME_AS: &[(&[&str], &str)] = &[
     ),
     (&["queue and overload", "overload"], "overload queue cap"),
     (
+        &[
+            "renamed",
+            "rename",
+            "changed name",
+            "changed names",
+            "name changed",
+            "names changed",
+            "new names",
+            "old names",
+            "old name",
+        ],
+        "old names renamed spell differently",
+    ),
+    (
+        &[
+            "went blank",
+            "go blank",
+            "went empty",
+            "go empty",
+            "no data",
+            "panels",
+        ],
+        "dashboards go blank",
+    ),
+    (&["sluggish", "laggy", "lag", "lags"], "slow latency"),
+    (
         &["how fast", "speed of the stream", "words stream"],
         "tpot rhythm stream gap",
     ),
@@ -491,10 +528,49 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "hold up",
             "holds up",
             "blocks",
+            "freeze",
+            "freezes",
+            "froze",
+            "frozen",
         ],
         "stall stalls",
     ),
 ];
+
+/// Phrases that ask for what the lesson never gives, prices: a question that holds one is not answered from the
+/// lesson, however many of its other words the lesson uses ("h100", "hour", "aws" it may well name).
+const UNTAUGHT: &[&str] = &[
+    "price",
+    "prices",
+    "pricing",
+    "priced",
+    "cost per hour",
+    "costs per hour",
+    "per gpu hour",
+    "gpu hours",
+    "hourly",
+    "per month",
+    "monthly",
+    "dollar",
+    "dollars",
+    "usd",
+    "rent",
+    "rental",
+    "renting",
+    "spot instance",
+    "spot instances",
+    "spot",
+    "cheapest gpu",
+    "cheaper gpu",
+];
+
+/// Whether `question` asks for what the lesson never gives (see [`UNTAUGHT`]).
+pub fn asks_untaught(question: &str) -> bool {
+    let said = normalise_typed(question);
+    UNTAUGHT
+        .iter()
+        .any(|phrase| said.contains(&format!(" {phrase} ")))
+}
 
 /// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
 /// end, so a phrase is found as whole words with `contains(" phrase ")`.

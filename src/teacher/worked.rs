@@ -66,6 +66,12 @@ const ASKS_IN_FLIGHT: &[&str] = &[
     "in the system",
     "in the box",
     "on the box",
+    "active",
+    "ongoing",
+    "at any moment",
+    "at any time",
+    "at any given time",
+    "at any one time",
     // "How many requests are …" at a rate and a latency can only ask for L: a rate would say "per second".
     "how many requests",
     "how many reqs",

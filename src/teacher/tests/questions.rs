@@ -1,8 +1,8 @@
 //! The teacher asked the learners' questions of `fixtures/learner-questions.txt` and the blind ones of
-//! `fixtures/learner-questions-blind2.txt`: each must lead with
-//! the section (or the worked answer, or the honest "not in this lesson") written beside it. Prints top-1 and
-//! top-3 accuracy for the questions the teacher was tuned on and, separately, for the held-out and the blind ones,
-//! and requires 90% top-1 of the tuned ones and a floor of the held-out and blind ones (see [`Set::required_top_1`]).
+//! [`BLIND_QUESTIONS`] (none at present): each must lead with the section (or the worked answer, or the honest
+//! "not in this lesson") written beside it. Prints top-1 and top-3 accuracy for the questions the teacher was tuned
+//! on and, separately, for the held-out and the blind ones, and requires 90% top-1 of the tuned ones and a floor of
+//! the held-out and blind ones (see [`Set::required_top_1`]).
 //! A set with no questions (the blind one, between two blind sets) is reported as empty and judged on nothing.
 
 use goodput::cluster::autoscale::Workload;
@@ -14,8 +14,11 @@ use goodput_teacher::worked::{LittleQuantity, SizingAnswer};
 use goodput_teacher::Teacher;
 
 const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
-/// The second blind set, written by someone who had seen neither the teacher nor its questions (its header says how).
-const BLIND_QUESTIONS: &str = include_str!("fixtures/learner-questions-blind2.txt");
+/// The blind set, written by someone who has seen neither the teacher nor its questions and scored once as it comes:
+/// none at present. The second was spent at stop 51 (split between the tuned and held-out sets, see the question
+/// file); the third, `fixtures/learner-questions-blind3.txt`, is to be read here with `include_str!` once wired in,
+/// and held to its first run in [`Set::required_top_1`].
+const BLIND_QUESTIONS: &str = "";
 /// Which questions a case belongs to: how the teacher's makers have seen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Set {
@@ -23,8 +26,8 @@ enum Set {
     Tuned,
     /// Written with the tuned ones; only totals reported, but the third tuning pass looked at its misses.
     HeldOut,
-    /// Written after the last tuning pass and committed before the teacher answered them: the second blind set (the
-    /// first, once scored, was split between the tuned and the held-out ones; see the question file).
+    /// Written after the last tuning pass and committed before the teacher answered them (the first two blind sets,
+    /// once scored, were split between the tuned and the held-out ones; see the question file).
     Blind,
 }
 
@@ -40,21 +43,22 @@ impl Set {
     }
 
     /// The share of the set whose first answer must be right: 90% of the tuned ones, as issue 44 asks; for the
-    /// held-out ones what round three left them at, under that 90% (the held-out set measures less than a blind
+    /// held-out ones what they last scored, under that 90% (the held-out set measures less than a blind
     /// one since its misses were studied: see the question file's header); for the blind ones what they scored on
-    /// their first run.
+    /// their first run (nothing while there are none: the next blind set's first run goes here).
     fn required_top_1(self) -> f64 {
         match self {
             Set::Tuned => 0.9,
             Set::HeldOut => HELD_OUT_TOP_1,
-            Set::Blind => BLIND2_FIRST_RUN_TOP_1,
+            Set::Blind => 0.0,
         }
     }
 }
 
-/// The held-out set's top-1 share after round three (stop 50: 79 of 89): issue 44 asks for 90%, which it misses; it
-/// is held to what it scores rather than shorn of the questions it fails.
-const HELD_OUT_TOP_1: f64 = 79.0 / 89.0;
+/// The held-out set's top-1 share after round four (stop 51: 87 of 99; 86 of 99 when the second blind set's held-out
+/// ten joined it, 79 of 89 before): issue 44 asks for 90%, which it misses; it is held to what it scores rather than
+/// shorn of the questions it fails.
+const HELD_OUT_TOP_1: f64 = 87.0 / 99.0;
 
 /// The first blind set's top-1 share on its first run (stop 49: 16 of 24, against 98% for the held-out third after
 /// its misses were studied), kept as the record of that run. Those 24 questions are now tuned (16) and held out
@@ -62,7 +66,8 @@ const HELD_OUT_TOP_1: f64 = 79.0 / 89.0;
 const BLIND_FIRST_RUN_TOP_1: f64 = 16.0 / 24.0;
 
 /// The second blind set's top-1 share on its first run (stop 50, after round three's fixes: 21 of 30, top-3 the
-/// same), the floor it is held to.
+/// same), kept as the record of that run. Those 30 questions are now tuned (20) and held out (10): split every third
+/// before their misses were looked at (stop 51).
 const BLIND2_FIRST_RUN_TOP_1: f64 = 21.0 / 30.0;
 
 /// One acceptable answer.
@@ -314,14 +319,13 @@ fn learners_questions_are_answered_from_the_right_part_of_the_lesson() {
             100.0 * top_1 as f64 / n,
             100.0 * top_3 as f64 / n
         );
-        if which == Set::Blind {
-            println!(
-                "  (the first blind set scored {:.1}% top-1 on its first run)",
-                100.0 * BLIND_FIRST_RUN_TOP_1
-            );
-        }
         report.push((name, top_1 as f64 / n, which.required_top_1()));
     }
+    println!(
+        "(the first two blind sets scored {:.1}% and {:.1}% top-1 on their first runs)",
+        100.0 * BLIND_FIRST_RUN_TOP_1,
+        100.0 * BLIND2_FIRST_RUN_TOP_1
+    );
     for (name, top_1, required) in report {
         assert!(
             top_1 >= required,
