@@ -112,6 +112,27 @@ fn is_command(text: &str) -> bool {
         && words.take(3).any(|word| word.starts_with('-'))
 }
 
+/// The capital letters `question` writes on their own, which name a formula's symbols ("is W just the time on the
+/// GPU, or does the queue count too?"); "I" and "A" are words.
+fn symbols_named(question: &str) -> Vec<&str> {
+    question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() == 1 && word.chars().all(|c| c.is_ascii_uppercase()))
+        .filter(|word| !matches!(*word, "I" | "A"))
+        .collect()
+}
+
+/// 1 when `passage` is a formula's legend that defines one of `symbols`, else 0: a question about a symbol is
+/// answered by what the legend says of it, whatever else it asks.
+fn legend_names(passage: &Passage, symbols: &[&str]) -> f64 {
+    let defines = |entry: &str| symbols.contains(&entry.split(": ").next().unwrap_or(""));
+    if passage.kind == PassageKind::Formula && passage.text.split("; ").any(defines) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// Scores scaled to the best of them (0 where absent).
 fn scaled(hits: &[super::rank::Hit], len: usize) -> Vec<f64> {
     let best = hits
@@ -351,7 +372,13 @@ impl Library {
 
     /// How well each passage matches `question`: its own match, its section's and, for a question about a
     /// term, whether it names that term. (Passage index, relevance), best first; only passages with a match.
-    fn relevance(&self, query: &str, subject: &[String], declared: &[f64]) -> Vec<(usize, f64)> {
+    fn relevance(
+        &self,
+        query: &str,
+        subject: &[String],
+        symbols: &[&str],
+        declared: &[f64],
+    ) -> Vec<(usize, f64)> {
         let own_scores = scaled(&self.index.search(query), self.passages.len());
         let section_scores = scaled(&self.sections.search(query), self.section_of.len());
         let mut order: Vec<(usize, f64)> = self
@@ -362,7 +389,8 @@ impl Library {
                 let own = own_scores[at];
                 let section = section_scores[self.section_of[at]];
                 (own > 0.0 || section > 0.0 || declared[at] > 0.0).then(|| {
-                    let named = SUBJECT_WEIGHT * self.names(passage, subject);
+                    let named = SUBJECT_WEIGHT
+                        * f64::max(self.names(passage, subject), legend_names(passage, symbols));
                     let said = DECLARED_WEIGHT * declared[at];
                     let share = if is_command(&passage.text) {
                         COMMAND_SHARE
@@ -445,7 +473,7 @@ impl Library {
             })
             .unwrap_or_default();
         let declared = self.declared_match(question, kind);
-        let relevance = self.relevance(&query, &subject, &declared);
+        let relevance = self.relevance(&query, &subject, &symbols_named(question), &declared);
         let own = scaled(&self.index.search(&query), self.passages.len());
         // A passage its author says answers this kind of question about this leads; then the blocks that suit the kind.
         // A metric asked for is not answered by a flag declared for a question that shares its words, nor the reverse.

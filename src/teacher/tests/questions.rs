@@ -55,10 +55,10 @@ impl Set {
     }
 }
 
-/// The held-out set's top-1 share after round four (stop 51: 87 of 99; 86 of 99 when the second blind set's held-out
+/// The held-out set's top-1 share after round four (stop 51: 88 of 99; 86 of 99 when the second blind set's held-out
 /// ten joined it, 79 of 89 before): issue 44 asks for 90%, which it misses; it is held to what it scores rather than
 /// shorn of the questions it fails.
-const HELD_OUT_TOP_1: f64 = 87.0 / 99.0;
+const HELD_OUT_TOP_1: f64 = 88.0 / 99.0;
 
 /// The first blind set's top-1 share on its first run (stop 49: 16 of 24, against 98% for the held-out third after
 /// its misses were studied), kept as the record of that run. Those 24 questions are now tuned (16) and held out
