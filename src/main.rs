@@ -27,6 +27,7 @@ mod split_points {
     use goodput::components::lesson::predict_chart::{self, ChartArgs, ChartParts};
     use goodput::components::on_demand::{ready_now, Loading, OnDemand, SplitPoints};
     use goodput::components::{present, widgets};
+    use goodput::lesson::island_markup::Module;
     use goodput::lesson::{WidgetEmbed, WidgetName};
     use leptos::prelude::AnyView;
     use leptos::wasm_split::{wasm_split, SplitLoaderError};
@@ -40,16 +41,14 @@ mod split_points {
     };
 
     fn load(code: OnDemand) -> Loading {
-        match code {
-            OnDemand::Widget(WidgetName::KneeLab | WidgetName::GoodputChart) => {
-                Box::pin(load_knee_lab())
-            }
-            OnDemand::Widget(WidgetName::LittlesLawSizer) => Box::pin(load_sizer()),
-            OnDemand::Widget(WidgetName::MetricsReader) => Box::pin(load_metrics_reader()),
-            OnDemand::Widget(WidgetName::BatchTimeline) => Box::pin(load_batch_timeline()),
-            OnDemand::Widget(WidgetName::FleetDay) => Box::pin(load_fleet()),
-            OnDemand::PredictChart => Box::pin(load_predict_chart()),
-            OnDemand::Presentation => Box::pin(load_presentation()),
+        match code.module() {
+            Module::KneeLab => Box::pin(load_knee_lab()),
+            Module::Sizer => Box::pin(load_sizer()),
+            Module::MetricsReader => Box::pin(load_metrics_reader()),
+            Module::BatchTimeline => Box::pin(load_batch_timeline()),
+            Module::Fleet => Box::pin(load_fleet()),
+            Module::PredictChart => Box::pin(load_predict_chart()),
+            Module::Presentation => Box::pin(load_presentation()),
         }
     }
 

@@ -390,3 +390,29 @@ fn the_import_graph_finds_a_circle_and_the_source_has_none() {
         "cut these circles along a seam: {found:?}"
     );
 }
+
+/// Each on-demand module the page names (a widget's island carries it; the build's loader prefetches by it) is a
+/// split point of the page's binary, and each split point is one of them: a renamed point would leave the name
+/// pointing nowhere, and a deep link would only wait, as before, for the page's wasm to ask for the module.
+#[test]
+fn every_on_demand_module_is_a_split_point_of_the_page() {
+    use goodput::lesson::island_markup::Module;
+    let main = fs::read_to_string(src().join("main.rs")).expect("src/main.rs");
+    let points: Vec<&str> = main
+        .split("#[wasm_split(")
+        .skip(1)
+        .map(|rest| rest.split([',', ')']).next().unwrap_or("").trim())
+        .collect();
+    assert!(
+        !points.is_empty(),
+        "src/main.rs defines no #[wasm_split] point"
+    );
+    let mut modules: Vec<&str> = Module::ALL.iter().map(|module| module.as_str()).collect();
+    let mut sorted_points = points.clone();
+    modules.sort_unstable();
+    sorted_points.sort_unstable();
+    assert_eq!(
+        modules, sorted_points,
+        "island_markup::Module against src/main.rs's split points"
+    );
+}

@@ -13,7 +13,9 @@
 //  4. the results under Trunk's names for the page's glue and wasm, with their integrity in index.html updated; the
 //     loader and each on-demand module named after a hash of their bytes (`split-HASH.js`, `lazy-NAME-HASH.wasm`,
 //     so a page of one build never loads another's, and fetched with their integrity), the loader preloaded beside
-//     the glue with its integrity. The service worker
+//     the glue with its integrity. The loader can also fetch a module before its split point runs (`prefetch`), and
+//     the page's inline script does so for what the address opens on (a widget's `#anchor`, `?present=1`), while the
+//     page's own wasm is still downloading. The service worker
 //     (tools/service-worker.mjs) precaches the loader, and keeps each lazy module the first time it is fetched.
 // Usage: node tools/split-page.mjs SITE_DIR   (TRUNK_PROFILE, CARGO_TARGET_DIR from the environment)
 import { execFile } from 'node:child_process';
@@ -35,6 +37,96 @@ const WASM_OPT_RELEASE = ['-Os', '--converge', '--strip-producers', '--enable-bu
 function fail(message) {
   console.error(`split-page: ${message}`);
   exit(1);
+}
+
+/**
+ * The loader (wasm-split-cli's `__wasm_split.js`), changed so that a module can be fetched before its split point
+ * runs: each load keeps its fetch (a failed load forgets it, so the next one fetches afresh) and gains `prefetch()`,
+ * which starts the fetches of its module and of the chunks it needs, each compiled as it arrives; `prefetchAddressed()` prefetches what the page's
+ * address opens on. Without it a `#knee-lab` link waits for the page's wasm to start before the lab's files are asked
+ * for (33 files over HTTP/1.1 on a slow link: over a second).
+ */
+function prefetchable(loader) {
+  const original = `function makeLoad(fetcher, deps) {
+    const loader = async () => {
+        const parallelStuff = deps.map(d => d());
+        const instantiate = fetcher();
+        await Promise.all(parallelStuff);
+        const imports = getSharedImports();
+        return instantiate(imports);
+    };
+    let loadingModule = undefined;
+    return () => {
+        if (loadingModule === undefined) {
+            const thisLoad = loader();`;
+  const replacement = `// The modules each split point loads, by its name, for prefetchAddressed().
+const SPLIT_POINTS = {};
+function makeLoad(fetcher, deps) {
+    // The module's fetch, started by its first load or earlier by prefetch(); forgotten when a load fails.
+    let fetched = undefined;
+    const fetchOnce = () => (fetched ??= fetcher());
+    const loader = async () => {
+        const parallelStuff = deps.map(d => d());
+        const instantiate = fetchOnce();
+        await Promise.all(parallelStuff);
+        const imports = getSharedImports();
+        return instantiate(imports);
+    };
+    let loadingModule = undefined;
+    const load = () => {
+        if (loadingModule === undefined) {
+            const thisLoad = loader();
+            thisLoad.catch(() => { fetched = undefined; });`;
+  const ending = `        return loadingModule;
+    }
+}`;
+  const endingReplacement = `        return loadingModule;
+    };
+    load.prefetch = () => {
+        fetchOnce();
+        deps.forEach(d => d.prefetch());
+    };
+    return load;
+}`;
+  if (!loader.includes(original)) fail('__wasm_split.js\'s makeLoad is not the one tools/split-page.mjs knows how to change');
+  const start = loader.indexOf(original);
+  const end = loader.indexOf(ending, start);
+  if (end < 0) fail('__wasm_split.js\'s makeLoad does not end as expected');
+  loader = loader.slice(0, start) + replacement + loader.slice(start + original.length, end) + endingReplacement
+    + loader.slice(end + ending.length);
+  // Each module compiles as it downloads, prefetched or not (compiling needs no imports); instantiating it needs the
+  // page's wasm, so it waits for the load.
+  const instantiateStreaming = '    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));';
+  if (!loader.includes(instantiateStreaming)) fail('__wasm_split.js no longer instantiates each module as it streams');
+  loader = loader.replaceAll(instantiateStreaming, `    const compiled = WebAssembly.compileStreaming(src);
+    compiled.catch(() => {});
+    return async (imports) => (WebAssembly.instantiate(await compiled, imports));`);
+  const exports = /export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(/g;
+  if (!exports.test(loader)) fail('__wasm_split.js exports no __wasm_split_load_NAME = wrapAsyncCb(makeLoad(…))');
+  loader = loader.replace(exports, 'export const __wasm_split_load_$1 = wrapAsyncCb(SPLIT_POINTS.$1 = makeLoad(');
+  return `${loader}
+/**
+ * Starts fetching what the page's address opens on, so that it downloads beside the page's own wasm: presentation
+ * mode's module on a presentation address (src/boot.js marks the page), and the module of the widget whose island the
+ * fragment names or is in (its \`data-module\`, src/lesson/island_markup.rs). Called by the page's inline script.
+ */
+export function prefetchAddressed() {
+    const wanted = [];
+    if (document.documentElement.classList.contains("present-pending")) wanted.push("presentation");
+    let target = null;
+    try {
+        target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    } catch (malformed) {
+        // A fragment that is not valid percent-encoding names no element.
+    }
+    const island = target?.closest("[data-module]") ?? target?.querySelector("[data-module]");
+    if (island) wanted.push(island.getAttribute("data-module"));
+    for (const name of wanted) {
+        if (SPLIT_POINTS[name]) SPLIT_POINTS[name].prefetch();
+        else console.warn(\`goodput: no on-demand module "\${name}" to prefetch\`);
+    }
+}
+`;
 }
 
 const site = argv[2] ?? fail('usage: node tools/split-page.mjs SITE_DIR');
@@ -133,6 +225,7 @@ await mkdir(work, { recursive: true });
     await writeFile(join(site, name), bytes);
     loader = loader.replace(fetchCall, `fetch(new URL("./${name}", import.meta.url), { integrity: "${integrity(bytes)}" })`);
   }
+  loader = prefetchable(loader);
   const mainImport = 'from "./goodput.js"';
   if (!loader.includes(mainImport)) fail(`__wasm_split.js no longer imports the page's glue ${mainImport}`);
   loader = loader.replace(mainImport, `from "./${glueStem}.js"`);
@@ -152,6 +245,12 @@ await mkdir(work, { recursive: true });
   const loaderTag = glueTag.replace(`${glueStem}.js`, loaderName).replace(glueIntegrity, integrity(loader));
   html = html.replace(glueTag, `${glueTag.replace(glueIntegrity, integrity(glue))}\n    ${loaderTag}`)
     .replaceAll(wasmIntegrity, integrity(wasm));
+  // First in Trunk's script that starts the page: what the address opens on is asked for once the page is parsed,
+  // while the page's wasm downloads (a module script runs after parsing; the loader is already preloaded).
+  const startScript = '<script type="module">';
+  if (!html.includes(startScript)) fail(`${page} has no <script type="module"> that starts the page`);
+  html = html.replace(startScript,
+    `${startScript}\nimport { prefetchAddressed } from './${loaderName}';\nprefetchAddressed();`);
   await writeFile(page, html);
   console.error(`split-page: the page's wasm ${wasm.length} bytes, ${modules.length} modules on demand, loader ${loaderName}`);
 }

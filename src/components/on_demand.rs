@@ -20,6 +20,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::components::lesson::predict_chart::{ChartArgs, ChartParts};
+use crate::lesson::island_markup::Module;
 use crate::lesson::{WidgetEmbed, WidgetName};
 
 /// Code that the page fetches on demand.
@@ -61,6 +62,15 @@ pub fn points() -> Option<&'static SplitPoints> {
 }
 
 impl OnDemand {
+    /// The module that holds this code.
+    pub fn module(self) -> Module {
+        match self {
+            OnDemand::Widget(name) => Module::of_widget(name),
+            OnDemand::PredictChart => Module::PredictChart,
+            OnDemand::Presentation => Module::Presentation,
+        }
+    }
+
     /// The web workers this code starts, as Trunk names their builds: presenting keeps them for offline use with it.
     pub fn workers(self) -> &'static [&'static str] {
         match self {

@@ -13,7 +13,7 @@
 //! Presentation mode reads the page too: every block the projector shows carries [`SCREEN`], the screen it belongs
 //! to, and the first element of each screen carries the screen's title, section kicker and anchor.
 
-use super::{ChartTarget, LoadRange, PredictAnswer, SettingValue, Tolerance};
+use super::{ChartTarget, LoadRange, PredictAnswer, SettingValue, Tolerance, WidgetName};
 use std::collections::BTreeMap;
 
 /// The attribute that marks an island; its value is an [`IslandKind`].
@@ -132,10 +132,64 @@ pub const TASK_LABEL_CLASS: &str = "task-label";
 pub const WIDGET: &str = "data-widget-name";
 /// Widgets: the widget's id (its anchor).
 pub const WIDGET_ID: &str = "data-widget-id";
+/// Widgets: the on-demand module the widget's code is in ([`Module`]), so that an
+/// address naming the widget can fetch it while the page's own wasm downloads (tools/split-page.mjs).
+pub const MODULE: &str = "data-module";
 /// Widgets: the author's settings, [`encode_settings`].
 pub const SETTINGS: &str = "data-settings";
 /// Widgets: the class of the caption.
 pub const CAPTION_CLASS: &str = "widget-caption";
+
+/// The page's on-demand modules, one for each split point of its binary: `#[wasm_split(NAME, …)]` in `src/main.rs`,
+/// whose module the build's loader fetches with its `__wasm_split_load_NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Module {
+    KneeLab,
+    Sizer,
+    MetricsReader,
+    BatchTimeline,
+    Fleet,
+    PredictChart,
+    Presentation,
+}
+
+impl Module {
+    /// The module that holds a widget's code (the knee lab's and the goodput chart's are one).
+    pub fn of_widget(name: WidgetName) -> Module {
+        match name {
+            WidgetName::KneeLab | WidgetName::GoodputChart => Module::KneeLab,
+            WidgetName::LittlesLawSizer => Module::Sizer,
+            WidgetName::MetricsReader => Module::MetricsReader,
+            WidgetName::BatchTimeline => Module::BatchTimeline,
+            WidgetName::FleetDay => Module::Fleet,
+        }
+    }
+
+    /// Every module.
+    pub const ALL: [Module; 7] = [
+        Module::KneeLab,
+        Module::Sizer,
+        Module::MetricsReader,
+        Module::BatchTimeline,
+        Module::Fleet,
+        Module::PredictChart,
+        Module::Presentation,
+    ];
+
+    /// The split point's name: a widget's island names its module by it ([`MODULE`]), and the loader
+    /// (tools/split-page.mjs) prefetches by it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Module::KneeLab => "knee_lab",
+            Module::Sizer => "sizer",
+            Module::MetricsReader => "metrics_reader",
+            Module::BatchTimeline => "batch_timeline",
+            Module::Fleet => "fleet",
+            Module::PredictChart => "predict_chart",
+            Module::Presentation => "presentation",
+        }
+    }
+}
 
 /// Presentation: the screen (from 0) an element is shown on.
 pub const SCREEN: &str = "data-screen";

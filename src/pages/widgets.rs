@@ -212,6 +212,10 @@ pub fn write_widget(
         ("class", "island island-widget"),
         (islands::WIDGET, name),
         (islands::WIDGET_ID, id),
+        (
+            islands::MODULE,
+            islands::Module::of_widget(widget.name).as_str(),
+        ),
         (islands::SETTINGS, settings.as_str()),
     ]);
     let mut body = HtmlWriter::new();

@@ -179,8 +179,10 @@ export function siteUnderTest() {
   });
   return {
     url: (path = '') => server.url(path),
-    async open(path = '', viewport = undefined) {
+    /** `before(page)`, if given, runs before the page is opened (to route or watch its requests). */
+    async open(path = '', viewport = undefined, { before = undefined } = {}) {
       const opened = await openPage(browser, server.origin, viewport);
+      await before?.(opened.page);
       await opened.page.goto(server.url(path));
       return opened;
     },

@@ -68,6 +68,38 @@ for (const [name, drawn] of Object.entries(DRAWN)) {
   });
 }
 
+// An address that opens on a widget, or on a presentation, asks for that code as soon as the page is parsed, beside
+// the page's own wasm, rather than once the wasm has started (over a second on a slow link: BENCHMARKS.md). The
+// page's wasm is held back here until the module has been asked for, or for 10 s.
+for (const [address, module] of [['#knee-lab', 'knee-lab'], ['?present=1', 'presentation']]) {
+  test(`a link to ${address} fetches its module while the page's own wasm downloads`, async () => {
+    let asked;
+    const moduleAsked = new Promise((resolve) => { asked = resolve; });
+    const heldBack = [];
+    let fetched;
+    const { page, context, problems } = await site.open(`${LESSON_PATH}${address}`, undefined, {
+      before: async (page) => {
+        fetched = recordModules(page);
+        page.on('request', (request) => {
+          if (new URL(request.url()).pathname.split('/').pop().startsWith(`lazy-split-${module}-`)) asked();
+        });
+        await page.route(/\/goodput-[^/]*_bg\.wasm$/, async (route) => {
+          const timeout = new Promise((resolve) => { setTimeout(resolve, 10000, false); });
+          heldBack.push(await Promise.race([moduleAsked.then(() => true), timeout]));
+          await route.continue();
+        });
+      },
+    });
+    await waitForApp(page);
+    if (module === 'knee-lab') await liveWidget(page, 'knee-lab');
+    else await page.locator('.present-stage').first().waitFor({ timeout: 15000 });
+    assert.deepEqual(heldBack, [true], `the ${module} module was not asked for before the page's wasm arrived`);
+    assert.deepEqual(twice(fetched), [], 'a module fetched twice');
+    assert.deepEqual(problems(), []);
+    await context.close();
+  });
+}
+
 test('reading down the whole lesson fetches every widget module once, and presenting fetches its own', async () => {
   const { page, context, problems } = await site.open(LESSON_PATH);
   const fetched = recordModules(page);
