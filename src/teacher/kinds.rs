@@ -352,6 +352,14 @@ fn cue(said: &str) -> Option<(QuestionKind, &'static str)> {
 /// about latency?" is not a definition): at most four words once the question words are gone, or a "what does
 /// X mean / stand for / do" shape.
 fn names_a_term(said: &str) -> bool {
+    // "A counter went down between two scrapes, what does that mean?" asks what the clause before means: its term is
+    // a pronoun.
+    if [" does that mean ", " does this mean ", " does it mean "]
+        .iter()
+        .any(|pronoun| said.contains(pronoun))
+    {
+        return false;
+    }
     // "What does W mean in Little's Law?" names its term, and then where it stands.
     let shaped = [" mean ", " stand for ", " do ", " refer to "]
         .iter()

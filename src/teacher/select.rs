@@ -8,7 +8,7 @@ use super::kinds::{
 };
 use super::passages::{Passage, PassageKind};
 use super::rank::PassageIndex;
-use super::vocabulary::{normalise_typed, translate};
+use super::vocabulary::{normalise, normalise_typed, translate};
 use crate::lesson::PassageAnswer;
 
 /// How much the section's match counts against the passage's own (both scaled to the best of their kind).
@@ -98,6 +98,41 @@ fn keyword_spellings(text: &str) -> impl Iterator<Item = &str> {
         .flat_map(|part| part.split(" vs "))
 }
 
+/// How much a shell command counts against prose: it holds the names a question asks about (`grep -E
+/// 'time_to_first_token|…'`) without saying what they are.
+const COMMAND_SHARE: f64 = 0.5;
+
+/// Whether `text` is a shell command the lesson shows (`curl -s …`, `vllm serve … --max-num-seqs 64`): a first word
+/// of lower-case letters and a flag soon after it.
+fn is_command(text: &str) -> bool {
+    let mut words = text.split_whitespace();
+    let first = words.next().unwrap_or("");
+    !first.is_empty()
+        && first.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+        && words.take(3).any(|word| word.starts_with('-'))
+}
+
+/// The capital letters `question` writes on their own, which name a formula's symbols ("is W just the time on the
+/// GPU, or does the queue count too?"); "I" and "A" are words.
+fn symbols_named(question: &str) -> Vec<&str> {
+    question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() == 1 && word.chars().all(|c| c.is_ascii_uppercase()))
+        .filter(|word| !matches!(*word, "I" | "A"))
+        .collect()
+}
+
+/// 1 when `passage` is a formula's legend that defines one of `symbols`, else 0: a question about a symbol is
+/// answered by what the legend says of it, whatever else it asks.
+fn legend_names(passage: &Passage, symbols: &[&str]) -> f64 {
+    let defines = |entry: &str| symbols.contains(&entry.split(": ").next().unwrap_or(""));
+    if passage.kind == PassageKind::Formula && passage.text.split("; ").any(defines) {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// Scores scaled to the best of them (0 where absent).
 fn scaled(hits: &[super::rank::Hit], len: usize) -> Vec<f64> {
     let best = hits
@@ -150,9 +185,10 @@ impl Library {
             .map(|(a, b)| format!("{a} {b}"));
         let text = compared.as_deref().unwrap_or(text);
         let mut terms = self.index.terms(&format!(
-            "{} {}",
+            "{} {} {}",
             without_cue(kind, text),
-            translate(text).0
+            translate(text).0,
+            self.acronyms_of_spelled_out(text)
         ));
         terms.sort();
         terms.dedup();
@@ -237,30 +273,51 @@ impl Library {
             .position(|passage| passage.part_id == *part)
     }
 
-    /// What the acronyms `question` uses stand for, as the lesson's glossary spells them out ("TTFT: Time to first
-    /// token: …" gives "Time to first token"), so that a question that says "TTFT" also meets the metric that
-    /// writes it out, `vllm:time_to_first_token_seconds`.
-    fn acronyms_spelled_out(&self, question: &str) -> String {
-        let asked: Vec<&str> = question
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|word| !word.is_empty())
-            .collect();
-        let is_acronym = |spelling: &str| {
+    /// The lesson's glossary of acronyms: (an acronym, what it stands for), as its keywords spell them ("TTFT: Time
+    /// to first token: …" gives ("TTFT", "Time to first token")).
+    fn acronyms(&self) -> impl Iterator<Item = (&str, &str)> {
+        let is_acronym = |spelling: &&str| {
             spelling.len() >= 2 && spelling.chars().all(|c| c.is_ascii_uppercase())
         };
         self.passages
             .iter()
             .filter(|passage| passage.kind == PassageKind::Keyword)
-            .filter(|passage| {
-                keyword_spellings(&passage.text).any(|spelling| {
-                    is_acronym(spelling)
-                        && asked.iter().any(|word| word.eq_ignore_ascii_case(spelling))
-                })
+            .flat_map(move |passage| {
+                let meaning = passage
+                    .text
+                    .split_once(": ")
+                    .and_then(|(_, meaning)| meaning.split([':', ',', '.', ';']).next())
+                    .unwrap_or("");
+                keyword_spellings(&passage.text)
+                    .filter(is_acronym)
+                    .map(move |acronym| (acronym, meaning))
             })
-            .filter_map(|passage| {
-                let meaning = passage.text.split_once(": ")?.1;
-                meaning.split([':', ',', '.', ';']).next()
+    }
+
+    /// What the acronyms `question` uses stand for, as the lesson's glossary spells them out, so that a question
+    /// that says "TTFT" also meets the metric that writes it out, `vllm:time_to_first_token_seconds`.
+    fn acronyms_spelled_out(&self, question: &str) -> String {
+        let asked: Vec<&str> = question
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .collect();
+        self.acronyms()
+            .filter(|(acronym, _)| asked.iter().any(|word| word.eq_ignore_ascii_case(acronym)))
+            .map(|(_, meaning)| meaning)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The acronyms whose meaning `question` spells out in full ("time to first token" is TTFT), so that it meets
+    /// what the lesson says by the acronym, and the questions declared with it.
+    fn acronyms_of_spelled_out(&self, question: &str) -> String {
+        let said = normalise(question);
+        self.acronyms()
+            .filter(|(_, meaning)| {
+                let meaning = normalise(meaning);
+                meaning.trim().contains(' ') && said.contains(&meaning)
             })
+            .map(|(acronym, _)| acronym)
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -315,7 +372,13 @@ impl Library {
 
     /// How well each passage matches `question`: its own match, its section's and, for a question about a
     /// term, whether it names that term. (Passage index, relevance), best first; only passages with a match.
-    fn relevance(&self, query: &str, subject: &[String], declared: &[f64]) -> Vec<(usize, f64)> {
+    fn relevance(
+        &self,
+        query: &str,
+        subject: &[String],
+        symbols: &[&str],
+        declared: &[f64],
+    ) -> Vec<(usize, f64)> {
         let own_scores = scaled(&self.index.search(query), self.passages.len());
         let section_scores = scaled(&self.sections.search(query), self.section_of.len());
         let mut order: Vec<(usize, f64)> = self
@@ -326,9 +389,15 @@ impl Library {
                 let own = own_scores[at];
                 let section = section_scores[self.section_of[at]];
                 (own > 0.0 || section > 0.0 || declared[at] > 0.0).then(|| {
-                    let named = SUBJECT_WEIGHT * self.names(passage, subject);
+                    let named = SUBJECT_WEIGHT
+                        * f64::max(self.names(passage, subject), legend_names(passage, symbols));
                     let said = DECLARED_WEIGHT * declared[at];
-                    (at, own + SECTION_WEIGHT * section + named + said)
+                    let share = if is_command(&passage.text) {
+                        COMMAND_SHARE
+                    } else {
+                        1.0
+                    };
+                    (at, share * (own + SECTION_WEIGHT * section + named + said))
                 })
             })
             .collect();
@@ -393,7 +462,8 @@ impl Library {
             } else {
                 String::new()
             };
-        let query = format!("{asked} {lesson_words} {spelled_out}");
+        let acronyms = self.acronyms_of_spelled_out(question);
+        let query = format!("{asked} {lesson_words} {spelled_out} {acronyms}");
         let subject: Vec<String> = subject
             .map(|s| {
                 let mut stems = self.index.terms(&format!("{s} {}", translate(s).0));
@@ -403,7 +473,7 @@ impl Library {
             })
             .unwrap_or_default();
         let declared = self.declared_match(question, kind);
-        let relevance = self.relevance(&query, &subject, &declared);
+        let relevance = self.relevance(&query, &subject, &symbols_named(question), &declared);
         let own = scaled(&self.index.search(&query), self.passages.len());
         // A passage its author says answers this kind of question about this leads; then the blocks that suit the kind.
         // A metric asked for is not answered by a flag declared for a question that shares its words, nor the reverse.

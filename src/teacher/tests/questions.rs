@@ -1,5 +1,5 @@
 //! The teacher asked the learners' questions of `fixtures/learner-questions.txt` and the blind ones of
-//! [`BLIND_QUESTIONS`] (none at present): each must lead with the section (or the worked answer, or the honest
+//! [`BLIND_QUESTIONS`]: each must lead with the section (or the worked answer, or the honest
 //! "not in this lesson") written beside it. Prints top-1 and top-3 accuracy for the questions the teacher was tuned
 //! on and, separately, for the held-out and the blind ones, and requires 90% top-1 of the tuned ones and a floor of
 //! the held-out and blind ones (see [`Set::required_top_1`]).
@@ -14,11 +14,10 @@ use goodput_teacher::worked::{LittleQuantity, SizingAnswer};
 use goodput_teacher::Teacher;
 
 const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
-/// The blind set, written by someone who has seen neither the teacher nor its questions and scored once as it comes:
-/// none at present. The second was spent at stop 51 (split between the tuned and held-out sets, see the question
-/// file); the third, `fixtures/learner-questions-blind3.txt`, is to be read here with `include_str!` once wired in,
-/// and held to its first run in [`Set::required_top_1`].
-const BLIND_QUESTIONS: &str = "";
+/// The third blind set, written by someone who had seen neither the teacher nor its questions (its header says how),
+/// scored once as it comes. The first two were spent (split between the tuned and held-out sets, see the question
+/// file).
+const BLIND_QUESTIONS: &str = include_str!("fixtures/learner-questions-blind3.txt");
 /// Which questions a case belongs to: how the teacher's makers have seen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Set {
@@ -45,20 +44,20 @@ impl Set {
     /// The share of the set whose first answer must be right: 90% of the tuned ones, as issue 44 asks; for the
     /// held-out ones what they last scored, under that 90% (the held-out set measures less than a blind
     /// one since its misses were studied: see the question file's header); for the blind ones what they scored on
-    /// their first run (nothing while there are none: the next blind set's first run goes here).
+    /// their first run.
     fn required_top_1(self) -> f64 {
         match self {
             Set::Tuned => 0.9,
             Set::HeldOut => HELD_OUT_TOP_1,
-            Set::Blind => 0.0,
+            Set::Blind => BLIND3_FIRST_RUN_TOP_1,
         }
     }
 }
 
-/// The held-out set's top-1 share after round four (stop 51: 87 of 99; 86 of 99 when the second blind set's held-out
+/// The held-out set's top-1 share after round four (stop 51: 88 of 99; 86 of 99 when the second blind set's held-out
 /// ten joined it, 79 of 89 before): issue 44 asks for 90%, which it misses; it is held to what it scores rather than
 /// shorn of the questions it fails.
-const HELD_OUT_TOP_1: f64 = 87.0 / 99.0;
+const HELD_OUT_TOP_1: f64 = 88.0 / 99.0;
 
 /// The first blind set's top-1 share on its first run (stop 49: 16 of 24, against 98% for the held-out third after
 /// its misses were studied), kept as the record of that run. Those 24 questions are now tuned (16) and held out
@@ -69,6 +68,10 @@ const BLIND_FIRST_RUN_TOP_1: f64 = 16.0 / 24.0;
 /// same), kept as the record of that run. Those 30 questions are now tuned (20) and held out (10): split every third
 /// before their misses were looked at (stop 51).
 const BLIND2_FIRST_RUN_TOP_1: f64 = 21.0 / 30.0;
+
+/// The third blind set's top-1 share on its first run (stop 51, after round four's fixes: 18 of 30, top-3 22), the
+/// floor it is held to. Only the totals were printed.
+const BLIND3_FIRST_RUN_TOP_1: f64 = 18.0 / 30.0;
 
 /// One acceptable answer.
 #[derive(Debug)]
