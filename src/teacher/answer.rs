@@ -44,6 +44,9 @@ pub enum Answer<'a> {
     Compared(Vec<(String, &'a Passage)>),
     /// Nothing answers it well, but it plainly names a part of the lesson: that part's opening, the closest passage.
     Closest(&'a Passage),
+    /// Nothing answers it well, but its best few passages all come from one section: the best of them, the closest
+    /// passage (not that section's opening, so not said to be).
+    ClosestIn(&'a Passage),
     /// Nothing answers it; the section that comes closest, if any word matched at all.
     NotCovered(Option<&'a Passage>),
     /// The question has no words.
@@ -55,7 +58,7 @@ impl<'a> Answer<'a> {
     pub fn shown(&self) -> Vec<&'a Passage> {
         match self {
             Answer::Passages(found) => found.clone(),
-            Answer::Closest(passage) => vec![*passage],
+            Answer::Closest(passage) | Answer::ClosestIn(passage) => vec![*passage],
             Answer::Compared(sides) => sides.iter().map(|(_, passage)| *passage).collect(),
             _ => Vec::new(),
         }
@@ -214,7 +217,7 @@ impl Teacher {
             None => Answer::NotCovered(None),
             Some(&(best, _)) if !self.answerable(&ranking) => {
                 if self.one_section_agrees(&ranking) {
-                    return Answer::Closest(&passages[best]);
+                    return Answer::ClosestIn(&passages[best]);
                 }
                 match self.library.opening_of_named_part(question, Some(best)) {
                     Some(opening) => Answer::Closest(&passages[opening]),

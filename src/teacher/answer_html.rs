@@ -42,14 +42,8 @@ impl Teacher {
                     }
                 });
             }
-            Answer::Closest(opening) => {
-                m.element("p", &[], |m| {
-                    m.text("The lesson does not answer that in so many words. The closest passage is the opening of ");
-                    self.section_link(m, opening);
-                    m.text(":");
-                });
-                self.passage_html(&mut m, opening);
-            }
+            Answer::Closest(opening) => self.closest_html(&mut m, "the opening of", opening),
+            Answer::ClosestIn(best) => self.closest_html(&mut m, "in", best),
             Answer::NotCovered(Some(closest)) => {
                 m.element("p", &[], |m| {
                     m.text(
@@ -81,6 +75,19 @@ impl Teacher {
         m.element("blockquote", &[], |m| {
             m.text_element("p", &[], &passage.text);
         });
+    }
+
+    /// A question nothing answers well, with the closest passage: `whereabouts` says where it sits in its section
+    /// ("the opening of", "in").
+    fn closest_html(&self, m: &mut HtmlWriter, whereabouts: &str, closest: &Passage) {
+        m.element("p", &[], |m| {
+            m.text(&format!(
+                "The lesson does not answer that in so many words. The closest passage is {whereabouts} "
+            ));
+            self.section_link(m, closest);
+            m.text(":");
+        });
+        self.passage_html(m, closest);
     }
 
     /// A link to the passage's section, named by its heading.

@@ -199,3 +199,21 @@ fn a_question_that_names_a_part_of_the_lesson_but_matches_weakly_gets_that_parts
         Answer::NotCovered(Some(_))
     ));
 }
+
+#[test]
+fn a_weak_match_whose_best_passages_share_one_section_is_answered_from_the_best_not_called_its_opening(
+) {
+    let teacher = teacher();
+    let question = "why do my tokens/s look great while users wait forever";
+    match teacher.answer(question) {
+        Answer::ClosestIn(best) => assert_eq!(
+            best.section_id.as_deref(),
+            Some("goodput-throughput-that-meets-the-slo")
+        ),
+        other => panic!("expected the goodput section's best passage, got {other:?}"),
+    }
+    let html = teacher.answer_html(question);
+    assert!(html.contains("The closest passage is in <a href=\"lessons/latency-throughput-slos/#goodput-throughput-that-meets-the-slo\">"), "{html}");
+    assert!(!html.contains("opening"), "{html}");
+    assert!(html.contains("<blockquote>"), "{html}");
+}
