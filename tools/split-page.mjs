@@ -42,8 +42,8 @@ function fail(message) {
 /**
  * The loader (wasm-split-cli's `__wasm_split.js`), changed so that a module can be fetched before its split point
  * runs: each load keeps its fetch (a failed load forgets it, so the next one fetches afresh) and gains `prefetch()`,
- * which starts the fetches of its module and of the chunks it needs, each compiled as it arrives; `prefetchAddressed()` prefetches what the page's
- * address opens on. Without it a `#knee-lab` link waits for the page's wasm to start before the lab's files are asked
+ * which starts the fetches of its module and of the chunks it needs, each compiled as it arrives;
+ * `prefetchAddressed()` prefetches what the page's address opens on. Without it a `#knee-lab` link waits for the page's wasm to start before the lab's files are asked
  * for (33 files over HTTP/1.1 on a slow link: over a second).
  */
 function prefetchable(loader) {
