@@ -211,6 +211,37 @@ test('without idle callbacks (Safari) the islands still all mount, the far ones 
   assert.deepEqual(problems(), []);
 });
 
+test('the lab holds room for its story: nothing below it moves while the estimate arrives in view', async () => {
+  // The lab's explanation and status line grow with the estimate; on a phone they take several lines. Here the story
+  // is brought into view the moment the lab mounts, before any estimate, so every line it adds while simulating is
+  // counted (reading down the lesson on a fast machine, the lab usually finishes off screen and the shift is missed).
+  for (const viewport of SIZES) {
+    const { page, problems } = await site.open('', viewport);
+    await recordShifts(page);
+    await page.goto(site.url(LESSON_PATH));
+    await waitForApp(page);
+    await page.evaluate(() => {
+      const watch = new MutationObserver(() => {
+        const story = document.querySelector('#knee-lab .lab-story');
+        if (story) {
+          watch.disconnect();
+          story.scrollIntoView({ block: 'center' });
+        }
+      });
+      watch.observe(document.body, { childList: true, subtree: true });
+      document.querySelector('[data-widget-name="knee-lab"]').scrollIntoView();
+    });
+    const lab = page.locator('#knee-lab');
+    await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
+    const story = await lab.locator('.lab-story').evaluate((e) => e.getBoundingClientRect());
+    assert.ok(story.top < viewport.height && story.bottom > 0, `the story is in view at ${viewport.width}px`);
+    const shifts = await page.evaluate(() => window.__shifts);
+    const total = shifts.reduce((sum, s) => sum + s.value, 0);
+    assert.ok(total <= 0.02, `layout shift ${total.toFixed(4)} at ${viewport.width}px: ${JSON.stringify(shifts)}`);
+    assert.deepEqual(problems(), []);
+  }
+});
+
 test('a deep link to the lab lands on it and the lab mounts there without moving the page', async () => {
   const { page, problems } = await site.open('', SIZES[1]);
   await recordShifts(page);
