@@ -449,6 +449,16 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "chunked prefill chunk",
     ),
     (
+        &[
+            "engine step",
+            "engine steps",
+            "scheduler step",
+            "scheduler steps",
+            "batch step",
+        ],
+        "iteration",
+    ),
+    (
         &["token budget", "max num batched tokens", "batched tokens"],
         "budget max-num-batched-tokens iteration",
     ),
@@ -520,6 +530,12 @@ const SAME_AS: &[(&[&str], &str)] = &[
     ),
     (&["sluggish", "laggy", "lag", "lags"], "slow latency"),
     (
+        &[
+            "alert on", "alert", "alerts", "alerting", "page me", "pager",
+        ],
+        "alarms watch",
+    ),
+    (
         &["how fast", "speed of the stream", "words stream"],
         "tpot rhythm stream gap",
     ),
@@ -539,41 +555,6 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "stall stalls",
     ),
 ];
-
-/// Phrases that ask for what the lesson never gives, prices: a question that holds one is not answered from the
-/// lesson, however many of its other words the lesson uses ("h100", "hour", "aws" it may well name).
-const UNTAUGHT: &[&str] = &[
-    "price",
-    "prices",
-    "pricing",
-    "priced",
-    "cost per hour",
-    "costs per hour",
-    "per gpu hour",
-    "gpu hours",
-    "hourly",
-    "per month",
-    "monthly",
-    "dollar",
-    "dollars",
-    "usd",
-    "rent",
-    "rental",
-    "renting",
-    "spot instance",
-    "spot instances",
-    "spot",
-    "cheapest gpu",
-    "cheaper gpu",
-];
-
-/// Whether `question` asks for what the lesson never gives (see [`UNTAUGHT`]).
-pub fn asks_untaught(question: &str) -> bool {
-    let said = normalise_typed(question);
-    UNTAUGHT
-        .iter()
-        .any(|phrase| said.contains(&format!(" {phrase} ")))
-}
 
 /// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
 /// end, so a phrase is found as whole words with `contains(" phrase ")`.
@@ -624,6 +605,7 @@ const CHAT_WORDS: &[(&str, &str)] = &[
     ("mem", "memory"),
     ("perf", "performance"),
     ("config", "configuration"),
+    ("sim", "simulation"),
     ("req", "request"),
     ("reqs", "requests"),
     ("sec", "s"),
