@@ -381,6 +381,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "users wait",
             "users are waiting",
             "count as a success",
+            "still count",
+            "still counts",
+            "does it count",
+            "count as success",
         ],
         "goodput slo late",
     ),
@@ -529,6 +533,43 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "dashboards go blank",
     ),
     (&["sluggish", "laggy", "lag", "lags"], "slow latency"),
+    (
+        &[
+            "ages to start",
+            "forever to start",
+            "slow to start",
+            "long to start",
+            "before it starts",
+            "before it starts typing",
+        ],
+        "ttft first token prefill",
+    ),
+    (
+        &["type out", "types out", "typing", "text flies", "pours out"],
+        "tpot decode stream",
+    ),
+    (
+        &[
+            "more traffic",
+            "more users",
+            "more requests",
+            "adding traffic",
+            "pushing more",
+            "push more",
+        ],
+        "load raise",
+    ),
+    (
+        &[
+            "more output",
+            "raise output",
+            "raises output",
+            "output rate",
+            "total output",
+            "adding throughput",
+        ],
+        "throughput",
+    ),
     (
         &[
             "alert on", "alert", "alerts", "alerting", "page me", "pager",
