@@ -515,15 +515,16 @@ impl Library {
             .unwrap_or_default();
         let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
         // Every block that leads a "how long" gives a figure ([`suitability`]); the one that matches the question
-        // best gives its figure, whatever its kind of block (a predict step's reveal works the scenario asked).
+        // best goes first, whatever its kind of block (a predict step's reveal works the scenario asked). The
+        // relevance order is best first, so that is the suited block that comes first in it (moved, not sorted: a
+        // sort costs the worker 2 kB).
         if kind == QuestionKind::Duration {
-            let relevance_of = |at: usize| {
-                relevance
-                    .iter()
-                    .find(|(p, _)| *p == at)
-                    .map_or(0.0, |r| r.1)
-            };
-            suited.sort_by(|&a, &b| relevance_of(b).total_cmp(&relevance_of(a)));
+            let best = relevance
+                .iter()
+                .find_map(|&(at, _)| suited.iter().position(|&s| s == at));
+            if let Some(best) = best {
+                suited[..=best].rotate_right(1);
+            }
         }
         // Among a definition's, the first block that names just what is asked about goes first (a formula's legend
         // for its symbol); a simple explanation keeps its analogy first.
