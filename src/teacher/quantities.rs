@@ -118,6 +118,20 @@ const REQUEST_NOUNS: &[&str] = &[
     "message", "messages",
 ];
 
+/// Verbs that make a count of requests a rate with their time, in place of the request noun: "50 finish every second",
+/// "30 complete per second".
+const RATE_VERBS: &[&str] = &[
+    "finish",
+    "finishes",
+    "finished",
+    "complete",
+    "completes",
+    "completed",
+    "arrive",
+    "arrives",
+    "served",
+];
+
 /// Words between a count and its time in a rate: "per second", "a minute", "every 30 s", "req/s" (no word).
 const RATE_LINKS: &[&str] = &["per", "a", "an", "each", "every"];
 
@@ -361,7 +375,8 @@ fn count_at(words: &[Word], at: usize) -> Option<f64> {
 /// right after it ("12 req/s").
 fn rate_at(words: &[Word], at: usize) -> Option<(f64, usize)> {
     let count = count_at(words, at)?;
-    if !REQUEST_NOUNS.contains(&text_at(words, at + 1)?) {
+    let counted = text_at(words, at + 1)?;
+    if !REQUEST_NOUNS.contains(&counted) && !RATE_VERBS.contains(&counted) {
         return None;
     }
     if let Some(seconds) = seconds_of(words, at + 2) {

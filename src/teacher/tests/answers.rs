@@ -299,6 +299,11 @@ fn numbers_are_read_as_people_write_them() {
         rate("a request every 30 seconds"),
         [Quantity::RequestRate(1.0 / 30.0)]
     );
+    // A verb of finishing or arriving stands for the request noun: "50 finish every second".
+    assert_eq!(
+        rate("50 finish every second"),
+        [Quantity::RequestRate(50.0)]
+    );
     // A count of requests next to a time is not a rate without a word joining them.
     assert_eq!(rate("64 requests, 8 s each"), [Quantity::Duration(8.0)]);
     // Requests inside, whatever the noun and the verb: Little's Law's L.
