@@ -6,7 +6,7 @@ use super::kinds::{read, without_cue, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
-use super::vocabulary::asks_untaught;
+use super::untaught::{asks_untaught, set_up};
 use super::worked::{littles_law_answer, sizing_answer, slo_answer, LittleAnswer, SizingAnswer};
 use crate::cluster::autoscale::SloSuggestion;
 use crate::lesson::Lesson;
@@ -199,7 +199,11 @@ impl Teacher {
             return Answer::Slos(slos);
         }
         let (reading, ranking) = self.ranking(question);
-        if asks_untaught(question) {
+        // A price or a topic the lesson never teaches; or how to set up a thing it never names ("write a helm
+        // chart for vllm", "install vllm on ubuntu"): the lesson's other words in it do not make it the lesson's.
+        let sets_up_the_unknown = set_up(question)
+            .is_some_and(|what| self.library.names_what_the_lesson_never_does(&what));
+        if asks_untaught(question) || sets_up_the_unknown {
             let closest = ranking.order.first().map(|&(at, _)| &self.passages()[at]);
             return Answer::NotCovered(closest);
         }

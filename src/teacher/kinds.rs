@@ -339,12 +339,42 @@ fn clauses(question: &str) -> String {
     )
 }
 
-/// The first kind whose cue phrase `said` (normalised) holds, and the phrase.
+/// The first kind whose cue phrase `said` (normalised) holds, and the phrase; a "which" or "what" a few words before
+/// a signal's noun asks for a signal too ("which prometheus number", "what vllm metric"), when no cue came before.
 fn cue(said: &str) -> Option<(QuestionKind, &'static str)> {
-    CUES.iter().find_map(|(kind, cues)| {
+    let found = CUES.iter().find_map(|(kind, cues)| {
         cues.iter()
             .find(|cue| said.contains(&format!(" {cue} ")))
             .map(|cue| (*kind, *cue))
+    });
+    let signal = || which_before_signal(said).map(|which| (QuestionKind::WhichSignal, which));
+    match found {
+        Some((kind, _)) if CUES.iter().position(|(k, _)| *k == kind) <= Some(SIGNAL_CUES) => found,
+        _ => signal().or(found),
+    }
+}
+
+/// Where the "which metric" cues stand in [`CUES`]: only the kinds before them come first.
+const SIGNAL_CUES: usize = 1;
+/// How many words may stand between "which" and the signal's noun.
+const WHICH_REACH: usize = 2;
+
+/// "which" or "what" up to [`WHICH_REACH`] words before a metric's or a flag's noun, or "number", with no
+/// verb between them ("what does that number mean" asks what a number means).
+fn which_before_signal(said: &str) -> Option<&'static str> {
+    let words: Vec<&str> = said.split_whitespace().collect();
+    words.iter().enumerate().find_map(|(at, word)| {
+        let which = match *word {
+            "which" => "which",
+            "what" => "what",
+            _ => return None,
+        };
+        let reach = &words[at + 1..words.len().min(at + 2 + WHICH_REACH)];
+        let noun = reach.iter().position(|noun| {
+            METRIC_NOUNS.contains(noun) || FLAG_NOUNS.contains(noun) || *noun == "number"
+        })?;
+        let verb = |word: &&str| ["does", "do", "did", "is", "are", "was", "s"].contains(word);
+        (!reach[..noun].iter().any(verb)).then_some(which)
     })
 }
 
@@ -571,8 +601,43 @@ pub fn suitability(kind: QuestionKind, passage: &Passage, asked: SignalAsked) ->
             return 0.0;
         }
     }
+    // "How long" asks for a figure: a passage that gives none answers it no better than its neighbours.
+    if kind == QuestionKind::Duration && !gives_a_time(&passage.text) {
+        return 0.0;
+    }
     order
         .iter()
         .position(|k| *k == passage.kind)
         .map_or(0.0, |at| 1.0 - at as f64 / order.len() as f64)
+}
+
+/// Units of time, as the lesson writes them after a figure.
+const TIME_WORDS: &[&str] = &[
+    "ms", "s", "sec", "second", "seconds", "min", "minute", "minutes", "h", "hour", "hours",
+];
+/// Counts written as words before a unit of time ("a minute apart", "two minutes").
+const COUNT_WORDS: &[&str] = &["a", "an", "one", "two", "three", "four", "five", "ten"];
+
+/// Whether `text` gives a length of time: a figure with a unit of time, glued ("300s") or not ("4 min 38 s", "a
+/// minute").
+pub fn gives_a_time(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .map(|word| word.trim_matches('.').to_lowercase())
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(at, word)| {
+        let split = word
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(word.len());
+        let (number, glued) = word.split_at(split);
+        let counted = number.starts_with(|c: char| c.is_ascii_digit())
+            || COUNT_WORDS.contains(&word.as_str());
+        let unit = if glued.is_empty() || COUNT_WORDS.contains(&word.as_str()) {
+            words.get(at + 1).map(String::as_str)
+        } else {
+            Some(glued)
+        };
+        counted && unit.is_some_and(|unit| TIME_WORDS.contains(&unit))
+    })
 }

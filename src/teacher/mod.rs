@@ -5,6 +5,7 @@
 //! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
 //! - [`rank`]: BM25 with English stemming over them;
 //! - [`vocabulary`]: learners' words for the lesson's ideas ("time to first byte" is TTFT, "HPA" the autoscaler);
+//! - [`untaught`]: what the lesson does not teach (prices, neighbouring topics, setting up tools it never names);
 //! - [`kinds`]: the kind of a question (definition, difference, explain simply, what if, which metric, why) and
 //!   the blocks that answer it best;
 //! - [`select`]: the passages that answer a question, ranked by passage, section and kind;
@@ -28,6 +29,7 @@ pub mod model;
 pub mod quantities;
 pub mod rank;
 pub mod select;
+pub mod untaught;
 pub mod vocabulary;
 pub mod worked;
 

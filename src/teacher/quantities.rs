@@ -10,6 +10,9 @@ pub enum Quantity {
     RequestRate(f64),
     /// Requests a replica runs at once (concurrent sequences, slots, `--max-num-seqs`).
     Concurrency(f64),
+    /// Requests inside a replica, running and waiting together: a dashboard's two gauges, Little's L and not a cap
+    /// ("70 running and 20 waiting").
+    InFlight(f64),
     /// A duration, in seconds (ms, s, minutes, hours).
     Duration(f64),
     /// A number of tokens.
@@ -115,6 +118,20 @@ const REQUEST_NOUNS: &[&str] = &[
     "message", "messages",
 ];
 
+/// Verbs that make a count of requests a rate with their time, in place of the request noun: "50 finish every second",
+/// "30 complete per second".
+const RATE_VERBS: &[&str] = &[
+    "finish",
+    "finishes",
+    "finished",
+    "complete",
+    "completes",
+    "completed",
+    "arrive",
+    "arrives",
+    "served",
+];
+
 /// Words between a count and its time in a rate: "per second", "a minute", "every 30 s", "req/s" (no word).
 const RATE_LINKS: &[&str] = &["per", "a", "an", "each", "every"];
 
@@ -127,6 +144,8 @@ const LEADS: &[Unit] = &[
     unit(&["peak"], Quantity::RequestRate, 1.0),
     unit(&["qps"], Quantity::RequestRate, 1.0),
     unit(&["rps"], Quantity::RequestRate, 1.0),
+    unit(&["in", "flight"], Quantity::Concurrency, 1.0),
+    unit(&["inflight"], Quantity::Concurrency, 1.0),
     // Little's Law's own symbols: "L=50", "W is 2" (seconds), "X = 10". A unit after the number reads first.
     unit(&["l"], Quantity::Concurrency, 1.0),
     unit(&["w"], Quantity::Duration, 1.0),
@@ -136,9 +155,36 @@ const LEADS: &[Unit] = &[
 ];
 
 /// Words that may stand between a lead and its number: "max-num-seqs is 128", "a cap of 128", "set to 64".
+/// A figure read off a dashboard "hovers", "sits" or "averages" around its value.
 const LEAD_LINKS: &[&str] = &[
-    "is", "of", "to", "at", "set", "be", "was", "equals", "about", "around", "roughly", "=",
+    "is",
+    "of",
+    "to",
+    "at",
+    "set",
+    "be",
+    "was",
+    "equals",
+    "about",
+    "around",
+    "roughly",
+    "approximately",
+    "near",
+    "=",
+    "hovers",
+    "hovering",
+    "sits",
+    "sitting",
+    "stays",
+    "averages",
+    "averaging",
 ];
+
+/// A dashboard's two gauges of requests: those running and those waiting, which together are Little's L (the lesson:
+/// "64 requests running and 30 waiting", L = 94).
+const GAUGES: [&str; 2] = ["running", "waiting"];
+/// Words that may join the two gauges: "70 running and 20 waiting", "40 running + 10 waiting".
+const GAUGE_LINKS: &[&str] = &["and", "plus", "with", ","];
 
 /// Number words, for questions typed as speech ("sixty-four slots").
 const NUMBER_WORDS: &[(&str, f64)] = &[
@@ -329,7 +375,8 @@ fn count_at(words: &[Word], at: usize) -> Option<f64> {
 /// right after it ("12 req/s").
 fn rate_at(words: &[Word], at: usize) -> Option<(f64, usize)> {
     let count = count_at(words, at)?;
-    if !REQUEST_NOUNS.contains(&text_at(words, at + 1)?) {
+    let counted = text_at(words, at + 1)?;
+    if !REQUEST_NOUNS.contains(&counted) && !RATE_VERBS.contains(&counted) {
         return None;
     }
     if let Some(seconds) = seconds_of(words, at + 2) {
@@ -382,10 +429,13 @@ fn unit_after(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
         .or_else(|| seconds_of(words, at + 1).map(|seconds| Quantity::Duration(value * seconds)))
 }
 
-/// What the words before the number at `at` make of it, over up to two link words ("max-num-seqs is 128").
+/// How many link words may stand between a lead and its number: "concurrency sits at about 50".
+const LEAD_LINKS_AT_MOST: usize = 3;
+
+/// What the words before the number at `at` make of it, over up to three link words ("max-num-seqs is 128").
 fn lead_before(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
     let mut end = at;
-    for _ in 0..=2 {
+    for _ in 0..=LEAD_LINKS_AT_MOST {
         let found = LEADS.iter().find_map(|lead| {
             let len = lead.words.len();
             (end >= len && matches_at(words, end - len, lead.words))
@@ -402,6 +452,27 @@ fn lead_before(words: &[Word], at: usize, value: f64) -> Option<Quantity> {
     None
 }
 
+/// One gauge at `at`: a number, an optional request noun, and which gauge it is; and the word after it.
+fn gauge_at(words: &[Word], at: usize) -> Option<(f64, &str, usize)> {
+    let Some(Word::Number(value)) = words.get(at) else {
+        return None;
+    };
+    let noun =
+        usize::from(text_at(words, at + 1).is_some_and(|noun| REQUEST_NOUNS.contains(&noun)));
+    let gauge = text_at(words, at + 1 + noun).filter(|gauge| GAUGES.contains(gauge))?;
+    Some((*value, gauge, at + 2 + noun))
+}
+
+/// Requests running and waiting, both given ("70 running and 20 waiting", "30 waiting and 50 running"): their sum,
+/// Little's L, and how many words the two span.
+fn gauges_at(words: &[Word], at: usize) -> Option<(f64, usize)> {
+    let (first, which, next) = gauge_at(words, at)?;
+    let next =
+        next + usize::from(text_at(words, next).is_some_and(|link| GAUGE_LINKS.contains(&link)));
+    let (second, other, end) = gauge_at(words, next)?;
+    (which != other).then_some((first + second, end - at))
+}
+
 /// Every number of `question` whose unit is known, in order. A number with no unit is left out: "64 and 8" says
 /// too little to guess which is which.
 pub fn quantities(question: &str) -> Vec<Quantity> {
@@ -409,6 +480,11 @@ pub fn quantities(question: &str) -> Vec<Quantity> {
     let mut found = Vec::new();
     let mut at = 0;
     while at < words.len() {
+        if let Some((in_flight, span)) = gauges_at(&words, at) {
+            found.push(Quantity::InFlight(in_flight));
+            at += span;
+            continue;
+        }
         if let Some((rate, span)) = rate_at(&words, at) {
             found.push(Quantity::RequestRate(rate));
             at += span;

@@ -273,6 +273,16 @@ impl Library {
             .position(|passage| passage.part_id == *part)
     }
 
+    /// Whether `text` holds a word the lesson never uses, once the vocabulary has read it: not a number, nor a name
+    /// with digits in it ("70b", "h200"), which say nothing of the topic.
+    pub fn names_what_the_lesson_never_does(&self, text: &str) -> bool {
+        let (_, rest) = translate(text);
+        self.index
+            .terms(&rest)
+            .iter()
+            .any(|term| !self.index.holds(term) && !term.contains(|c: char| c.is_ascii_digit()))
+    }
+
     /// The lesson's glossary of acronyms: (an acronym, what it stands for), as its keywords spell them ("TTFT: Time
     /// to first token: …" gives ("TTFT", "Time to first token")).
     fn acronyms(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -504,6 +514,18 @@ impl Library {
             .map(|anchor| self.leads(kind, asked, anchor, &relevance, &own))
             .unwrap_or_default();
         let mut suited: Vec<usize> = suited.into_iter().filter(|at| Some(*at) != said).collect();
+        // Every block that leads a "how long" gives a figure ([`suitability`]); the one that matches the question
+        // best goes first, whatever its kind of block (a predict step's reveal works the scenario asked). The
+        // relevance order is best first, so that is the suited block that comes first in it (moved, not sorted: a
+        // sort costs the worker 2 kB).
+        if kind == QuestionKind::Duration {
+            let best = relevance
+                .iter()
+                .find_map(|&(at, _)| suited.iter().position(|&s| s == at));
+            if let Some(best) = best {
+                suited[..=best].rotate_right(1);
+            }
+        }
         // Among a definition's, the first block that names just what is asked about goes first (a formula's legend
         // for its symbol); a simple explanation keeps its analogy first.
         if kind == QuestionKind::Definition {

@@ -381,6 +381,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "users wait",
             "users are waiting",
             "count as a success",
+            "still count",
+            "still counts",
+            "does it count",
+            "count as success",
         ],
         "goodput slo late",
     ),
@@ -447,6 +451,16 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "split a prompt",
         ],
         "chunked prefill chunk",
+    ),
+    (
+        &[
+            "engine step",
+            "engine steps",
+            "scheduler step",
+            "scheduler steps",
+            "batch step",
+        ],
+        "iteration",
     ),
     (
         &["token budget", "max num batched tokens", "batched tokens"],
@@ -520,6 +534,49 @@ const SAME_AS: &[(&[&str], &str)] = &[
     ),
     (&["sluggish", "laggy", "lag", "lags"], "slow latency"),
     (
+        &[
+            "ages to start",
+            "forever to start",
+            "slow to start",
+            "long to start",
+            "before it starts",
+            "before it starts typing",
+        ],
+        "ttft first token prefill",
+    ),
+    (
+        &["type out", "types out", "typing", "text flies", "pours out"],
+        "tpot decode stream",
+    ),
+    (
+        &[
+            "more traffic",
+            "more users",
+            "more requests",
+            "adding traffic",
+            "pushing more",
+            "push more",
+        ],
+        "load raise",
+    ),
+    (
+        &[
+            "more output",
+            "raise output",
+            "raises output",
+            "output rate",
+            "total output",
+            "adding throughput",
+        ],
+        "throughput",
+    ),
+    (
+        &[
+            "alert on", "alert", "alerts", "alerting", "page me", "pager",
+        ],
+        "alarms watch",
+    ),
+    (
         &["how fast", "speed of the stream", "words stream"],
         "tpot rhythm stream gap",
     ),
@@ -539,41 +596,6 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "stall stalls",
     ),
 ];
-
-/// Phrases that ask for what the lesson never gives, prices: a question that holds one is not answered from the
-/// lesson, however many of its other words the lesson uses ("h100", "hour", "aws" it may well name).
-const UNTAUGHT: &[&str] = &[
-    "price",
-    "prices",
-    "pricing",
-    "priced",
-    "cost per hour",
-    "costs per hour",
-    "per gpu hour",
-    "gpu hours",
-    "hourly",
-    "per month",
-    "monthly",
-    "dollar",
-    "dollars",
-    "usd",
-    "rent",
-    "rental",
-    "renting",
-    "spot instance",
-    "spot instances",
-    "spot",
-    "cheapest gpu",
-    "cheaper gpu",
-];
-
-/// Whether `question` asks for what the lesson never gives (see [`UNTAUGHT`]).
-pub fn asks_untaught(question: &str) -> bool {
-    let said = normalise_typed(question);
-    UNTAUGHT
-        .iter()
-        .any(|phrase| said.contains(&format!(" {phrase} ")))
-}
 
 /// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
 /// end, so a phrase is found as whole words with `contains(" phrase ")`.
@@ -624,6 +646,7 @@ const CHAT_WORDS: &[(&str, &str)] = &[
     ("mem", "memory"),
     ("perf", "performance"),
     ("config", "configuration"),
+    ("sim", "simulation"),
     ("req", "request"),
     ("reqs", "requests"),
     ("sec", "s"),

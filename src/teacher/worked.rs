@@ -163,7 +163,7 @@ pub fn littles_law_answer(question: &str) -> Option<LittleAnswer> {
     let found = quantities(question);
     let rate = peak_demand(&found, &words);
     let in_flight = found.iter().find_map(|q| match q {
-        Quantity::Concurrency(v) => Some(*v),
+        Quantity::Concurrency(v) | Quantity::InFlight(v) => Some(*v),
         _ => None,
     });
     let latency = found.iter().find_map(|q| match q {

@@ -8,6 +8,8 @@ use goodput::presentation::html::{first_id, heading_level, heading_text, top_lev
 use goodput_teacher::answer::Answer;
 use goodput_teacher::passages::PassageKind;
 use goodput_teacher::quantities::{quantities, Quantity};
+use goodput_teacher::untaught::UNTAUGHT;
+use goodput_teacher::vocabulary::normalise;
 use goodput_teacher::worked::{sizing_answer, slo_answer, SizingAnswer, SizingNeed};
 use goodput_teacher::Teacher;
 
@@ -142,6 +144,50 @@ fn a_question_the_course_cannot_answer_says_so_and_points_at_the_closest_section
 }
 
 #[test]
+fn a_topic_said_to_be_untaught_is_one_the_lesson_never_names() {
+    let teacher = teacher();
+    let lesson = normalise(
+        &teacher
+            .passages()
+            .iter()
+            .map(|p| format!("{} {}", p.section_title, p.text))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    for phrase in UNTAUGHT {
+        assert!(
+            !lesson.contains(&format!(" {phrase} ")),
+            "the lesson names {phrase:?}"
+        );
+    }
+}
+
+#[test]
+fn how_to_set_up_what_the_lesson_never_names_is_not_answered_but_how_to_set_up_what_it_does_is() {
+    let teacher = teacher();
+    for question in [
+        "how do i deploy vllm on eks with terraform",
+        "how do I write a helm chart for vllm",
+        "does prefix caching help ttft",
+    ] {
+        assert!(
+            matches!(teacher.answer(question), Answer::NotCovered(_)),
+            "{question}: {:?}",
+            teacher.answer(question)
+        );
+    }
+    // Its setup verbs and tools aside, this one asks what the lesson teaches.
+    let answer = teacher.answer("how do i configure the concurrency cap on a replica");
+    assert!(
+        answer
+            .shown()
+            .iter()
+            .any(|p| p.text.contains("max-num-seqs")),
+        "{answer:?}"
+    );
+}
+
+#[test]
 fn numbers_are_read_with_their_units() {
     assert_eq!(
         quantities("30 QPS, 64 concurrent sequences, 8 s per request"),
@@ -253,6 +299,11 @@ fn numbers_are_read_as_people_write_them() {
         rate("a request every 30 seconds"),
         [Quantity::RequestRate(1.0 / 30.0)]
     );
+    // A verb of finishing or arriving stands for the request noun: "50 finish every second".
+    assert_eq!(
+        rate("50 finish every second"),
+        [Quantity::RequestRate(50.0)]
+    );
     // A count of requests next to a time is not a rate without a word joining them.
     assert_eq!(rate("64 requests, 8 s each"), [Quantity::Duration(8.0)]);
     // Requests inside, whatever the noun and the verb: Little's Law's L.
@@ -270,8 +321,20 @@ fn numbers_are_read_as_people_write_them() {
             "{written}"
         );
     }
-    // "64 running and 30 waiting" are a dashboard's two gauges, not one count of requests inside.
-    assert_eq!(rate("64 running and 30 waiting"), []);
+    // "64 running and 30 waiting" are a dashboard's two gauges: together Little's L, never a concurrency cap.
+    for written in [
+        "64 running and 30 waiting",
+        "30 waiting and 64 running",
+        "64 requests running + 30 waiting",
+    ] {
+        assert_eq!(rate(written), [Quantity::InFlight(94.0)], "{written}");
+    }
+    // A figure read off a dashboard hovers, sits or averages around its value.
+    assert_eq!(
+        rate("concurrency sits at about 50"),
+        [Quantity::Concurrency(50.0)]
+    );
+    assert_eq!(rate("in flight averages 60"), [Quantity::Concurrency(60.0)]);
     // Little's Law's symbols written as an equation.
     assert_eq!(
         rate("L=50 and W = 2"),
