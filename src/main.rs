@@ -26,6 +26,7 @@ fn main() {
 mod split_points {
     use goodput::components::lesson::predict_chart::{self, ChartArgs, ChartParts};
     use goodput::components::on_demand::{ready_now, Loading, OnDemand, SplitPoints};
+    use goodput::components::widgets::YourServerArgs;
     use goodput::components::{present, widgets};
     use goodput::lesson::island_markup::Module;
     use goodput::lesson::{WidgetEmbed, WidgetName};
@@ -36,6 +37,7 @@ mod split_points {
     pub static POINTS: SplitPoints = SplitPoints {
         load,
         widget,
+        your_server: |args| ready_now(your_server(args)),
         chart_parts: |args| ready_now(chart_parts(args)),
         present: |article, query| ready_now(presentation(article, query)),
     };
@@ -47,6 +49,7 @@ mod split_points {
             Module::MetricsReader => Box::pin(load_metrics_reader()),
             Module::BatchTimeline => Box::pin(load_batch_timeline()),
             Module::Fleet => Box::pin(load_fleet()),
+            Module::YourServer => Box::pin(load_your_server()),
             Module::PredictChart => Box::pin(load_predict_chart()),
             Module::Presentation => Box::pin(load_presentation()),
         }
@@ -97,6 +100,12 @@ mod split_points {
     #[wasm_split(fleet, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_fleet))]
     fn fleet(widget: &'static WidgetEmbed, id: String) -> Result<AnyView, SplitLoaderError> {
         Ok(widgets::fleet_view(widget, id))
+    }
+
+    #[wasm_split(your_server, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_your_server))]
+    fn your_server(args: YourServerArgs) -> Result<(), SplitLoaderError> {
+        widgets::your_server_panel(args);
+        Ok(())
     }
 
     #[wasm_split(predict_chart, wasm_split_path = ::leptos::wasm_split, fallible, preload(load_predict_chart))]

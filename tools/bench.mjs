@@ -180,7 +180,7 @@ function onDemandModules() {
   const fileOf = (fetcher) => fetcher.match(/"\.\/(lazy-[^"]+\.wasm)"/)?.[1];
   const chunks = new Map([...loader.matchAll(/const (__chunk_\d+) = makeLoad\(([\s\S]*?), \[\]\);/g)]
     .map(([, name, fetcher]) => [name, fileOf(fetcher)]));
-  const points = [...loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(([\s\S]*?), \[([^\]]*)\]\)\);/g)]
+  const points = [...loader.matchAll(/export const __wasm_split_load_(\w+) = wrapAsyncCb\((?:SPLIT_POINTS\.\w+ = )?makeLoad\(([\s\S]*?), \[([^\]]*)\]\)\);/g)]
     .map(([, name, fetcher, deps]) => {
       const own = fileOf(fetcher);
       const shared = deps.split(',').map((d) => chunks.get(d.trim())).filter(Boolean);

@@ -20,6 +20,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::components::lesson::predict_chart::{ChartArgs, ChartParts};
+use crate::components::widgets::YourServerArgs;
 use crate::lesson::island_markup::Module;
 use crate::lesson::{WidgetEmbed, WidgetName};
 
@@ -28,6 +29,8 @@ use crate::lesson::{WidgetEmbed, WidgetName};
 pub enum OnDemand {
     /// A widget's (the knee lab's and the goodput chart's are one).
     Widget(WidgetName),
+    /// The knee lab's "Your server" panel (its form, and what reads the learner's files for the worker).
+    YourServer,
     /// A chart prediction's chart and the model run that draws its real curve.
     PredictChart,
     /// Presentation mode.
@@ -43,6 +46,8 @@ pub struct SplitPoints {
     pub load: fn(OnDemand) -> Loading,
     /// The widget `widget` names, with its anchor id.
     pub widget: fn(&'static WidgetEmbed, String) -> Option<AnyView>,
+    /// Fills in the knee lab's "Your server" panel.
+    pub your_server: fn(YourServerArgs) -> Option<()>,
     /// A chart prediction's chart and real curve.
     pub chart_parts: fn(ChartArgs) -> Option<ChartParts>,
     /// Turns the lesson page's `article` into its presentation (see `components::present::present`).
@@ -66,6 +71,7 @@ impl OnDemand {
     pub fn module(self) -> Module {
         match self {
             OnDemand::Widget(name) => Module::of_widget(name),
+            OnDemand::YourServer => Module::YourServer,
             OnDemand::PredictChart => Module::PredictChart,
             OnDemand::Presentation => Module::Presentation,
         }
@@ -75,8 +81,19 @@ impl OnDemand {
     pub fn workers(self) -> &'static [&'static str] {
         match self {
             OnDemand::Widget(WidgetName::FleetDay) => &["fleet-worker"],
-            // The knee lab's "Your server" and the metrics reader read operators' files in it.
-            OnDemand::Widget(WidgetName::KneeLab | WidgetName::MetricsReader) => &["server-worker"],
+            // "Your server" and the metrics reader read operators' files in it.
+            OnDemand::YourServer | OnDemand::Widget(WidgetName::MetricsReader) => {
+                &["server-worker"]
+            }
+            _ => &[],
+        }
+    }
+
+    /// Code this code fetches by itself when the learner asks for a part of it: a presentation fetches it too, so
+    /// that after one rehearsal the whole lesson works without a network.
+    pub fn parts(self) -> &'static [OnDemand] {
+        match self {
+            OnDemand::Widget(WidgetName::KneeLab) => &[OnDemand::YourServer],
             _ => &[],
         }
     }

@@ -91,8 +91,12 @@ fn start_presentation(
 ) {
     let mut needed = vec![OnDemand::Presentation];
     for island in all(&article, &format!("[{}]", markup::ISLAND)) {
-        if let Some(code) = on_demand(&island).filter(|code| !needed.contains(code)) {
-            needed.push(code);
+        if let Some(code) = on_demand(&island) {
+            for code in std::iter::once(code).chain(code.parts().iter().copied()) {
+                if !needed.contains(&code) {
+                    needed.push(code);
+                }
+            }
         }
     }
     for name in needed.iter().flat_map(|code| code.workers()) {

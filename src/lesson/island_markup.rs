@@ -149,6 +149,8 @@ pub enum Module {
     MetricsReader,
     BatchTimeline,
     Fleet,
+    /// The knee lab's "Your server" panel, fetched when it is opened.
+    YourServer,
     PredictChart,
     Presentation,
 }
@@ -166,12 +168,13 @@ impl Module {
     }
 
     /// Every module.
-    pub const ALL: [Module; 7] = [
+    pub const ALL: [Module; 8] = [
         Module::KneeLab,
         Module::Sizer,
         Module::MetricsReader,
         Module::BatchTimeline,
         Module::Fleet,
+        Module::YourServer,
         Module::PredictChart,
         Module::Presentation,
     ];
@@ -185,6 +188,7 @@ impl Module {
             Module::MetricsReader => "metrics_reader",
             Module::BatchTimeline => "batch_timeline",
             Module::Fleet => "fleet",
+            Module::YourServer => "your_server",
             Module::PredictChart => "predict_chart",
             Module::Presentation => "presentation",
         }

@@ -4,6 +4,7 @@
 // on-demand module `lazy-NAME-HASH.wasm` and the loader that fetches them `split-HASH.js`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { siteUnderTest, waitForApp, liveWidget } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
@@ -112,5 +113,71 @@ test('reading down the whole lesson fetches every widget module once, and presen
   await page.locator('.present-stage').first().waitFor({ timeout: 15000 });
   assert.ok(fetched.some((file) => file.includes('presentation')), `presenting fetched no presentation code: ${fetched}`);
   assert.deepEqual(problems(), []);
+  await context.close();
+});
+
+// "Your server" under the lab is code of its own (the `your_server` split point): a link to the lab draws without it,
+// and the panel's summary holds its place until the learner opens it from the keyboard, which fetches it once; it
+// then calibrates as it always did. A browser that keeps a server fetches it with the lab, the panel open on it.
+const YOUR_SERVER = /^lazy-split-your-server-/;
+const RESULT = new URL('../fixtures/your-server/light-0.3rps.json', import.meta.url);
+
+/** The lab's "Your server" panel, and whether its code has come (its form is in the panel). */
+const yourServer = (lab) => lab.locator('details.lab-your-server');
+
+test('a link to the lab draws without "Your server"; opening it from the keyboard fetches it once, and it calibrates', async () => {
+  let fetched;
+  const { page, context, problems } = await site.open(`${LESSON_PATH}#knee-lab`, undefined, {
+    before: (page) => { fetched = recordModules(page); },
+  });
+  const lab = await liveWidget(page, 'knee-lab');
+  await page.waitForFunction(() => performance.getEntriesByName('lab:first-draw').length > 0, null, { timeout: 20000 });
+  await page.waitForTimeout(1000);
+  assert.ok(fetched.some((file) => file.startsWith('lazy-split-knee-lab-')), `the lab's module: ${fetched}`);
+  assert.ok(!fetched.some((file) => YOUR_SERVER.test(file)), `"Your server" fetched before it was used: ${fetched}`);
+  const details = yourServer(lab);
+  const closed = await details.boundingBox();
+  assert.equal(await details.locator('form').count(), 0, 'the panel is filled in without its code');
+
+  // Its summary, reached from the keyboard, fetches the code; closed, the panel keeps its height as it is filled in.
+  await details.locator('summary').focus();
+  await details.locator('form').waitFor({ state: 'attached', timeout: 15000 });
+  assert.equal((await details.boundingBox()).height, closed.height, 'the closed panel changed height when filled in');
+  await page.keyboard.press('Enter');
+  assert.notEqual(await details.getAttribute('open'), null, 'Enter on the summary opens the panel');
+  await details.getByLabel('Or paste (several: a line of --- between them)').fill(await readFile(RESULT, 'utf8'));
+  await details.getByRole('button', { name: 'Calibrate' }).click();
+  await details.locator('[data-yours="status"]').filter({ hasText: /Calibrated in/ }).waitFor({ timeout: 20000 });
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours');
+  assert.equal(fetched.filter((file) => YOUR_SERVER.test(file)).length, 1, `fetched: ${fetched}`);
+  assert.deepEqual(twice(fetched), [], 'a module fetched twice');
+
+  // A browser that keeps the server: the lab runs it and draws, and the panel comes open on it with its report.
+  const again = recordModules(page);
+  await page.waitForURL(/preset=yours/, { timeout: 10000 });
+  await page.reload();
+  await liveWidget(page, 'knee-lab');
+  await page.waitForFunction(() => performance.getEntriesByName('lab:first-draw').length > 0, null, { timeout: 20000 });
+  assert.equal(await lab.getByLabel('Scenario').inputValue(), 'yours', page.url());
+  await details.locator('[data-yours="report"]').waitFor({ timeout: 15000 });
+  assert.match(await details.locator('[data-yours="report"]').textContent(), /max_num_seqs/);
+  assert.notEqual(await details.getAttribute('open'), null);
+  assert.equal(again.filter((file) => YOUR_SERVER.test(file)).length, 1, `fetched after the reload: ${again}`);
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
+
+test('"Your server" whose code cannot be fetched says so in its place, and comes once the browser is back online', async () => {
+  const { page, context, problems } = await site.open(`${LESSON_PATH}#knee-lab`);
+  const lab = await liveWidget(page, 'knee-lab');
+  const details = yourServer(lab);
+  await context.setOffline(true);
+  await details.locator('summary').click();
+  await details.getByRole('status').filter({ hasText: /could not be loaded/ }).waitFor({ timeout: 15000 });
+  await context.setOffline(false);
+  await details.getByLabel('Files').waitFor({ timeout: 15000 });
+  assert.ok(await details.getByRole('status').filter({ hasText: /could not be loaded/ }).isHidden());
+  const failedFetch = /^console error: (Failed to load resource: net::(ERR_FAILED|ERR_INTERNET_DISCONNECTED)|TypeError: Failed to fetch)/;
+  assert.deepEqual(problems().filter((problem) => !failedFetch.test(problem)), []);
   await context.close();
 });

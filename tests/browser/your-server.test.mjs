@@ -35,6 +35,8 @@ async function waitForFinal(lab) {
 async function panel(lab) {
   const details = lab.locator('details.lab-your-server');
   if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+  // Its code comes when it is first opened (a drop before then only opens it).
+  await details.locator('form').waitFor({ state: 'attached', timeout: 15000 });
   return {
     details,
     status: details.locator('[data-yours="status"]'),

@@ -24,7 +24,7 @@ pub use lab_link::{
 use crate::lesson::WidgetEmbed;
 use leptos::prelude::*;
 
-pub use knee_lab::LabVariant;
+pub use knee_lab::{your_server_panel, LabVariant, YourServerArgs};
 
 // Each widget kind is built behind a split point of the page (`crate::components::on_demand`): these functions are
 // reached only from there, so the build moves them, and what only they reach, out of the page's wasm.

@@ -10,6 +10,7 @@ mod queue_cap;
 mod readouts;
 mod url_state;
 mod your_server;
+mod your_server_slot;
 
 use leptos::prelude::*;
 use leptos_use_timeout_fn::use_timeout_fn;
@@ -31,6 +32,21 @@ use crate::model::your_server::HeldServer;
 use crate::model::{Estimate, SlicedSweep};
 use crate::presentation::sync::keys;
 
+/// What "Your server"'s code, behind its own split point, fills in and wires: the `host` of the lab's panel
+/// (`your_server_slot`), the lab's settings, which it switches to the calibrated server it puts in `held`, and the
+/// lab's id.
+pub struct YourServerArgs {
+    pub host: web_sys::Element,
+    pub settings: RwSignal<LabSettings>,
+    pub held: HeldServerLink,
+    pub id: String,
+}
+
+/// Fills in "Your server"'s panel in the lab (see [`YourServerArgs`]).
+pub fn your_server_panel(args: YourServerArgs) {
+    your_server::fill_panel(args);
+}
+
 /// Which parts of the lab a directive shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LabVariant {
@@ -46,7 +62,7 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     let (defaults, mut notes) = LabSettings::from_directive(&widget.settings);
     // Before the first reconciliation: a link saying `preset=yours` needs the server this browser keeps.
     let held = use_held_server();
-    notes.extend(your_server::restore(held));
+    notes.extend(your_server_slot::restore(held));
     let initial = if variant == LabVariant::Full {
         let (from_url, url_notes) = url_state::read(&defaults);
         notes.extend(url_notes);
@@ -158,7 +174,7 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
                 {more}
                 <controls::ScenarioControls settings variant id=id.clone()/>
                 {full.then(|| view! {
-                    <your_server::YourServerPanel settings held id=id.clone()/>
+                    <your_server_slot::YourServerSlot settings held id=id.clone()/>
                     <SimulatedMetrics settings/>
                 })}
             </div>

@@ -4,8 +4,10 @@
 //! browser: the server is kept in local storage (in the short form of `crate::model::handoff`), and its scenario
 //! file can be downloaded for `goodput-sim run --scenario`.
 //!
-//! The panel is fixed markup wired with plain DOM listeners, as the Ask box is: a Leptos view of these fields cost
-//! the page's wasm 8 kB more (brotli, measured), and only the status, the report and two buttons ever change.
+//! This is the panel's code, behind the page's `your_server` split point: the lab shows the panel's summary
+//! (`your_server_slot.rs`) and this fills it in when it is first opened. The panel is fixed markup wired with plain
+//! DOM listeners, as the Ask box is: a Leptos view of these fields cost the page's wasm 8 kB more (brotli, measured),
+//! and only the status, the report and two buttons ever change.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -18,10 +20,13 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Array, Reflect};
 use web_sys::{DragEvent, Element, Event, File, FileList, HtmlElement, HtmlInputElement, Worker};
 
+use super::your_server_slot::{
+    forget_stored, storage, stored, REPORT_KEY, SCENARIO_KEY, SERVER_KEY,
+};
+use super::YourServerArgs;
 use crate::components::download::save_text;
 use crate::components::widgets::HeldServerLink;
 use crate::components::worker;
-use crate::lab::settings::SettingNote;
 use crate::lab::{LabSettings, Preset};
 use crate::model::handoff;
 use crate::model::hardware::{gpus, models};
@@ -35,15 +40,9 @@ use crate::server_protocol::{FlagFields, FromWorker, HardwareFigures, ToWorker, 
 /// seconds, so a worker still busy is stuck on something it cannot finish.
 const TIME_LIMIT_MS: u32 = 30_000;
 
-/// Local-storage keys: the server in handoff form, its fit report, its scenario file.
-const SERVER_KEY: &str = "goodput-your-server";
-const REPORT_KEY: &str = "goodput-your-server-report";
-const SCENARIO_KEY: &str = "goodput-your-server-scenario";
-
-/// The panel's markup; `{id}` becomes the lab's id, and `data-yours` names the parts the code reaches.
-const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
-<summary>Your server: put your own benchmark in the lab</summary>
-<p>Give the lab what you measured: <code>vllm bench serve --save-result</code> files (one per rate; light loads are best), a request trace, or two <code>/metrics</code> scrapes of the same server. Paste, pick or drop them here. {limits} Nothing leaves your browser.</p>
+/// The panel's markup under its summary; `{id}` becomes the lab's id, and `data-yours` names the parts the code
+/// reaches.
+const PANEL_HTML: &str = r#"<p>Give the lab what you measured: <code>vllm bench serve --save-result</code> files (one per rate; light loads are best), a request trace, or two <code>/metrics</code> scrapes of the same server. Paste, pick or drop them here. {limits} Nothing leaves your browser.</p>
 <form data-yours="form">
 <div class="lab-field"><label for="{id}-yours-files">Files</label><input id="{id}-yours-files" data-yours="files" type="file" multiple accept=".json,.jsonl,.csv,.prom,.txt"></div>
 <div class="lab-field"><label for="{id}-yours-paste">Or paste (several: a line of --- between them)</label><textarea id="{id}-yours-paste" data-yours="paste" rows="3" spellcheck="false"></textarea></div>
@@ -79,8 +78,7 @@ const PANEL_HTML: &str = r#"<details class="lab-your-server" data-yours="panel">
 <button type="button" data-yours="forget" hidden>Forget my server</button>
 </form>
 <p class="lab-your-status" role="status" data-yours="status"></p>
-<pre class="lab-your-report" tabindex="0" aria-label="Fit report" data-yours="report" hidden></pre>
-</details>"#;
+<pre class="lab-your-report" tabindex="0" aria-label="Fit report" data-yours="report" hidden></pre>"#;
 
 /// The lists of the models and GPUs of `crate::model::hardware`, as `<option>`s written by the build (`build.rs`):
 /// the page holds their names, the worker the tables.
@@ -96,75 +94,40 @@ const V0: &str = "v0";
 /// The attribute of a list the files' names set (rather than the learner).
 const FILLED: &str = "data-filled";
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
-fn stored(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
-}
-
-fn forget_stored() {
-    if let Some(storage) = storage() {
-        for key in [SERVER_KEY, REPORT_KEY, SCENARIO_KEY] {
-            let _ = storage.remove_item(key);
-        }
-    }
-}
-
-/// Reads the server this browser keeps into `held` (once per page), before the lab first reconciles its settings (a
-/// link saying `preset=yours` needs it). A kept server that cannot be read is forgotten, with a note saying so.
-pub(super) fn restore(held: HeldServerLink) -> Option<SettingNote> {
-    if held.0.with_untracked(Option::is_some) {
-        return None;
-    }
-    let text = stored(SERVER_KEY)?;
-    match handoff::decode(&text) {
-        Ok(server) => {
-            held.0.set(Some(HeldServer::new(server)));
-            None
-        }
-        Err(error) => {
-            forget_stored();
-            Some(SettingNote {
-                key: "your_server".to_owned(),
-                message: format!(
-                    "the server this browser kept could not be read ({error}), so it was forgotten: calibrate \
-                     it again under \"Your server\""
-                ),
-            })
-        }
-    }
-}
-
-/// The panel, wired once it is in the page: it sets the server `held` and switches `settings` to it.
-#[component]
-pub(super) fn YourServerPanel(
-    settings: RwSignal<LabSettings>,
-    held: HeldServerLink,
-    id: String,
-) -> impl IntoView {
-    let host = NodeRef::<leptos::html::Div>::new();
-    host.on_load(move |host| {
-        let panel = Rc::new(Panel {
-            root: host.into(),
-            settings,
-            held,
-            worker: Default::default(),
-            workers_started: Default::default(),
-            runs: Default::default(),
-            running: Default::default(),
-            banding: Default::default(),
-        });
-        panel.wire();
-        panel.show_server(stored(REPORT_KEY).unwrap_or_default());
-    });
+/// Fills in the panel under its summary in `args.host` and wires it: it sets the server `args.held` and switches
+/// `args.settings` to it.
+pub(super) fn fill_panel(args: YourServerArgs) {
+    let YourServerArgs {
+        host,
+        settings,
+        held,
+        id,
+    } = args;
+    let Some(summary) = host
+        .query_selector("[data-yours=panel] > summary")
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
     let html = PANEL_HTML
         .replace("{id}", &id)
         .replace("{models}", MODEL_OPTIONS)
         .replace("{gpus}", GPU_OPTIONS)
         .replace("{limits}", &limits());
-    view! { <div node_ref=host inner_html=html></div> }
+    let _ = summary.insert_adjacent_html("afterend", &html);
+    let panel = Rc::new(Panel {
+        root: host,
+        settings,
+        held,
+        worker: Default::default(),
+        workers_started: Default::default(),
+        runs: Default::default(),
+        running: Default::default(),
+        banding: Default::default(),
+    });
+    panel.wire();
+    panel.show_server(stored(REPORT_KEY).unwrap_or_default());
 }
 
 /// The files of a picked or dropped list.
