@@ -242,6 +242,31 @@ test('the lab holds room for its story: nothing below it moves while the estimat
   }
 });
 
+test('a chart prediction keeps its height when it mounts, at every width', async () => {
+  // Each mounts as it comes near; if it mounted in view on a slow machine, any change of height would move the prose
+  // below it (a 0.043 shift at 1280 px before the room was measured). A phone's step wraps its own texts differently
+  // from the placeholder's, hence the looser bound there.
+  for (const viewport of [...SIZES, { width: 768, height: 1024 }]) {
+    const { page, problems } = await site.open('', viewport);
+    await page.goto(site.url(LESSON_PATH));
+    await waitForApp(page);
+    const steps = page.locator('[data-answer="chart-prediction"]');
+    const before = await steps.evaluateAll((all) => all.map((e) => e.getBoundingClientRect().height));
+    assert.ok(before.length >= 3, `${before.length} chart predictions`);
+    for (let i = 0; i < before.length; i++) {
+      await steps.nth(i).scrollIntoViewIfNeeded();
+      await page.waitForFunction((n) => document.querySelectorAll('[data-answer="chart-prediction"]')[n].classList.contains('island-mounted'), i);
+    }
+    await page.locator('[data-answer="chart-prediction"] canvas').first().waitFor();
+    const after = await steps.evaluateAll((all) => all.map((e) => e.getBoundingClientRect().height));
+    const bound = viewport.width <= 480 ? 32 : 2;
+    for (let i = 0; i < before.length; i++) {
+      assert.ok(Math.abs(after[i] - before[i]) <= bound, `chart prediction ${i + 1} at ${viewport.width}px: ${before[i]} px before mounting, ${after[i]} after`);
+    }
+    assert.deepEqual(problems(), []);
+  }
+});
+
 test('a deep link to the lab lands on it and the lab mounts there without moving the page', async () => {
   const { page, problems } = await site.open('', SIZES[1]);
   await recordShifts(page);
