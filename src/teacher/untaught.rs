@@ -18,7 +18,10 @@ pub const UNTAUGHT: &[&str] = &[
     "costs per hour",
     "per gpu hour",
     "gpu hours",
-    "hourly",
+    // Not "hourly" alone: "our hourly traffic" is the fleet's day, which the lesson teaches.
+    "hourly rate",
+    "hourly price",
+    "hourly cost",
     "per month",
     "monthly",
     "dollar",
@@ -29,7 +32,9 @@ pub const UNTAUGHT: &[&str] = &[
     "renting",
     "spot instance",
     "spot instances",
-    "spot",
+    // Not "spot" alone: "how do I spot the knee" asks what the lesson teaches.
+    "spot gpu",
+    "spot gpus",
     "cheapest gpu",
     "cheaper gpu",
     // Adapting and compressing a model.

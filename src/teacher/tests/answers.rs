@@ -163,6 +163,31 @@ fn a_topic_said_to_be_untaught_is_one_the_lesson_never_names() {
 }
 
 #[test]
+fn a_price_word_that_is_also_an_everyday_word_does_not_refuse_a_question_the_lesson_answers() {
+    let teacher = teacher();
+    for question in [
+        "are spot instances ok for serving",
+        "whats the hourly rate of an h100",
+    ] {
+        assert!(
+            matches!(teacher.answer(question), Answer::NotCovered(_)),
+            "{question}: {:?}",
+            teacher.answer(question)
+        );
+    }
+    for question in [
+        "how do i spot the knee on my dashboard",
+        "our hourly traffic doubles at lunch, how many replicas do i need at peak",
+    ] {
+        assert!(
+            !matches!(teacher.answer(question), Answer::NotCovered(_)),
+            "{question}: {:?}",
+            teacher.answer(question)
+        );
+    }
+}
+
+#[test]
 fn how_to_set_up_what_the_lesson_never_names_is_not_answered_but_how_to_set_up_what_it_does_is() {
     let teacher = teacher();
     for question in [
