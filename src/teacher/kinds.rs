@@ -171,7 +171,14 @@ const CUES: &[(QuestionKind, &[&str])] = &[
     ),
     (
         QuestionKind::Why,
-        &["why", "how come", "what causes", "reason"],
+        &[
+            "why",
+            "how come",
+            "what causes",
+            "reason",
+            "what s wrong with",
+            "what is wrong with",
+        ],
     ),
     (
         QuestionKind::Definition,

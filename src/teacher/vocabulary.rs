@@ -181,18 +181,30 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "at capacity",
             "full capacity",
             "max capacity",
+        ],
+        "load utilisation capacity",
+    ),
+    // Running a replica flat out, in slang, is a load near full, as "99% busy" is (see [`NEAR_FULL`]): the knee's
+    // question, not the GPU utilisation gauge's.
+    (
+        &[
             "flat out",
+            "full tilt",
+            "full throttle",
             "pegged",
             "maxed",
             "maxed out",
             "max out",
             "maxing out",
+            "max it out",
+            "max them out",
+            "redline",
             "redlined",
             "redlining",
             "slammed",
             "100% busy",
         ],
-        "load utilisation capacity",
+        NEAR_FULL,
     ),
     (
         &[
