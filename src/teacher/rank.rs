@@ -170,6 +170,15 @@ const STOP_WORDS: &[&str] = &[
     "arent",
     "wouldnt",
     "didnt",
+    // Chat filler, which says nothing of the topic.
+    "kinda",
+    "sorta",
+    "tho",
+    "basically",
+    "literally",
+    "lol",
+    "btw",
+    "honestly",
 ];
 
 /// Lower-cased, stemmed words of `text`, stop words left out. Hyphens and slashes split words (`max-num-seqs`

@@ -319,6 +319,8 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "average latency",
             "mean latency",
             "average response time",
+            "avg response time",
+            "mean response time",
             "avg latency",
         ],
         "mean percentiles tail p99",
@@ -614,6 +616,56 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "hiccups",
         ],
         "stall stalls",
+    ),
+    // The busy hours of a day are high load (the lesson's "peak" is a sizing's demand, a number).
+    (
+        &[
+            "peak hours",
+            "peak hour",
+            "peak time",
+            "peak times",
+            "busy hours",
+            "busy hour",
+            "busy times",
+            "rush hour",
+            "rush hours",
+            "busiest time",
+        ],
+        "load raise knee",
+    ),
+    // A figure that is no use, in learners' words: what the lesson says hides or vanishes (the tail in a mean, in a
+    // closed-loop test); "misleading" is a poor signal's, above.
+    (
+        &[
+            "pointless",
+            "useless",
+            "meaningless",
+            "lying",
+            "deceptive",
+            "fool me",
+            "fools me",
+            "fooling me",
+        ],
+        "hide hides vanish",
+    ),
+    // Whose a rate or a time is, as learners ask it: throughput is the whole replica's, latency each request's.
+    (
+        &[
+            "per server",
+            "per gpu",
+            "per box",
+            "per machine",
+            "per node",
+            "per instance",
+            "whole server",
+            "whole gpu",
+            "whole box",
+        ],
+        "whole replica rate",
+    ),
+    (
+        &["per user", "per person", "per stream", "per chat", "each user"],
+        "each request",
     ),
     // The other requests a replica serves beside one, as learners say it: the batch the lesson's stall waits in.
     (
