@@ -664,7 +664,13 @@ const SAME_AS: &[(&[&str], &str)] = &[
         "whole replica rate",
     ),
     (
-        &["per user", "per person", "per stream", "per chat", "each user"],
+        &[
+            "per user",
+            "per person",
+            "per stream",
+            "per chat",
+            "each user",
+        ],
         "each request",
     ),
     // The other requests a replica serves beside one, as learners say it: the batch the lesson's stall waits in.
