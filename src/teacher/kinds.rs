@@ -128,6 +128,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "more to it",
             "what else is in",
             "what else goes into",
+            "mostly",
+            "mainly",
+            "largely",
+            "dominated by",
         ],
     ),
     (
