@@ -485,6 +485,13 @@ pub fn quantities(question: &str) -> Vec<Quantity> {
             at += span;
             continue;
         }
+        // The running gauge alone is Little's L as well ("the dashboard says 96 running"); the waiting one alone is
+        // only the queue.
+        if let Some((running, "running", next)) = gauge_at(&words, at) {
+            found.push(Quantity::InFlight(running));
+            at = next;
+            continue;
+        }
         if let Some((rate, span)) = rate_at(&words, at) {
             found.push(Quantity::RequestRate(rate));
             at += span;

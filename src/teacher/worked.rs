@@ -73,6 +73,10 @@ const ASKS_IN_FLIGHT: &[&str] = &[
     "at any time",
     "at any given time",
     "at any one time",
+    // Slots taken: "how many slots are busy at 15 qps and 8 s?"
+    "busy",
+    "in use",
+    "occupied",
     // "How many requests are …" at a rate and a latency can only ask for L: a rate would say "per second".
     "how many requests",
     "how many reqs",
