@@ -485,11 +485,11 @@ pub fn quantities(question: &str) -> Vec<Quantity> {
             at += span;
             continue;
         }
-        // The running gauge alone is Little's L as well ("the dashboard says 96 running"); the waiting one alone is
-        // only the queue.
-        if let Some((running, "running", next)) = gauge_at(&words, at) {
-            found.push(Quantity::InFlight(running));
-            at = next;
+        // The running gauge alone, with no noun, is Little's L as well ("the dashboard says 96 running"; "64 requests
+        // running" is read below); the waiting one alone is only the queue.
+        if let (Word::Number(running), Some("running")) = (&words[at], text_at(&words, at + 1)) {
+            found.push(Quantity::InFlight(*running));
+            at += 2;
             continue;
         }
         if let Some((rate, span)) = rate_at(&words, at) {

@@ -354,6 +354,12 @@ fn numbers_are_read_as_people_write_them() {
     ] {
         assert_eq!(rate(written), [Quantity::InFlight(94.0)], "{written}");
     }
+    // The running gauge alone is L too; the waiting one alone is only the queue.
+    assert_eq!(
+        rate("dashboard says 96 running"),
+        [Quantity::InFlight(96.0)]
+    );
+    assert_eq!(rate("96 waiting"), []);
     // A figure read off a dashboard hovers, sits or averages around its value.
     assert_eq!(
         rate("concurrency sits at about 50"),
