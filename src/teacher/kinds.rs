@@ -182,6 +182,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "reason",
             "what s wrong with",
             "what is wrong with",
+            "because of",
+            "due to",
+            "caused by",
+            "to blame",
         ],
     ),
     (
