@@ -144,6 +144,7 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "how many ms",
             "how many milliseconds",
             "how often",
+            "how frequently",
             "how far apart",
             "how soon",
             "how quickly",
