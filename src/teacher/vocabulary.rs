@@ -76,7 +76,6 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "max concurrency",
             "maximum concurrency",
             "max batch size",
-            "batch size",
             "parallel requests",
             "caps concurrency",
             "cap concurrency",
@@ -695,6 +694,19 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "each user",
         ],
         "each request",
+    ),
+    // The batch's size, not its cap ("max batch size", above): a bigger batch makes each decode step slower.
+    (
+        &[
+            "batch size",
+            "bigger batch",
+            "bigger batches",
+            "larger batch",
+            "larger batches",
+            "full batch",
+            "fuller batch",
+        ],
+        "batch bigger step",
     ),
     // The other requests a replica serves beside one, as learners say it: the batch the lesson's stall waits in.
     (
