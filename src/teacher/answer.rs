@@ -44,8 +44,9 @@ pub enum Answer<'a> {
     Compared(Vec<(String, &'a Passage)>),
     /// Nothing answers it well, but it plainly names a part of the lesson: that part's opening, the closest passage.
     Closest(&'a Passage),
-    /// Nothing answers it well, but its best few passages all come from one section: the best of them, the closest
-    /// passage (not that section's opening, so not said to be).
+    /// Nothing answers it well, but its best few passages all come from one section, or it names a metric or a flag
+    /// by its identifier: the best of them, or that signal's keyword, the closest passage (not a section's opening,
+    /// so not said to be).
     ClosestIn(&'a Passage),
     /// Nothing answers it; the section that comes closest, if any word matched at all.
     NotCovered(Option<&'a Passage>),
@@ -222,6 +223,12 @@ impl Teacher {
             Some(&(best, _)) if !self.answerable(&ranking) => {
                 if self.one_section_agrees(&ranking) {
                     return Answer::ClosestIn(&passages[best]);
+                }
+                // A metric or a flag named by its identifier: its keyword says what it is, whatever else the
+                // question tells of the learner's setup ("our vllm container in docker shows num_requests_waiting
+                // growing").
+                if let Some(keyword) = self.library.keyword_of_named_signal(question) {
+                    return Answer::ClosestIn(&passages[keyword]);
                 }
                 match self.library.opening_of_named_part(question, Some(best)) {
                     Some(opening) => Answer::Closest(&passages[opening]),
