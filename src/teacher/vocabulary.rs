@@ -2,6 +2,9 @@
 //! TTFT, "queue depth" is `num_requests_waiting`, "HPA" is the autoscaler. A question is searched with the lesson's
 //! words added, so it meets the passages that say the same thing differently.
 
+use super::typed::spelled_out;
+pub use super::typed::{normalise, normalise_typed};
+
 /// (What learners write, what the lesson writes.) Phrases are matched as whole words, case and punctuation
 /// aside ("--max-num-seqs" is "max num seqs").
 const SAME_AS: &[(&[&str], &str)] = &[
@@ -731,88 +734,10 @@ const SAME_AS: &[(&[&str], &str)] = &[
     ),
 ];
 
-/// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
-/// end, so a phrase is found as whole words with `contains(" phrase ")`.
-pub fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(' ');
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() || c == '%' {
-            out.push(c);
-        } else if !out.ends_with(' ') {
-            out.push(' ');
-        }
-    }
-    if !out.ends_with(' ') {
-        out.push(' ');
-    }
-    out
-}
-
-/// Words as people type them in a chat, and the words they stand for: "b4" is "before", "tput" throughput,
-/// "/sec" the "/s" of a rate. Read before the phrases of [`SAME_AS`], which then meet them in full.
-const CHAT_WORDS: &[(&str, &str)] = &[
-    ("whats", "what s"),
-    ("wats", "what s"),
-    ("wat", "what"),
-    ("wht", "what"),
-    ("y", "why"),
-    ("wut", "what"),
-    ("hw", "how"),
-    ("b4", "before"),
-    ("u", "you"),
-    ("ur", "your"),
-    ("r", "are"),
-    ("pls", "please"),
-    ("plz", "please"),
-    ("rn", "right now"),
-    ("bc", "because"),
-    ("cuz", "because"),
-    ("coz", "because"),
-    ("w o", "without"),
-    ("thru", "through"),
-    ("abt", "about"),
-    ("ppl", "people"),
-    ("tput", "throughput"),
-    ("thruput", "throughput"),
-    ("util", "utilisation"),
-    ("utilization", "utilisation"),
-    ("mem", "memory"),
-    ("perf", "performance"),
-    ("config", "configuration"),
-    ("sim", "simulation"),
-    ("req", "request"),
-    ("reqs", "requests"),
-    ("sec", "s"),
-    ("secs", "s"),
-    ("mins", "minutes"),
-    ("hrs", "hours"),
-    ("hr", "hour"),
-];
-
-/// `text` normalised (see [`normalise`]) with each of [`CHAT_WORDS`] written out: how a question's kind is read.
-pub fn normalise_typed(text: &str) -> String {
-    spelled_out(&normalise(text)).0
-}
-
-/// `said` (normalised) with each of [`CHAT_WORDS`] written out, and the words written out.
-fn spelled_out(said: &str) -> (String, Vec<&'static str>) {
-    let mut out = said.to_owned();
-    let mut found = Vec::new();
-    for (typed, meant) in CHAT_WORDS {
-        let typed = format!(" {typed} ");
-        if out.contains(&typed) {
-            out = out.replace(&typed, &format!(" {meant} "));
-            found.push(*meant);
-        }
-    }
-    (out, found)
-}
-
 /// What `text` says in the lesson's words: (the lesson's words for its phrases, one string; `text` normalised with
 /// those phrases taken out). A question is ranked with the first added, and judged answerable on both, so a word
 /// the vocabulary understood ("HPA") does not count as a word the lesson lacks. Chat spellings are written out
-/// first ([`CHAT_WORDS`]), and what they stand for joins the lesson's words.
+/// first ([`super::typed`]), and what they stand for joins the lesson's words.
 pub fn translate(text: &str) -> (String, String) {
     let (mut said, written_out) = spelled_out(&normalise(text));
     let mut lesson = written_out;
