@@ -667,3 +667,21 @@ pub fn gives_a_time(text: &str) -> bool {
         counted && unit.is_some_and(|unit| TIME_WORDS.contains(&unit))
     })
 }
+
+/// Every word the kinds are read by (cues, openers, the nouns of a signal or a part), for the spelling
+/// ([`super::spelling`]): a question word misspelt is read as one of these.
+pub(super) fn cue_words() -> impl Iterator<Item = &'static str> {
+    CUES.iter()
+        .flat_map(|(_, cues)| cues.iter())
+        .chain(BETWEEN)
+        .chain(OPENERS)
+        .chain(BRIEFLY)
+        .chain(DEFINITION_WORDS)
+        .chain(SIMPLE_FILLER)
+        .chain(METRIC_NOUNS)
+        .chain(METRIC_USES)
+        .chain(FLAG_NOUNS)
+        .chain(EITHER_NOUNS)
+        .chain(PART_NOUNS)
+        .copied()
+}

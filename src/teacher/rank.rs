@@ -16,7 +16,7 @@ pub const B: f64 = 0.75;
 const HEADING_WEIGHT: usize = 1;
 
 /// Words that carry no topic; a question made only of them matches nothing.
-const STOP_WORDS: &[&str] = &[
+pub(super) const STOP_WORDS: &[&str] = &[
     "a",
     "about",
     "an",

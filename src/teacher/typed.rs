@@ -79,3 +79,10 @@ pub(super) fn spelled_out(said: &str) -> (String, Vec<&'static str>) {
     }
     (out, found)
 }
+
+/// The chat spellings and what they stand for, for the spelling ([`super::spelling`]): "tput" is not a slip.
+pub(super) fn chat_words() -> impl Iterator<Item = &'static str> {
+    CHAT_WORDS
+        .iter()
+        .flat_map(|(typed, meant)| [*typed, *meant])
+}

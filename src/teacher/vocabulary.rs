@@ -768,3 +768,11 @@ pub fn translate(text: &str) -> (String, String) {
 const NEAR_FULL_PERCENT: f64 = 90.0;
 /// The lesson's words for a load near full.
 const NEAR_FULL: &str = "full load capacity knee";
+
+/// Every phrase learners use that the vocabulary reads, for the spelling ([`super::spelling`]).
+pub(super) fn learner_phrases() -> impl Iterator<Item = &'static str> {
+    SAME_AS
+        .iter()
+        .flat_map(|(phrases, _)| phrases.iter())
+        .copied()
+}

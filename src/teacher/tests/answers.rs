@@ -92,6 +92,26 @@ fn stemming_meets_other_forms_of_a_word() {
 }
 
 #[test]
+fn a_misspelt_word_is_read_as_the_word_meant_but_a_short_one_only_through_a_swap() {
+    let teacher = teacher();
+    for (typed, meant) in [
+        ("waht is goodptu", "what is goodput"),
+        ("expalin the knee", "explain the knee"),
+        (
+            "wats the diffrence between ttft and tpot",
+            "wats the difference between ttft and tpot",
+        ),
+    ] {
+        assert_eq!(teacher.answer(typed), teacher.answer(meant), "{typed}");
+    }
+    // "spot" is one letter from the lesson's "slot", and another word: the untaught "spot instances" stay untaught.
+    assert!(matches!(
+        teacher.answer("how much are spot instances for this"),
+        Answer::NotCovered(_)
+    ));
+}
+
+#[test]
 fn speaker_notes_are_never_passages() {
     let lesson = find("latency-throughput-slos").unwrap();
     let notes: Vec<String> = lesson
