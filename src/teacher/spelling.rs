@@ -36,7 +36,7 @@ fn words_of(text: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 /// Whether `a` and `b` are one slip apart: a letter missing, added or changed, or two neighbours swapped (any of
-/// these when `any_slip`, else only the swap).
+/// these when `any_slip`, else only the swap or a doubled letter typed once or a letter typed twice).
 fn one_slip(a: &[char], b: &[char], any_slip: bool) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let start = short.iter().zip(long).take_while(|(x, y)| x == y).count();
@@ -51,7 +51,13 @@ fn one_slip(a: &[char], b: &[char], any_slip: bool) -> bool {
                 && short[start + 2..] == long[start + 2..];
             swapped || (any_slip && short[start + 1..] == long[start + 1..])
         }
-        1 => any_slip && short[start..] == long[start + 1..],
+        // A doubled letter typed once, or a letter typed twice ("beter", "litles", "omision"), is a slip at any
+        // length: it rarely makes another word.
+        1 => {
+            let doubled = (start > 0 && long[start] == long[start - 1])
+                || long.get(start + 1) == Some(&long[start]);
+            (any_slip || doubled) && short[start..] == long[start + 1..]
+        }
         _ => false,
     }
 }
