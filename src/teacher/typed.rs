@@ -59,6 +59,18 @@ const CHAT_WORDS: &[(&str, &str)] = &[
     ("mins", "minutes"),
     ("hrs", "hours"),
     ("hr", "hour"),
+    ("hows", "how is"),
+    ("whys", "why is"),
+    ("wheres", "where is"),
+    ("whens", "when is"),
+    ("gonna", "going to"),
+    ("wanna", "want to"),
+    ("bcuz", "because"),
+    ("becuz", "because"),
+    ("bcoz", "because"),
+    ("cos", "because"),
+    ("k8s", "kubernetes"),
+    ("prom", "prometheus"),
 ];
 
 /// `text` normalised (see [`normalise`]) with each of [`CHAT_WORDS`] written out: how a question's kind is read.
