@@ -228,6 +228,9 @@ const BETWEEN: &[&str] = &[
     " the same thing as ",
 ];
 
+/// Words that stand for the two terms of a difference named before it.
+const PRONOUNS: &[&str] = &["them", "those", "these", "the two", "both"];
+
 /// Words that open a question and belong to neither term of a difference.
 const OPENERS: &[&str] = &[
     "what",
@@ -248,6 +251,8 @@ const OPENERS: &[&str] = &[
     "tell",
     "me",
     "whats",
+    "isnt",
+    "arent",
 ];
 
 /// Phrases that ask for a short answer and say nothing of its subject.
@@ -338,6 +343,17 @@ fn compared(said: &str) -> Option<(String, String)> {
     ] {
         if let Some(at) = said.find(between) {
             let rest = &said[at + between.len()..];
+            // "… between them": the two terms are the earlier clause's ("isnt tpot just 1 over tokens/s? whats
+            // the diff between them").
+            if PRONOUNS.iter().any(|pronoun| rest.starts_with(pronoun)) {
+                return said[..at].split(['?', ':', ',', ';']).find_map(|earlier| {
+                    let (a, b) = [" just ", " and ", " or ", " vs "]
+                        .iter()
+                        .find_map(|joint| earlier.split_once(joint))?;
+                    let (a, b) = (term(a), term(b));
+                    (!a.is_empty() && !b.is_empty()).then_some((a, b))
+                });
+            }
             let (a, b) = rest.split_once(" and ")?;
             return Some((clause(a), clause(b))).filter(|(a, b)| !a.is_empty() && !b.is_empty());
         }
