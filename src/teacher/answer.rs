@@ -6,6 +6,7 @@ use super::kinds::{read, without_cue, QuestionKind, Reading};
 use super::passages::{passages, Passage};
 use super::rank::Hit;
 use super::select::{Library, Ranking};
+use super::spelling::Dictionary;
 use super::untaught::{asks_untaught, set_up};
 use super::worked::{littles_law_answer, sizing_answer, slo_answer, LittleAnswer, SizingAnswer};
 use crate::cluster::autoscale::SloSuggestion;
@@ -44,8 +45,9 @@ pub enum Answer<'a> {
     Compared(Vec<(String, &'a Passage)>),
     /// Nothing answers it well, but it plainly names a part of the lesson: that part's opening, the closest passage.
     Closest(&'a Passage),
-    /// Nothing answers it well, but its best few passages all come from one section: the best of them, the closest
-    /// passage (not that section's opening, so not said to be).
+    /// Nothing answers it well, but its best few passages all come from one section, or it names a metric or a flag
+    /// by its identifier: the best of them, or that signal's keyword, the closest passage (not a section's opening,
+    /// so not said to be).
     ClosestIn(&'a Passage),
     /// Nothing answers it; the section that comes closest, if any word matched at all.
     NotCovered(Option<&'a Passage>),
@@ -68,6 +70,8 @@ impl<'a> Answer<'a> {
 /// The lesson's passages and their indexes: build once, ask many times.
 pub struct Teacher {
     library: Library,
+    /// The words a question may be spelt with, to read a misspelt one as the word meant.
+    dictionary: Dictionary,
     lesson_title: String,
     /// The lesson page's site path (`lessons/<slug>/`): its pages' base is the site root, so an in-page link names
     /// the page.
@@ -87,8 +91,16 @@ fn side_label(term: &str, passage: &Passage) -> String {
 impl Teacher {
     /// Cuts `lesson` into passages and indexes them.
     pub fn new(lesson: &Lesson) -> Self {
+        let passages = passages(lesson);
+        let question_words = super::kinds::cue_words()
+            .chain(super::rank::STOP_WORDS.iter().copied())
+            .chain(super::vocabulary::learner_phrases())
+            .chain(super::typed::chat_words())
+            .chain(super::untaught::UNTAUGHT.iter().copied())
+            .chain(super::untaught::SETUP_VERBS.iter().copied());
         Teacher {
-            library: Library::new(passages(lesson), &lesson.answers),
+            dictionary: Dictionary::new(&passages, question_words),
+            library: Library::new(passages, &lesson.answers),
             lesson_title: lesson.meta.title.clone(),
             page: format!("lessons/{}/", lesson.meta.slug),
         }
@@ -164,6 +176,7 @@ impl Teacher {
     /// Every passage that matches `question`, best first, in the order that suits its kind: the passages the
     /// answer shows come first, and a learner's own model gets the first few as its context.
     pub fn ranked(&self, question: &str) -> Vec<&Passage> {
+        let question = &self.dictionary.corrected(question);
         let (reading, ranking) = self.ranking(question);
         let mut order: Vec<usize> = self
             .compared(&reading, &ranking)
@@ -188,6 +201,9 @@ impl Teacher {
         if question.trim().is_empty() {
             return Answer::Empty;
         }
+        // A topic the lesson never teaches is judged as written too: a slip must not read it as a lesson word.
+        let written = question;
+        let question = &self.dictionary.corrected(question);
         if let Some(little) = littles_law_answer(question) {
             return Answer::Little(little);
         }
@@ -201,9 +217,9 @@ impl Teacher {
         let (reading, ranking) = self.ranking(question);
         // A price or a topic the lesson never teaches; or how to set up a thing it never names ("write a helm
         // chart for vllm", "install vllm on ubuntu"): the lesson's other words in it do not make it the lesson's.
-        let sets_up_the_unknown = set_up(question)
+        let sets_up_the_unknown = set_up(written)
             .is_some_and(|what| self.library.names_what_the_lesson_never_does(&what));
-        if asks_untaught(question) || sets_up_the_unknown {
+        if asks_untaught(question) || asks_untaught(written) || sets_up_the_unknown {
             let closest = ranking.order.first().map(|&(at, _)| &self.passages()[at]);
             return Answer::NotCovered(closest);
         }
@@ -222,6 +238,12 @@ impl Teacher {
             Some(&(best, _)) if !self.answerable(&ranking) => {
                 if self.one_section_agrees(&ranking) {
                     return Answer::ClosestIn(&passages[best]);
+                }
+                // A metric or a flag named by its identifier: its keyword says what it is, whatever else the
+                // question tells of the learner's setup ("our vllm container in docker shows num_requests_waiting
+                // growing").
+                if let Some(keyword) = self.library.keyword_of_named_signal(question) {
+                    return Answer::ClosestIn(&passages[keyword]);
                 }
                 match self.library.opening_of_named_part(question, Some(best)) {
                     Some(opening) => Answer::Closest(&passages[opening]),

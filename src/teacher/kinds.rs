@@ -29,6 +29,12 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "like i am five",
             "like i m five",
             "like im five",
+            "like i am 5",
+            "like i m 5",
+            "like im 5",
+            "five year old",
+            "5 year old",
+            "5yo",
             "eli5",
             "simply",
             "simple terms",
@@ -88,6 +94,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "name of the vllm metric",
             "where do i see",
             "where can i see",
+            "where do i find",
+            "where can i find",
+            "where is the",
+            "where s the",
             "scale on",
             "tells me",
         ],
@@ -128,6 +138,10 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "more to it",
             "what else is in",
             "what else goes into",
+            "mostly",
+            "mainly",
+            "largely",
+            "dominated by",
         ],
     ),
     (
@@ -140,6 +154,7 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "how many ms",
             "how many milliseconds",
             "how often",
+            "how frequently",
             "how far apart",
             "how soon",
             "how quickly",
@@ -171,7 +186,18 @@ const CUES: &[(QuestionKind, &[&str])] = &[
     ),
     (
         QuestionKind::Why,
-        &["why", "how come", "what causes", "reason"],
+        &[
+            "why",
+            "how come",
+            "what causes",
+            "reason",
+            "what s wrong with",
+            "what is wrong with",
+            "because of",
+            "due to",
+            "caused by",
+            "to blame",
+        ],
     ),
     (
         QuestionKind::Definition,
@@ -202,6 +228,9 @@ const BETWEEN: &[&str] = &[
     " the same thing as ",
 ];
 
+/// Words that stand for the two terms of a difference named before it.
+const PRONOUNS: &[&str] = &["them", "those", "these", "the two", "both"];
+
 /// Words that open a question and belong to neither term of a difference.
 const OPENERS: &[&str] = &[
     "what",
@@ -222,6 +251,8 @@ const OPENERS: &[&str] = &[
     "tell",
     "me",
     "whats",
+    "isnt",
+    "arent",
 ];
 
 /// Phrases that ask for a short answer and say nothing of its subject.
@@ -263,6 +294,10 @@ const SIMPLE_FILLER: &[&str] = &[
     "m",
     "im",
     "five",
+    "5",
+    "year",
+    "old",
+    "5yo",
     "eli5",
     "simply",
     "simple",
@@ -308,6 +343,17 @@ fn compared(said: &str) -> Option<(String, String)> {
     ] {
         if let Some(at) = said.find(between) {
             let rest = &said[at + between.len()..];
+            // "… between them": the two terms are the earlier clause's ("isnt tpot just 1 over tokens/s? whats
+            // the diff between them").
+            if PRONOUNS.iter().any(|pronoun| rest.starts_with(pronoun)) {
+                return said[..at].split(['?', ':', ',', ';']).find_map(|earlier| {
+                    let (a, b) = [" just ", " and ", " or ", " vs "]
+                        .iter()
+                        .find_map(|joint| earlier.split_once(joint))?;
+                    let (a, b) = (term(a), term(b));
+                    (!a.is_empty() && !b.is_empty()).then_some((a, b))
+                });
+            }
             let (a, b) = rest.split_once(" and ")?;
             return Some((clause(a), clause(b))).filter(|(a, b)| !a.is_empty() && !b.is_empty());
         }
@@ -640,4 +686,22 @@ pub fn gives_a_time(text: &str) -> bool {
         };
         counted && unit.is_some_and(|unit| TIME_WORDS.contains(&unit))
     })
+}
+
+/// Every word the kinds are read by (cues, openers, the nouns of a signal or a part), for the spelling
+/// ([`super::spelling`]): a question word misspelt is read as one of these.
+pub(super) fn cue_words() -> impl Iterator<Item = &'static str> {
+    CUES.iter()
+        .flat_map(|(_, cues)| cues.iter())
+        .chain(BETWEEN)
+        .chain(OPENERS)
+        .chain(BRIEFLY)
+        .chain(DEFINITION_WORDS)
+        .chain(SIMPLE_FILLER)
+        .chain(METRIC_NOUNS)
+        .chain(METRIC_USES)
+        .chain(FLAG_NOUNS)
+        .chain(EITHER_NOUNS)
+        .chain(PART_NOUNS)
+        .copied()
 }

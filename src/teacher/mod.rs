@@ -5,6 +5,8 @@
 //! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
 //! - [`rank`]: BM25 with English stemming over them;
 //! - [`vocabulary`]: learners' words for the lesson's ideas ("time to first byte" is TTFT, "HPA" the autoscaler);
+//! - `spelling`: a misspelt word read as the word meant ("waht is goodptu");
+//! - `typed`: how learners type (chat spellings, "b4", "tput"), read as whole words;
 //! - [`untaught`]: what the lesson does not teach (prices, neighbouring topics, setting up tools it never names);
 //! - [`kinds`]: the kind of a question (definition, difference, explain simply, what if, which metric, why) and
 //!   the blocks that answer it best;
@@ -29,6 +31,8 @@ pub mod model;
 pub mod quantities;
 pub mod rank;
 pub mod select;
+mod spelling;
+mod typed;
 pub mod untaught;
 pub mod vocabulary;
 pub mod worked;

@@ -485,6 +485,13 @@ pub fn quantities(question: &str) -> Vec<Quantity> {
             at += span;
             continue;
         }
+        // The running gauge alone, with no noun, is Little's L as well ("the dashboard says 96 running"; "64 requests
+        // running" is read below); the waiting one alone is only the queue.
+        if let (Word::Number(running), Some("running")) = (&words[at], text_at(&words, at + 1)) {
+            found.push(Quantity::InFlight(*running));
+            at += 2;
+            continue;
+        }
         if let Some((rate, span)) = rate_at(&words, at) {
             found.push(Quantity::RequestRate(rate));
             at += span;

@@ -16,7 +16,7 @@ pub const B: f64 = 0.75;
 const HEADING_WEIGHT: usize = 1;
 
 /// Words that carry no topic; a question made only of them matches nothing.
-const STOP_WORDS: &[&str] = &[
+pub(super) const STOP_WORDS: &[&str] = &[
     "a",
     "about",
     "an",
@@ -170,6 +170,15 @@ const STOP_WORDS: &[&str] = &[
     "arent",
     "wouldnt",
     "didnt",
+    // Chat filler, which says nothing of the topic.
+    "kinda",
+    "sorta",
+    "tho",
+    "basically",
+    "literally",
+    "lol",
+    "btw",
+    "honestly",
 ];
 
 /// Lower-cased, stemmed words of `text`, stop words left out. Hyphens and slashes split words (`max-num-seqs`

@@ -273,6 +273,23 @@ impl Library {
             .position(|passage| passage.part_id == *part)
     }
 
+    /// The keyword passage of the metric or flag `question` names by its identifier (`num_requests_waiting`,
+    /// `--max-num-seqs`), if it names exactly one: a question about a named signal is about what its keyword says,
+    /// whatever else it tells of the learner's setup.
+    pub fn keyword_of_named_signal(&self, question: &str) -> Option<usize> {
+        let said = question.to_lowercase();
+        let mut named = self.passages.iter().enumerate().filter(|(_, passage)| {
+            passage.kind == PassageKind::Keyword
+                && keyword_spellings(&passage.text).any(|spelling| {
+                    let spelling = spelling.trim().to_lowercase();
+                    (spelling.contains('_') || spelling.starts_with("--"))
+                        && said.contains(spelling.trim_start_matches("vllm:"))
+                })
+        });
+        let (first, _) = named.next()?;
+        named.next().is_none().then_some(first)
+    }
+
     /// Whether `text` holds a word the lesson never uses, once the vocabulary has read it: not a number, nor a name
     /// with digits in it ("70b", "h200"), which say nothing of the topic.
     pub fn names_what_the_lesson_never_does(&self, text: &str) -> bool {

@@ -2,6 +2,9 @@
 //! TTFT, "queue depth" is `num_requests_waiting`, "HPA" is the autoscaler. A question is searched with the lesson's
 //! words added, so it meets the passages that say the same thing differently.
 
+use super::typed::spelled_out;
+pub use super::typed::{normalise, normalise_typed};
+
 /// (What learners write, what the lesson writes.) Phrases are matched as whole words, case and punctuation
 /// aside ("--max-num-seqs" is "max num seqs").
 const SAME_AS: &[(&[&str], &str)] = &[
@@ -76,7 +79,6 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "max concurrency",
             "maximum concurrency",
             "max batch size",
-            "batch size",
             "parallel requests",
             "caps concurrency",
             "cap concurrency",
@@ -181,18 +183,30 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "at capacity",
             "full capacity",
             "max capacity",
+        ],
+        "load utilisation capacity",
+    ),
+    // Running a replica flat out, in slang, is a load near full, as "99% busy" is (see [`NEAR_FULL`]): the knee's
+    // question, not the GPU utilisation gauge's.
+    (
+        &[
             "flat out",
+            "full tilt",
+            "full throttle",
             "pegged",
             "maxed",
             "maxed out",
             "max out",
             "maxing out",
+            "max it out",
+            "max them out",
+            "redline",
             "redlined",
             "redlining",
             "slammed",
             "100% busy",
         ],
-        "load utilisation capacity",
+        NEAR_FULL,
     ),
     (
         &[
@@ -234,7 +248,14 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "start up time",
             "startup time",
             "spin up",
+            "spins up",
+            "spun up",
             "spinning up",
+            "come online",
+            "comes online",
+            "coming online",
+            "fresh replica",
+            "fresh pod",
             "boot",
             "boot up",
             "another replica",
@@ -263,6 +284,22 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "scale down window",
             "cooldown",
             "cool down",
+            "remove replicas",
+            "removes replicas",
+            "removing replicas",
+            "remove a replica",
+            "removes a replica",
+            "kill replicas",
+            "kills replicas",
+            "drop replicas",
+            "drops replicas",
+            "downscale",
+            "downscales",
+            "downscaling",
+            "scale in",
+            "scales in",
+            "shrink the fleet",
+            "shrinks the fleet",
         ],
         "scales down only after the lower count has held 300 s",
     ),
@@ -307,6 +344,8 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "average latency",
             "mean latency",
             "average response time",
+            "avg response time",
+            "mean response time",
             "avg latency",
         ],
         "mean percentiles tail p99",
@@ -592,93 +631,113 @@ const SAME_AS: &[(&[&str], &str)] = &[
             "freezes",
             "froze",
             "frozen",
+            "stutter",
+            "stutters",
+            "stuttering",
+            "pause",
+            "pauses",
+            "paused",
+            "hiccup",
+            "hiccups",
         ],
         "stall stalls",
     ),
+    // The busy hours of a day are high load (the lesson's "peak" is a sizing's demand, a number).
+    (
+        &[
+            "peak hours",
+            "peak hour",
+            "peak time",
+            "peak times",
+            "busy hours",
+            "busy hour",
+            "busy times",
+            "rush hour",
+            "rush hours",
+            "busiest time",
+        ],
+        "load raise knee",
+    ),
+    // A figure that is no use, in learners' words: what the lesson says hides or vanishes (the tail in a mean, in a
+    // closed-loop test); "misleading" is a poor signal's, above.
+    (
+        &[
+            "pointless",
+            "useless",
+            "meaningless",
+            "lying",
+            "deceptive",
+            "fool me",
+            "fools me",
+            "fooling me",
+        ],
+        "hide hides vanish",
+    ),
+    // Whose a rate or a time is, as learners ask it: throughput is the whole replica's, latency each request's.
+    (
+        &[
+            "per server",
+            "per gpu",
+            "per box",
+            "per machine",
+            "per node",
+            "per instance",
+            "whole server",
+            "whole gpu",
+            "whole box",
+        ],
+        "whole replica rate",
+    ),
+    (
+        &[
+            "per user",
+            "per person",
+            "per stream",
+            "per chat",
+            "each user",
+        ],
+        "each request",
+    ),
+    // The batch's size, not its cap ("max batch size", above): a bigger batch makes each decode step slower.
+    (
+        &[
+            "batch size",
+            "bigger batch",
+            "bigger batches",
+            "larger batch",
+            "larger batches",
+            "full batch",
+            "fuller batch",
+        ],
+        "batch bigger step",
+    ),
+    // The other requests a replica serves beside one, as learners say it: the batch the lesson's stall waits in.
+    (
+        &[
+            "everyone else",
+            "everybody else",
+            "everyone in the batch",
+            "everybody in the batch",
+            "everyone elses",
+            "everybody elses",
+            "other users",
+            "other people",
+            "other requests",
+            "other streams",
+            "other chats",
+            "other sequences",
+            "other conversations",
+            "the others",
+            "rest of the batch",
+        ],
+        "every sequence iteration batch",
+    ),
 ];
-
-/// `text` lower-cased with every run of punctuation and spaces turned into one space, padded with a space at each
-/// end, so a phrase is found as whole words with `contains(" phrase ")`.
-pub fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(' ');
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_alphanumeric() || c == '%' {
-            out.push(c);
-        } else if !out.ends_with(' ') {
-            out.push(' ');
-        }
-    }
-    if !out.ends_with(' ') {
-        out.push(' ');
-    }
-    out
-}
-
-/// Words as people type them in a chat, and the words they stand for: "b4" is "before", "tput" throughput,
-/// "/sec" the "/s" of a rate. Read before the phrases of [`SAME_AS`], which then meet them in full.
-const CHAT_WORDS: &[(&str, &str)] = &[
-    ("whats", "what s"),
-    ("wats", "what s"),
-    ("wat", "what"),
-    ("wht", "what"),
-    ("y", "why"),
-    ("wut", "what"),
-    ("hw", "how"),
-    ("b4", "before"),
-    ("u", "you"),
-    ("ur", "your"),
-    ("r", "are"),
-    ("pls", "please"),
-    ("plz", "please"),
-    ("rn", "right now"),
-    ("bc", "because"),
-    ("cuz", "because"),
-    ("coz", "because"),
-    ("w o", "without"),
-    ("thru", "through"),
-    ("abt", "about"),
-    ("ppl", "people"),
-    ("tput", "throughput"),
-    ("thruput", "throughput"),
-    ("util", "utilisation"),
-    ("utilization", "utilisation"),
-    ("mem", "memory"),
-    ("perf", "performance"),
-    ("config", "configuration"),
-    ("sim", "simulation"),
-    ("req", "request"),
-    ("reqs", "requests"),
-    ("sec", "s"),
-    ("secs", "s"),
-    ("mins", "minutes"),
-    ("hrs", "hours"),
-    ("hr", "hour"),
-];
-
-/// `text` normalised (see [`normalise`]) with each of [`CHAT_WORDS`] written out: how a question's kind is read.
-pub fn normalise_typed(text: &str) -> String {
-    spelled_out(&normalise(text)).0
-}
-
-/// `said` (normalised) with each of [`CHAT_WORDS`] written out, and the words written out.
-fn spelled_out(said: &str) -> (String, Vec<&'static str>) {
-    let mut out = said.to_owned();
-    let mut found = Vec::new();
-    for (typed, meant) in CHAT_WORDS {
-        let typed = format!(" {typed} ");
-        if out.contains(&typed) {
-            out = out.replace(&typed, &format!(" {meant} "));
-            found.push(*meant);
-        }
-    }
-    (out, found)
-}
 
 /// What `text` says in the lesson's words: (the lesson's words for its phrases, one string; `text` normalised with
 /// those phrases taken out). A question is ranked with the first added, and judged answerable on both, so a word
 /// the vocabulary understood ("HPA") does not count as a word the lesson lacks. Chat spellings are written out
-/// first ([`CHAT_WORDS`]), and what they stand for joins the lesson's words.
+/// first ([`super::typed`]), and what they stand for joins the lesson's words.
 pub fn translate(text: &str) -> (String, String) {
     let (mut said, written_out) = spelled_out(&normalise(text));
     let mut lesson = written_out;
@@ -709,3 +768,11 @@ pub fn translate(text: &str) -> (String, String) {
 const NEAR_FULL_PERCENT: f64 = 90.0;
 /// The lesson's words for a load near full.
 const NEAR_FULL: &str = "full load capacity knee";
+
+/// Every phrase learners use that the vocabulary reads, for the spelling ([`super::spelling`]).
+pub(super) fn learner_phrases() -> impl Iterator<Item = &'static str> {
+    SAME_AS
+        .iter()
+        .flat_map(|(phrases, _)| phrases.iter())
+        .copied()
+}

@@ -3,6 +3,7 @@
 //! kind of application. The sizing's sums and the table are the sizer's ([`crate::cluster::sizing`],
 //! [`crate::cluster::autoscale::SLO_SUGGESTIONS`]).
 
+use super::kinds::{read, QuestionKind};
 use super::quantities::{quantities, Quantity};
 use super::vocabulary::normalise;
 use crate::cluster::autoscale::{SloSuggestion, Workload, SLO_SUGGESTIONS};
@@ -72,6 +73,10 @@ const ASKS_IN_FLIGHT: &[&str] = &[
     "at any time",
     "at any given time",
     "at any one time",
+    // Slots taken: "how many slots are busy at 15 qps and 8 s?"
+    "busy",
+    "in use",
+    "occupied",
     // "How many requests are …" at a rate and a latency can only ask for L: a rate would say "per second".
     "how many requests",
     "how many reqs",
@@ -311,8 +316,15 @@ fn asks_for_sizing(question: &str, words: &[String], given: usize) -> bool {
                 .find(|word| *word != "more")
                 .is_some_and(|noun| FLEET_NOUNS.contains(&noun.as_str()))
     });
+    // One figure in a question that asks which signal to read, or sets two terms side by side ("gpu util vs
+    // tokens/s, which tells me a replica is full? mine does 3 req/s"), describes the learner's server: it asks for no
+    // fleet.
+    let asks_another_thing = matches!(
+        read(question).kind,
+        QuestionKind::WhichSignal | QuestionKind::Comparison
+    );
     counts_fleet
-        || (given == 1 && names_sizing)
+        || (given == 1 && names_sizing && !asks_another_thing)
         || given >= 2
         || (has(&["sizing", "size"]) && has(DO_VERBS))
 }

@@ -92,6 +92,26 @@ fn stemming_meets_other_forms_of_a_word() {
 }
 
 #[test]
+fn a_misspelt_word_is_read_as_the_word_meant_but_a_short_one_only_through_a_swap() {
+    let teacher = teacher();
+    for (typed, meant) in [
+        ("waht is goodptu", "what is goodput"),
+        ("expalin the knee", "explain the knee"),
+        (
+            "wats the diffrence between ttft and tpot",
+            "wats the difference between ttft and tpot",
+        ),
+    ] {
+        assert_eq!(teacher.answer(typed), teacher.answer(meant), "{typed}");
+    }
+    // "spot" is one letter from the lesson's "slot", and another word: the untaught "spot instances" stay untaught.
+    assert!(matches!(
+        teacher.answer("how much are spot instances for this"),
+        Answer::NotCovered(_)
+    ));
+}
+
+#[test]
 fn speaker_notes_are_never_passages() {
     let lesson = find("latency-throughput-slos").unwrap();
     let notes: Vec<String> = lesson
@@ -354,6 +374,12 @@ fn numbers_are_read_as_people_write_them() {
     ] {
         assert_eq!(rate(written), [Quantity::InFlight(94.0)], "{written}");
     }
+    // The running gauge alone is L too; the waiting one alone is only the queue.
+    assert_eq!(
+        rate("dashboard says 96 running"),
+        [Quantity::InFlight(96.0)]
+    );
+    assert_eq!(rate("96 waiting"), []);
     // A figure read off a dashboard hovers, sits or averages around its value.
     assert_eq!(
         rate("concurrency sits at about 50"),
