@@ -15,10 +15,9 @@ use goodput_teacher::Teacher;
 
 const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
 /// The blind set, written by someone who has seen neither the teacher nor its questions and scored once as it comes:
-/// none at present. The first four were spent (split between the tuned and held-out sets, see the question file);
-/// a next one belongs in its own file under `fixtures/`, read here with `include_str!` and held to its first run in
-/// [`Set::required_top_1`].
-const BLIND_QUESTIONS: &str = "";
+/// the fifth (stop 53). The first four were spent (split between the tuned and held-out sets, see the question file);
+/// each is held to its first run in [`Set::required_top_1`].
+const BLIND_QUESTIONS: &str = include_str!("fixtures/learner-questions-blind5.txt");
 /// Which questions a case belongs to: how the teacher's makers have seen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Set {
@@ -45,12 +44,12 @@ impl Set {
     /// The share of the set whose first answer must be right: 90% of the tuned ones, as issue 44 asks; for the
     /// held-out ones what they last scored, under that 90% (the held-out set measures less than a blind
     /// one since its misses were studied: see the question file's header); for the blind ones what they scored on
-    /// their first run (nothing while there are none: the next blind set's first run goes here).
+    /// their first run after the last tuning pass.
     fn required_top_1(self) -> f64 {
         match self {
             Set::Tuned => 0.9,
             Set::HeldOut => HELD_OUT_TOP_1,
-            Set::Blind => 0.0,
+            Set::Blind => BLIND5_FIRST_RUN_TOP_1,
         }
     }
 }
@@ -83,6 +82,12 @@ const BLIND3_FIRST_RUN_TOP_1: f64 = 18.0 / 30.0;
 /// 29; only the totals were printed), kept as the record of that run. Those 30 questions are now tuned (20) and held
 /// out (10): split every third before their misses were looked at (stop 53).
 const BLIND4_FIRST_RUN_TOP_1: f64 = 25.0 / 30.0;
+
+/// The fifth blind set's top-1 share on its first run after round six (stop 53, at 46a8806: 26 of 30, top-3 27; only
+/// the totals were printed). The same set run once at 040cee1, before round six, scored 25 of 30 (top-3 27): round
+/// six's gain on questions its author never saw is one question, against 97 to 108 of 119 on the held-out set it
+/// watched.
+const BLIND5_FIRST_RUN_TOP_1: f64 = 26.0 / 30.0;
 
 /// One acceptable answer.
 #[derive(Debug)]
@@ -336,11 +341,12 @@ fn learners_questions_are_answered_from_the_right_part_of_the_lesson() {
         report.push((name, top_1 as f64 / n, which.required_top_1()));
     }
     println!(
-        "(the four blind sets scored {:.1}%, {:.1}%, {:.1}% and {:.1}% top-1 on their first runs)",
+        "(the five blind sets scored {:.1}%, {:.1}%, {:.1}%, {:.1}% and {:.1}% top-1 on their first runs)",
         100.0 * BLIND_FIRST_RUN_TOP_1,
         100.0 * BLIND2_FIRST_RUN_TOP_1,
         100.0 * BLIND3_FIRST_RUN_TOP_1,
-        100.0 * BLIND4_FIRST_RUN_TOP_1
+        100.0 * BLIND4_FIRST_RUN_TOP_1,
+        100.0 * BLIND5_FIRST_RUN_TOP_1
     );
     for (name, top_1, required) in report {
         assert!(
