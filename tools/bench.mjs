@@ -570,6 +570,7 @@ function render({ env, model, weight, lazy, visits, throttled, lh, contents }) {
     [`First visit, ${profile.name}: layout shift (lesson top; lab deep link)`, `${spread(top.map((v) => v.cls), cls)}; ${spread(lab.map((v) => v.cls), cls)}`, '≤ 0.02'],
   ]);
   const weightRow = (what) => weight.rows.find((r) => r.what === what);
+  const otherFiles = weight.other.filter((f) => !/^lazy-.*\.wasm$/.test(f));
   const notes = [...new Set(visits.flatMap((v) => v.notes))];
   // Every draw of each chart while interacting, pooled over the visits.
   const draws = {};
@@ -703,7 +704,8 @@ function render({ env, model, weight, lazy, visits, throttled, lh, contents }) {
       '',
       `All on-demand modules together: ${kB(lazy.files.reduce((sum, f) => sum + f.raw, 0))} raw, ${kB(lazy.files.reduce((sum, f) => sum + f.brotli, 0))} brotli in ${lazy.files.length} files.`,
     ]),
-    ...(weight.other.length ? ['', `Other files in dist/, not counted above (brotli): ${weight.other.map((f) => `${f} ${kB(compressed(f).brotli)}`).join(', ')}.`] : []),
+    // The on-demand modules are counted in their own section above.
+    ...(otherFiles.length ? ['', `Other files in dist/, not counted above (brotli): ${otherFiles.map((f) => `${f} ${kB(compressed(f).brotli)}`).join(', ')}.`] : []),
     '',
     '## What is in the wasm',
     '',
