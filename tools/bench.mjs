@@ -165,7 +165,8 @@ function pageWeight() {
   const blocking = files.filter((f) => f.endsWith('.css') || /^boot-.*\.js$/.test(f));
   const firstScreen = sum([LESSON_PATH + 'index.html', ...blocking]);
   const pictures = files.filter((f) => f.startsWith('pictures/'));
-  const other = files.filter((f) => !firstVisit.has(f) && !pictures.includes(f));
+  // The on-demand modules (lazy-*.wasm) are listed in their own section, by split point.
+  const other = files.filter((f) => !firstVisit.has(f) && !pictures.includes(f) && !/^lazy-.*\.wasm$/.test(f));
   return { rows, total, firstScreen, pictures: { count: pictures.length, ...sum(pictures) }, other };
 }
 
@@ -570,7 +571,6 @@ function render({ env, model, weight, lazy, visits, throttled, lh, contents }) {
     [`First visit, ${profile.name}: layout shift (lesson top; lab deep link)`, `${spread(top.map((v) => v.cls), cls)}; ${spread(lab.map((v) => v.cls), cls)}`, '≤ 0.02'],
   ]);
   const weightRow = (what) => weight.rows.find((r) => r.what === what);
-  const otherFiles = weight.other.filter((f) => !/^lazy-.*\.wasm$/.test(f));
   const notes = [...new Set(visits.flatMap((v) => v.notes))];
   // Every draw of each chart while interacting, pooled over the visits.
   const draws = {};
@@ -704,8 +704,7 @@ function render({ env, model, weight, lazy, visits, throttled, lh, contents }) {
       '',
       `All on-demand modules together: ${kB(lazy.files.reduce((sum, f) => sum + f.raw, 0))} raw, ${kB(lazy.files.reduce((sum, f) => sum + f.brotli, 0))} brotli in ${lazy.files.length} files.`,
     ]),
-    // The on-demand modules are counted in their own section above.
-    ...(otherFiles.length ? ['', `Other files in dist/, not counted above (brotli): ${otherFiles.map((f) => `${f} ${kB(compressed(f).brotli)}`).join(', ')}.`] : []),
+    ...(weight.other.length ? ['', `Other files in dist/, not counted above (brotli): ${weight.other.map((f) => `${f} ${kB(compressed(f).brotli)}`).join(', ')}.`] : []),
     '',
     '## What is in the wasm',
     '',
