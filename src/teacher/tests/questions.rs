@@ -15,9 +15,10 @@ use goodput_teacher::Teacher;
 
 const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
 /// The blind set, written by someone who has seen neither the teacher nor its questions and scored once as it comes:
-/// the fifth (stop 53). The first four were spent (split between the tuned and held-out sets, see the question file);
-/// each is held to its first run in [`Set::required_top_1`].
-const BLIND_QUESTIONS: &str = include_str!("fixtures/learner-questions-blind5.txt");
+/// none at present. The first five were spent (split between the tuned and held-out sets, see the question file);
+/// a next one belongs in its own file under `fixtures/`, read here with `include_str!` and held to its first run in
+/// [`Set::required_top_1`].
+const BLIND_QUESTIONS: &str = "";
 /// Which questions a case belongs to: how the teacher's makers have seen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Set {
@@ -25,7 +26,7 @@ enum Set {
     Tuned,
     /// Written with the tuned ones; only totals reported, but the third tuning pass looked at its misses.
     HeldOut,
-    /// Written after the last tuning pass and committed before the teacher answered them (the first four blind sets,
+    /// Written after the last tuning pass and committed before the teacher answered them (the first five blind sets,
     /// once scored, were split between the tuned and the held-out ones; see the question file).
     Blind,
 }
@@ -44,24 +45,26 @@ impl Set {
     /// The share of the set whose first answer must be right: 90% of the tuned ones, as issue 44 asks; for the
     /// held-out ones what they last scored, under that 90% (the held-out set measures less than a blind
     /// one since its misses were studied: see the question file's header); for the blind ones what they scored on
-    /// their first run after the last tuning pass.
+    /// their first run after the last tuning pass (nothing while there are none: the next blind set's first run goes
+    /// here).
     fn required_top_1(self) -> f64 {
         match self {
             Set::Tuned => 0.9,
             Set::HeldOut => HELD_OUT_TOP_1,
-            Set::Blind => BLIND5_FIRST_RUN_TOP_1,
+            Set::Blind => 0.0,
         }
     }
 }
 
-/// The held-out set's top-1 share in round six (stop 53: 108 of 119 once chat spellings such as "hows", "gonna" and
+/// The held-out set's top-1 share once the fifth blind set's held-out ten joined it (stop 54: 118 of 129, all 10 of
+/// those ten; in round six, stop 53: 108 of 119 once chat spellings such as "hows", "gonna" and
 /// "k8s" were read, 107 of 119 once misspelt words were read as the words meant, 106 of 119 before; 105 of 119 once the
 /// fourth blind set's held-out ten joined it, 8 of those 10; 97 of 109 after round five; 94 of 109 once the third blind
 /// set's ten joined it at stop 52, 6 of those 10; 88 of 99 after round four; 86 of 99 when the second blind set's ten
-/// joined it at stop 51): issue 44 asks for 90%, which it now meets (90.8%), though round six watched this total after
-/// each change (see the question file's header); it is held to what it scores rather than shorn of the questions it
-/// fails.
-const HELD_OUT_TOP_1: f64 = 108.0 / 119.0;
+/// joined it at stop 51): issue 44 asks for 90%, which it meets (91.5%; 90.8% after round six, which watched this
+/// total after each change, see the question file's header); it is held to what it scores rather than shorn of the
+/// questions it fails.
+const HELD_OUT_TOP_1: f64 = 118.0 / 129.0;
 
 /// The first blind set's top-1 share on its first run (stop 49: 16 of 24, against 98% for the held-out third after
 /// its misses were studied), kept as the record of that run. Those 24 questions are now tuned (16) and held out
@@ -84,9 +87,10 @@ const BLIND3_FIRST_RUN_TOP_1: f64 = 18.0 / 30.0;
 const BLIND4_FIRST_RUN_TOP_1: f64 = 25.0 / 30.0;
 
 /// The fifth blind set's top-1 share on its first run after round six (stop 53, at 46a8806: 26 of 30, top-3 27; only
-/// the totals were printed). The same set run once at 040cee1, before round six, scored 25 of 30 (top-3 27): round
-/// six's gain on questions its author never saw is one question, against 97 to 108 of 119 on the held-out set it
-/// watched.
+/// the totals were printed), kept as the record of that run. The same set run once at 040cee1, before round six,
+/// scored 25 of 30 (top-3 27): round six's gain on questions its author never saw is one question, against 105 to 108
+/// of 119 on the held-out set it watched. Those 30 questions are now tuned (20) and held out (10): split every third
+/// before their misses were looked at (stop 54).
 const BLIND5_FIRST_RUN_TOP_1: f64 = 26.0 / 30.0;
 
 /// One acceptable answer.
