@@ -26,6 +26,26 @@ const FLEET_NOUNS: &[&str] = &[
     "boxes",
     "machines",
 ];
+/// What else a question may count after "how many": requests, people, tokens. With one figure given, "p99 TTFT under
+/// 500 ms: how many requests may be slower?" asks what a percentile means, not for a fleet.
+const COUNTED_ELSE: &[&str] = &[
+    "request",
+    "requests",
+    "req",
+    "reqs",
+    "query",
+    "queries",
+    "user",
+    "users",
+    "people",
+    "customers",
+    "token",
+    "tokens",
+    "sequences",
+    "seqs",
+    "prompts",
+    "calls",
+];
 /// Verbs that ask for a sizing to be done ("work a sizing for qwen36"), not explained.
 const DO_VERBS: &[&str] = &["work", "compute", "calculate", "run", "give", "show"];
 /// Names of models other than the course box's: a sizing for one of them cannot take the course box's numbers.
@@ -302,12 +322,17 @@ fn peak_demand(found: &[Quantity], words: &[String]) -> Option<f64> {
 }
 
 /// Whether `question` asks for a fleet to be sized, given how many of the sizing's quantities it holds: it asks
-/// "how many replicas/GPUs", or gives one and names a fleet size, or gives two, or asks for a sizing to be done.
+/// "how many replicas/GPUs", or gives one and names a fleet size (not "how many requests": see [`COUNTED_ELSE`]), or
+/// gives two, or asks for a sizing to be done.
 /// "How does Little's Law size a fleet?" asks about the idea, which the lesson's own words answer better.
 fn asks_for_sizing(question: &str, words: &[String], given: usize) -> bool {
     let has = |list: &[&str]| words.iter().any(|word| list.contains(&word.as_str()));
     let asks_how_many = question.to_lowercase().contains("how many");
-    let names_sizing = asks_how_many || has(SIZING_WORDS);
+    // "how many requests (users, tokens)": a count of something other than a fleet.
+    let counts_else = words
+        .windows(3)
+        .any(|three| three[..2] == ["how", "many"] && COUNTED_ELSE.contains(&three[2].as_str()));
+    let names_sizing = (asks_how_many && !counts_else) || has(SIZING_WORDS);
     // "how many (more) replicas": the count itself is asked for.
     let counts_fleet = words.windows(2).enumerate().any(|(at, pair)| {
         pair == ["how", "many"]
