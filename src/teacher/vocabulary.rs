@@ -752,6 +752,10 @@ pub fn translate(text: &str) -> (String, String) {
             }
         }
     }
+    // Which one is wanted, not what it is about: "the best signal to autoscale on" asks about autoscaling.
+    for word in CHOOSING {
+        said = said.replace(&normalise(word), " ");
+    }
     // A load of 90% or more is near full, however it is written ("95% load", "99% busy").
     if said.split_whitespace().any(|word| {
         word.strip_suffix('%')
@@ -764,6 +768,19 @@ pub fn translate(text: &str) -> (String, String) {
     (lesson.join(" "), said)
 }
 
+/// Words that ask which of several is wanted ("the best metric", "the ideal cap"), not what it is about: a question
+/// is not judged on them, since the lesson weighs choices without calling one "best".
+const CHOOSING: &[&str] = &[
+    "best",
+    "ideal",
+    "optimal",
+    "optimum",
+    "recommended",
+    "preferred",
+    "most useful",
+    "most reliable",
+];
+
 /// From which load a percentage in a question means the replica is nearly full.
 const NEAR_FULL_PERCENT: f64 = 90.0;
 /// The lesson's words for a load near full.
@@ -774,5 +791,6 @@ pub(super) fn learner_phrases() -> impl Iterator<Item = &'static str> {
     SAME_AS
         .iter()
         .flat_map(|(phrases, _)| phrases.iter())
+        .chain(CHOOSING)
         .copied()
 }
