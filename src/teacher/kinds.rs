@@ -424,6 +424,58 @@ fn which_before_signal(said: &str) -> Option<&'static str> {
     })
 }
 
+/// How a question that asks how a thing works opens ("how does", "how is") and ends ("work", "calculated").
+const WORKS_OPENERS: &[&str] = &[" how does ", " how do ", " how is ", " how are "];
+const WORKS_ENDS: &[&str] = &[
+    " work ",
+    " works ",
+    " work exactly ",
+    " actually work ",
+    " calculated ",
+    " computed ",
+    " measured ",
+    " worked out ",
+];
+/// Verbs after "how do I (you, we)" that ask how a thing is worked out.
+const WORKS_VERBS: &[&str] = &[
+    " calculate ",
+    " compute ",
+    " measure ",
+    " work out ",
+    " figure out ",
+];
+
+/// The term of "how does X work", "how is X calculated" or "how do I calculate X" (`said` normalised), when it names
+/// a term of at most [`MAX_TERM_WORDS`] words: such a question asks what X is, as a definition does.
+fn how_it_works(said: &str) -> Option<String> {
+    let opener = WORKS_OPENERS
+        .iter()
+        .find(|opener| said.starts_with(**opener))?;
+    let rest = &said[opener.len() - 1..];
+    let term = match WORKS_ENDS.iter().find(|end| rest.ends_with(**end)) {
+        Some(end) => &rest[..rest.len() - end.len() + 1],
+        None => {
+            let (at, verb) = WORKS_VERBS
+                .iter()
+                .find_map(|verb| rest.find(verb).map(|at| (at, verb)))?;
+            // Only "how do I (you, we) calculate": the words before the verb are who asks.
+            if rest[..at]
+                .split_whitespace()
+                .any(|word| !["i", "you", "we", "one"].contains(&word))
+            {
+                return None;
+            }
+            &rest[at + verb.len() - 1..]
+        }
+    };
+    let term = term.trim();
+    let words = term
+        .split_whitespace()
+        .filter(|word| !OPENERS.contains(word))
+        .count();
+    (words > 0 && words <= MAX_TERM_WORDS).then(|| term.to_owned())
+}
+
 /// Whether a definition question names a term rather than asking something longer ("What does Little's Law say
 /// about latency?" is not a definition): at most four words once the question words are gone, or a "what does
 /// X mean / stand for / do" shape.
@@ -495,6 +547,14 @@ pub fn read(question: &str) -> Reading {
         said = said.replace(&format!(" {phrase} "), " ");
     }
     let question = if brief { said.trim() } else { question };
+    // "How does X work?", "how is X calculated?", "how do I calculate X?" ask what X is and how it comes about.
+    if let Some(term) = how_it_works(&said) {
+        return Reading {
+            kind: QuestionKind::Definition,
+            topic: term,
+            compared: None,
+        };
+    }
     let kind = match cue(&said) {
         Some((QuestionKind::Definition, _)) if !names_a_term(&said) => QuestionKind::Other,
         Some((kind, _)) => kind,

@@ -640,6 +640,16 @@ fn each_kind_of_question_is_read_from_its_wording() {
     for (question, kind) in cases {
         assert_eq!(read(question).kind, kind, "{question}");
     }
+    // "How does X work", "how do we compute X" ask what X is; a longer "how does" is something else.
+    for question in [
+        "how does goodput work?",
+        "how do we compute goodput",
+        "how is goodput measured",
+    ] {
+        assert_eq!(read(question).topic, "goodput", "{question}");
+    }
+    let longer = read("how does the batch of a replica near its knee actually work");
+    assert_eq!(longer.kind, QuestionKind::Other);
     for (question, a, b) in [
         (
             "What is the difference between TTFT and TPOT?",
