@@ -424,6 +424,17 @@ fn which_before_signal(said: &str) -> Option<&'static str> {
     })
 }
 
+/// Cues of a cause that, followed by two candidates ("due to A or B"), ask which of them a thing is made of.
+const CAUSES: &[&str] = &["because of", "due to", "caused by"];
+
+/// Whether `said` names two candidate causes after its cue `cause`: "is my p99 caused by queueing or by prefill".
+fn between_causes(said: &str, cause: &str) -> bool {
+    CAUSES.contains(&cause)
+        && said
+            .split_once(&format!(" {cause} "))
+            .is_some_and(|(_, candidates)| candidates.contains(" or "))
+}
+
 /// How a question that asks how a thing works opens ("how does", "how is") and ends ("work", "calculated").
 const WORKS_OPENERS: &[&str] = &[" how does ", " how do ", " how is ", " how are "];
 const WORKS_ENDS: &[&str] = &[
@@ -514,6 +525,15 @@ pub fn without_cue(kind: QuestionKind, question: &str) -> String {
     let said = normalise_typed(question);
     let said = match cue(&said) {
         Some((found, phrase)) if found == kind => said.replacen(&format!(" {phrase} "), " ", 1),
+        // Two causes weighed ("is high TPOT due to the batch or the model") ask what the thing before them is made of.
+        Some((QuestionKind::Why, cause))
+            if kind == QuestionKind::Composition && between_causes(&said, cause) =>
+        {
+            let (thing, _) = said
+                .split_once(&format!(" {cause} "))
+                .unwrap_or((&said, ""));
+            format!("{thing} ")
+        }
         _ => said,
     };
     let says_only_sort: fn(&str) -> bool = match kind {
@@ -557,6 +577,10 @@ pub fn read(question: &str) -> Reading {
     }
     let kind = match cue(&said) {
         Some((QuestionKind::Definition, _)) if !names_a_term(&said) => QuestionKind::Other,
+        // "Is high TPOT due to the batch or the model?" weighs two causes of one thing: what it is made of.
+        Some((QuestionKind::Why, cause)) if between_causes(&said, cause) => {
+            QuestionKind::Composition
+        }
         Some((kind, _)) => kind,
         None => QuestionKind::Other,
     };

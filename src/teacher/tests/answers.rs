@@ -631,6 +631,11 @@ fn each_kind_of_question_is_read_from_its_wording() {
             "How often does the HPA read its signal?",
             QuestionKind::Duration,
         ),
+        // Two causes weighed ask what a thing is made of.
+        (
+            "is ttft due to queueing or prefill",
+            QuestionKind::Composition,
+        ),
         // "What does … say about …" asks more than what a word means.
         (
             "What does Little's Law say about my dashboard's 64 running and 30 waiting?",
