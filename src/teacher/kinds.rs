@@ -6,6 +6,7 @@
 //! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
+use super::shapes::{asks_whether_counted, between_causes, how_it_works};
 use super::vocabulary::normalise_typed;
 
 pub use crate::lesson::QuestionKind;
@@ -232,7 +233,7 @@ const BETWEEN: &[&str] = &[
 const PRONOUNS: &[&str] = &["them", "those", "these", "the two", "both"];
 
 /// Words that open a question and belong to neither term of a difference.
-const OPENERS: &[&str] = &[
+pub(super) const OPENERS: &[&str] = &[
     "what",
     "s",
     "is",
@@ -272,7 +273,7 @@ const BRIEFLY: &[&str] = &[
 ];
 
 /// The most words a term has in "what is X" (question words aside).
-const MAX_TERM_WORDS: usize = 4;
+pub(super) const MAX_TERM_WORDS: usize = 4;
 /// Words of a definition question that are not the term.
 const DEFINITION_WORDS: &[&str] = &[
     "define",
@@ -424,69 +425,6 @@ fn which_before_signal(said: &str) -> Option<&'static str> {
     })
 }
 
-/// Cues of a cause that, followed by two candidates ("due to A or B"), ask which of them a thing is made of.
-const CAUSES: &[&str] = &["because of", "due to", "caused by"];
-
-/// Whether `said` names two candidate causes after its cue `cause`: "is my p99 caused by queueing or by prefill".
-fn between_causes(said: &str, cause: &str) -> bool {
-    CAUSES.contains(&cause)
-        && said
-            .split_once(&format!(" {cause} "))
-            .is_some_and(|(_, candidates)| candidates.contains(" or "))
-}
-
-/// How a question that asks how a thing works opens ("how does", "how is") and ends ("work", "calculated").
-const WORKS_OPENERS: &[&str] = &[" how does ", " how do ", " how is ", " how are "];
-const WORKS_ENDS: &[&str] = &[
-    " work ",
-    " works ",
-    " work exactly ",
-    " actually work ",
-    " calculated ",
-    " computed ",
-    " measured ",
-    " worked out ",
-];
-/// Verbs after "how do I (you, we)" that ask how a thing is worked out.
-const WORKS_VERBS: &[&str] = &[
-    " calculate ",
-    " compute ",
-    " measure ",
-    " work out ",
-    " figure out ",
-];
-
-/// The term of "how does X work", "how is X calculated" or "how do I calculate X" (`said` normalised), when it names
-/// a term of at most [`MAX_TERM_WORDS`] words: such a question asks what X is, as a definition does.
-fn how_it_works(said: &str) -> Option<String> {
-    let opener = WORKS_OPENERS
-        .iter()
-        .find(|opener| said.starts_with(**opener))?;
-    let rest = &said[opener.len() - 1..];
-    let term = match WORKS_ENDS.iter().find(|end| rest.ends_with(**end)) {
-        Some(end) => &rest[..rest.len() - end.len() + 1],
-        None => {
-            let (at, verb) = WORKS_VERBS
-                .iter()
-                .find_map(|verb| rest.find(verb).map(|at| (at, verb)))?;
-            // Only "how do I (you, we) calculate": the words before the verb are who asks.
-            if rest[..at]
-                .split_whitespace()
-                .any(|word| !["i", "you", "we", "one"].contains(&word))
-            {
-                return None;
-            }
-            &rest[at + verb.len() - 1..]
-        }
-    };
-    let term = term.trim();
-    let words = term
-        .split_whitespace()
-        .filter(|word| !OPENERS.contains(word))
-        .count();
-    (words > 0 && words <= MAX_TERM_WORDS).then(|| term.to_owned())
-}
-
 /// Whether a definition question names a term rather than asking something longer ("What does Little's Law say
 /// about latency?" is not a definition): at most four words once the question words are gone, or a "what does
 /// X mean / stand for / do" shape.
@@ -582,6 +520,8 @@ pub fn read(question: &str) -> Reading {
             QuestionKind::Composition
         }
         Some((kind, _)) => kind,
+        // "Does in-flight count queued requests too?" asks whether one thing includes another: what it is made of.
+        None if asks_whether_counted(&said) => QuestionKind::Composition,
         None => QuestionKind::Other,
     };
     let topic = if kind == QuestionKind::Simple {

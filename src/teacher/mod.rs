@@ -10,6 +10,7 @@
 //! - [`untaught`]: what the lesson does not teach (prices, neighbouring topics, setting up tools it never names);
 //! - [`kinds`]: the kind of a question (definition, difference, explain simply, what if, which metric, why) and
 //!   the blocks that answer it best;
+//! - `shapes`: a question's shape beyond its cue ("how does X work", "is X due to A or B", "does X count Y");
 //! - [`select`]: the passages that answer a question, ranked by passage, section and kind;
 //! - [`quantities`]: the numbers of a question, read with their units as people write them;
 //! - [`worked`]: the two questions that are worked, not looked up: a Little's Law sizing, SLOs to start from;
@@ -31,6 +32,7 @@ pub mod model;
 pub mod quantities;
 pub mod rank;
 pub mod select;
+mod shapes;
 mod spelling;
 mod typed;
 pub mod untaught;

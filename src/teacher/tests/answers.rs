@@ -636,6 +636,7 @@ fn each_kind_of_question_is_read_from_its_wording() {
             "is ttft due to queueing or prefill",
             QuestionKind::Composition,
         ),
+        ("does ttft count the queue", QuestionKind::Composition),
         // "What does … say about …" asks more than what a word means.
         (
             "What does Little's Law say about my dashboard's 64 running and 30 waiting?",

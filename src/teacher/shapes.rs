@@ -1,0 +1,78 @@
+//! The shapes of a question that a cue phrase alone does not say ([`super::kinds`] reads them): "how does X work"
+//! asks what X is, "is X due to A or B" what X is made of, "does X count Y" whether X includes Y.
+
+use super::kinds::{MAX_TERM_WORDS, OPENERS};
+
+/// Cues of a cause that, followed by two candidates ("due to A or B"), ask which of them a thing is made of.
+const CAUSES: &[&str] = &["because of", "due to", "caused by"];
+
+/// Whether `said` names two candidate causes after its cue `cause`: "is my p99 caused by queueing or by prefill".
+pub(super) fn between_causes(said: &str, cause: &str) -> bool {
+    CAUSES.contains(&cause)
+        && said
+            .split_once(&format!(" {cause} "))
+            .is_some_and(|(_, candidates)| candidates.contains(" or "))
+}
+
+/// Whether `said` asks if one thing counts another in: "does (do) X count Y", "is Y counted in X".
+pub(super) fn asks_whether_counted(said: &str) -> bool {
+    let yes_no = [" does ", " do ", " is ", " are "]
+        .iter()
+        .any(|opener| said.starts_with(opener));
+    yes_no
+        && [" count ", " counted in ", " counted as part of "]
+            .iter()
+            .any(|verb| said.contains(verb))
+}
+
+/// How a question that asks how a thing works opens ("how does", "how is") and ends ("work", "calculated").
+const WORKS_OPENERS: &[&str] = &[" how does ", " how do ", " how is ", " how are "];
+const WORKS_ENDS: &[&str] = &[
+    " work ",
+    " works ",
+    " work exactly ",
+    " actually work ",
+    " calculated ",
+    " computed ",
+    " measured ",
+    " worked out ",
+];
+/// Verbs after "how do I (you, we)" that ask how a thing is worked out.
+const WORKS_VERBS: &[&str] = &[
+    " calculate ",
+    " compute ",
+    " measure ",
+    " work out ",
+    " figure out ",
+];
+
+/// The term of "how does X work", "how is X calculated" or "how do I calculate X" (`said` normalised), when it names
+/// a term of at most [`MAX_TERM_WORDS`] words: such a question asks what X is, as a definition does.
+pub(super) fn how_it_works(said: &str) -> Option<String> {
+    let opener = WORKS_OPENERS
+        .iter()
+        .find(|opener| said.starts_with(**opener))?;
+    let rest = &said[opener.len() - 1..];
+    let term = match WORKS_ENDS.iter().find(|end| rest.ends_with(**end)) {
+        Some(end) => &rest[..rest.len() - end.len() + 1],
+        None => {
+            let (at, verb) = WORKS_VERBS
+                .iter()
+                .find_map(|verb| rest.find(verb).map(|at| (at, verb)))?;
+            // Only "how do I (you, we) calculate": the words before the verb are who asks.
+            if rest[..at]
+                .split_whitespace()
+                .any(|word| !["i", "you", "we", "one"].contains(&word))
+            {
+                return None;
+            }
+            &rest[at + verb.len() - 1..]
+        }
+    };
+    let term = term.trim();
+    let words = term
+        .split_whitespace()
+        .filter(|word| !OPENERS.contains(word))
+        .count();
+    (words > 0 && words <= MAX_TERM_WORDS).then(|| term.to_owned())
+}
