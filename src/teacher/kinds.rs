@@ -712,7 +712,7 @@ pub fn gives_a_time(text: &str) -> bool {
     })
 }
 
-/// Every word the kinds are read by (cues, openers, the nouns of a signal or a part), for the spelling
+/// Every word the kinds are read by (cues, openers, the nouns of a signal or a part, the shapes' words), for the spelling
 /// ([`super::spelling`]): a question word misspelt is read as one of these.
 pub(super) fn cue_words() -> impl Iterator<Item = &'static str> {
     CUES.iter()
@@ -728,4 +728,5 @@ pub(super) fn cue_words() -> impl Iterator<Item = &'static str> {
         .chain(EITHER_NOUNS)
         .chain(PART_NOUNS)
         .copied()
+        .chain(super::shapes::shape_words())
 }

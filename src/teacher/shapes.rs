@@ -76,3 +76,14 @@ pub(super) fn how_it_works(said: &str) -> Option<String> {
         .count();
     (words > 0 && words <= MAX_TERM_WORDS).then(|| term.to_owned())
 }
+
+/// Every word the shapes are read by, for the spelling ([`super::spelling`]): "calcualte" is "calculate".
+pub(super) fn shape_words() -> impl Iterator<Item = &'static str> {
+    WORKS_OPENERS
+        .iter()
+        .chain(WORKS_ENDS)
+        .chain(WORKS_VERBS)
+        .chain(CAUSES)
+        .copied()
+        .chain(["count", "counted"])
+}
