@@ -151,9 +151,14 @@ pub const SETUP_VERBS: &[&str] = &[
 ];
 
 /// What `question` asks to set up, when it asks how to set something up ([`SETUP_VERBS`]): the question, normalised,
-/// without its setup verbs.
+/// without its setup verbs. A flag's name is not a verb the learner used: "--enable-chunked-prefill" asks to set up
+/// nothing.
 pub fn set_up(question: &str) -> Option<String> {
-    let mut said = normalise_typed(question);
+    let unflagged: Vec<&str> = question
+        .split_whitespace()
+        .filter(|word| !word.starts_with("--"))
+        .collect();
+    let mut said = normalise_typed(&unflagged.join(" "));
     let mut asks = false;
     for verb in SETUP_VERBS {
         let verb = format!(" {verb} ");

@@ -230,6 +230,11 @@ fn how_to_set_up_what_the_lesson_never_names_is_not_answered_but_how_to_set_up_w
             .any(|p| p.text.contains("max-num-seqs")),
         "{answer:?}"
     );
+    // A flag's name ("--enable-…") is not a setup verb.
+    assert_eq!(
+        goodput_teacher::untaught::set_up("is --enable-chunked-prefill on"),
+        None
+    );
 }
 
 #[test]
