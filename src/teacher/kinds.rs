@@ -6,7 +6,7 @@
 //! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
-use super::shapes::{asks_whether_counted, between_causes, how_it_works};
+use super::shapes::{asks_whether_counted, between_causes, how_it_works, without_load_condition};
 use super::vocabulary::normalise_typed;
 
 pub use crate::lesson::QuestionKind;
@@ -472,6 +472,11 @@ pub fn without_cue(kind: QuestionKind, question: &str) -> String {
                 .unwrap_or((&said, ""));
             format!("{thing} ")
         }
+        _ => said,
+    };
+    // "What is TTFT made of at high load?" asks what TTFT is made of: the load it is asked under is not its parts.
+    let said = match kind {
+        QuestionKind::Composition => without_load_condition(&said),
         _ => said,
     };
     let says_only_sort: fn(&str) -> bool = match kind {

@@ -87,3 +87,56 @@ pub(super) fn shape_words() -> impl Iterator<Item = &'static str> {
         .copied()
         .chain(["count", "counted"])
 }
+
+/// Words that open a condition a question is asked under ("at high load", "when the server is busy").
+const CONDITIONS: &[&str] = &[" at ", " under ", " during ", " when ", " while "];
+/// Words of load that make the condition one of load.
+const LOAD_WORDS: &[&str] = &[
+    "load",
+    "busy",
+    "peak",
+    "traffic",
+    "spike",
+    "full",
+    "saturated",
+    "rush",
+    "heavy",
+];
+
+/// `said` (normalised) without a condition of load that ends it ("at high load", "under heavy traffic", "when the
+/// server is busy"), when words are left before it: the load a question is asked under is not its subject.
+pub(super) fn without_load_condition(said: &str) -> String {
+    let cut = CONDITIONS
+        .iter()
+        .filter_map(|condition| said.find(condition))
+        .filter(|&at| {
+            said[at..]
+                .split_whitespace()
+                .any(|word| LOAD_WORDS.contains(&word) || word.ends_with('%'))
+        })
+        .filter(|&at| said[..at].split_whitespace().count() > 1)
+        .min();
+    match cut {
+        Some(at) => format!("{} ", &said[..at]),
+        None => said.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_load_condition;
+
+    #[test]
+    fn a_condition_of_load_is_cut_and_other_words_after_at_are_not() {
+        assert_eq!(
+            without_load_condition(" what is ttft made of at high load "),
+            " what is ttft made of "
+        );
+        assert_eq!(
+            without_load_condition(" what is w made of when the server is busy "),
+            " what is w made of "
+        );
+        let kept = " does w include the time at the queue ";
+        assert_eq!(without_load_condition(kept), kept);
+    }
+}
