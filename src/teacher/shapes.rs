@@ -1,7 +1,21 @@
 //! The shapes of a question that a cue phrase alone does not say ([`super::kinds`] reads them): "how does X work"
-//! asks what X is, "is X due to A or B" what X is made of, "does X count Y" whether X includes Y.
+//! asks what X is, "is X due to A or B" what X is made of, "does X count Y" whether X includes Y, and "the best
+//! metric" asks which one.
 
 use super::kinds::{MAX_TERM_WORDS, OPENERS};
+
+/// Words that ask which of several is wanted ("the best metric", "the ideal cap"), not what it is about: a question
+/// is not judged on them, since the lesson weighs choices without calling one "best" (the vocabulary drops them).
+pub(super) const CHOOSING: &[&str] = &[
+    "best",
+    "ideal",
+    "optimal",
+    "optimum",
+    "recommended",
+    "preferred",
+    "most useful",
+    "most reliable",
+];
 
 /// Cues of a cause that, followed by two candidates ("due to A or B"), ask which of them a thing is made of.
 const CAUSES: &[&str] = &["because of", "due to", "caused by"];

@@ -2,6 +2,7 @@
 //! TTFT, "queue depth" is `num_requests_waiting`, "HPA" is the autoscaler. A question is searched with the lesson's
 //! words added, so it meets the passages that say the same thing differently.
 
+use super::shapes::CHOOSING;
 use super::typed::spelled_out;
 pub use super::typed::{normalise, normalise_typed};
 
@@ -732,6 +733,17 @@ const SAME_AS: &[(&[&str], &str)] = &[
         ],
         "every sequence iteration batch",
     ),
+    (
+        &[
+            "recap",
+            "takeaways",
+            "key points",
+            "main points",
+            "sum up",
+            "summary of",
+        ],
+        "wrap up",
+    ),
 ];
 
 /// What `text` says in the lesson's words: (the lesson's words for its phrases, one string; `text` normalised with
@@ -767,19 +779,6 @@ pub fn translate(text: &str) -> (String, String) {
     }
     (lesson.join(" "), said)
 }
-
-/// Words that ask which of several is wanted ("the best metric", "the ideal cap"), not what it is about: a question
-/// is not judged on them, since the lesson weighs choices without calling one "best".
-const CHOOSING: &[&str] = &[
-    "best",
-    "ideal",
-    "optimal",
-    "optimum",
-    "recommended",
-    "preferred",
-    "most useful",
-    "most reliable",
-];
 
 /// From which load a percentage in a question means the replica is nearly full.
 const NEAR_FULL_PERCENT: f64 = 90.0;
