@@ -198,6 +198,13 @@ const CUES: &[(QuestionKind, &[&str])] = &[
             "due to",
             "caused by",
             "to blame",
+            // Whether to do something asks why (or why not) to do it.
+            "a good idea",
+            "a bad idea",
+            "is it ok to",
+            "is it okay to",
+            "is it bad to",
+            "is it wise to",
         ],
     ),
     (
