@@ -333,13 +333,14 @@ fn asks_for_sizing(question: &str, words: &[String], given: usize) -> bool {
         .windows(3)
         .any(|three| three[..2] == ["how", "many"] && COUNTED_ELSE.contains(&three[2].as_str()));
     let names_sizing = (asks_how_many && !counts_else) || has(SIZING_WORDS);
-    // "how many (more) replicas": the count itself is asked for.
+    // "how many (more) replicas": the count itself is asked for; "how many replica-hours" is what a day costs.
     let counts_fleet = words.windows(2).enumerate().any(|(at, pair)| {
+        let mut after = words[at + 2..].iter().skip_while(|word| *word == "more");
         pair == ["how", "many"]
-            && words[at + 2..]
-                .iter()
-                .find(|word| *word != "more")
+            && after
+                .next()
                 .is_some_and(|noun| FLEET_NOUNS.contains(&noun.as_str()))
+            && !after.next().is_some_and(|unit| unit.starts_with("hour"))
     });
     // One figure in a question that asks which signal to read, or sets two terms side by side ("gpu util vs
     // tokens/s, which tells me a replica is full? mine does 3 req/s"), describes the learner's server: it asks for no
