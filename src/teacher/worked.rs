@@ -424,11 +424,10 @@ pub fn sizing_answer(question: &str) -> Option<SizingAnswer> {
 /// The words that name each kind of application.
 fn workload_of(word: &str) -> Option<Workload> {
     Some(match word {
-        "chat" | "chatbot" | "chatbots" | "assistant" | "conversational" => Workload::Chat,
+        "chat" | "chatbot" | "chatbots" | "conversational" => Workload::Chat,
         "rag" | "retrieval" | "search" => Workload::Rag,
-        "code" | "completion" | "completions" | "autocomplete" | "copilot" | "ide" | "editor" => {
-            Workload::CodeCompletion
-        }
+        "code" | "coding" | "programming" | "completion" | "completions" | "autocomplete"
+        | "copilot" | "ide" | "editor" => Workload::CodeCompletion,
         "agent" | "agents" | "agentic" | "tool" | "tools" => Workload::Agent,
         "offline" | "summarisation" | "summarization" | "summarise" | "summarize" => {
             Workload::BatchSummarisation
@@ -449,13 +448,17 @@ pub fn slo_answer(question: &str) -> Vec<&'static SloSuggestion> {
     let asks_objectives = words
         .iter()
         .any(|word| SLO_WORDS[..OBJECTIVE_WORDS].contains(&word.as_str()));
-    let named: Vec<Workload> = words
+    let mut named: Vec<Workload> = words
         .iter()
         .filter_map(|word| match word.as_str() {
             "batch" if asks_objectives => Some(Workload::BatchSummarisation),
             other => workload_of(other),
         })
         .collect();
+    // An assistant is a chat, unless the question says what it assists with ("a coding assistant").
+    if named.is_empty() && words.iter().any(|word| word == "assistant") {
+        named.push(Workload::Chat);
+    }
     SLO_SUGGESTIONS
         .iter()
         .filter(|suggestion| named.contains(&suggestion.workload))
