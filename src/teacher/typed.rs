@@ -71,6 +71,12 @@ const CHAT_WORDS: &[(&str, &str)] = &[
     ("cos", "because"),
     ("k8s", "kubernetes"),
     ("prom", "prometheus"),
+    // "Mean" the noun is the average ("the mean latency"); the verb ("what does TPOT mean") is a question word.
+    ("a mean", "an average"),
+    ("the mean", "the average"),
+    ("mean latency", "average latency"),
+    ("mean ttft", "average ttft"),
+    ("mean tpot", "average tpot"),
 ];
 
 /// `text` normalised (see [`normalise`]) with each of [`CHAT_WORDS`] written out: how a question's kind is read.
