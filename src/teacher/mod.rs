@@ -5,6 +5,7 @@
 //! - [`passages`]: the lesson cut into passages (speaker notes left out), each with its section;
 //! - [`rank`]: BM25 with English stemming over them;
 //! - [`vocabulary`]: learners' words for the lesson's ideas ("time to first byte" is TTFT, "HPA" the autoscaler);
+//! - `seen`: learners' words for what they see on their servers ("busy hours", "everyone else", "useless");
 //! - `spelling`: a misspelt word read as the word meant ("waht is goodptu");
 //! - `typed`: how learners type (chat spellings, "b4", "tput"), read as whole words;
 //! - [`untaught`]: what the lesson does not teach (prices, neighbouring topics, setting up tools it never names);
@@ -31,6 +32,7 @@ pub mod kinds;
 pub mod model;
 pub mod quantities;
 pub mod rank;
+mod seen;
 pub mod select;
 mod shapes;
 mod spelling;

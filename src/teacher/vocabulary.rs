@@ -2,6 +2,7 @@
 //! TTFT, "queue depth" is `num_requests_waiting`, "HPA" is the autoscaler. A question is searched with the lesson's
 //! words added, so it meets the passages that say the same thing differently.
 
+use super::seen::SEEN;
 use super::shapes::CHOOSING;
 use super::typed::spelled_out;
 pub use super::typed::{normalise, normalise_typed};
@@ -643,107 +644,6 @@ const SAME_AS: &[(&[&str], &str)] = &[
         ],
         "stall stalls",
     ),
-    // The busy hours of a day are high load (the lesson's "peak" is a sizing's demand, a number).
-    (
-        &[
-            "peak hours",
-            "peak hour",
-            "peak time",
-            "peak times",
-            "busy hours",
-            "busy hour",
-            "busy times",
-            "rush hour",
-            "rush hours",
-            "busiest time",
-        ],
-        "load raise knee",
-    ),
-    // A figure that is no use, in learners' words: what the lesson says hides or vanishes (the tail in a mean, in a
-    // closed-loop test); "misleading" is a poor signal's, above.
-    (
-        &[
-            "pointless",
-            "useless",
-            "meaningless",
-            "lying",
-            "deceptive",
-            "fool me",
-            "fools me",
-            "fooling me",
-        ],
-        "hide hides vanish",
-    ),
-    // Whose a rate or a time is, as learners ask it: throughput is the whole replica's, latency each request's.
-    (
-        &[
-            "per server",
-            "per gpu",
-            "per box",
-            "per machine",
-            "per node",
-            "per instance",
-            "whole server",
-            "whole gpu",
-            "whole box",
-        ],
-        "whole replica rate",
-    ),
-    (
-        &[
-            "per user",
-            "per person",
-            "per stream",
-            "per chat",
-            "each user",
-        ],
-        "each request",
-    ),
-    // The batch's size, not its cap ("max batch size", above): a bigger batch makes each decode step slower.
-    (
-        &[
-            "batch size",
-            "bigger batch",
-            "bigger batches",
-            "larger batch",
-            "larger batches",
-            "full batch",
-            "fuller batch",
-        ],
-        "batch bigger step",
-    ),
-    // The other requests a replica serves beside one, as learners say it: the batch the lesson's stall waits in.
-    (
-        &[
-            "everyone else",
-            "everybody else",
-            "everyone in the batch",
-            "everybody in the batch",
-            "everyone elses",
-            "everybody elses",
-            "other users",
-            "other people",
-            "other requests",
-            "other streams",
-            "other chats",
-            "other sequences",
-            "other conversations",
-            "the others",
-            "rest of the batch",
-        ],
-        "every sequence iteration batch",
-    ),
-    (
-        &[
-            "recap",
-            "takeaways",
-            "key points",
-            "main points",
-            "sum up",
-            "summary of",
-        ],
-        "wrap up",
-    ),
 ];
 
 /// What `text` says in the lesson's words: (the lesson's words for its phrases, one string; `text` normalised with
@@ -753,7 +653,7 @@ const SAME_AS: &[(&[&str], &str)] = &[
 pub fn translate(text: &str) -> (String, String) {
     let (mut said, written_out) = spelled_out(&normalise(text));
     let mut lesson = written_out;
-    for (phrases, words) in SAME_AS {
+    for (phrases, words) in SAME_AS.iter().chain(SEEN) {
         for phrase in *phrases {
             let phrase = normalise(phrase);
             if said.contains(&phrase) {
@@ -789,6 +689,7 @@ const NEAR_FULL: &str = "full load capacity knee";
 pub(super) fn learner_phrases() -> impl Iterator<Item = &'static str> {
     SAME_AS
         .iter()
+        .chain(SEEN)
         .flat_map(|(phrases, _)| phrases.iter())
         .chain(CHOOSING)
         .copied()
