@@ -5,6 +5,26 @@
 
 /// (What learners write, what the lesson writes), as [`super::vocabulary`]'s own table.
 pub(super) const SEEN: &[(&[&str], &str)] = &[
+    // Throughput that stops growing, in learners' words: the lesson's knee, where it "stops rising".
+    (
+        &[
+            "plateau",
+            "plateaus",
+            "plateaued",
+            "levels off",
+            "leveled off",
+            "levelled off",
+            "flattens",
+            "flattened",
+            "flatlines",
+            "tops out",
+            "topped out",
+            "stops growing",
+            "stopped growing",
+            "stops going up",
+        ],
+        "stops rising knee",
+    ),
     // The busy hours of a day are high load (the lesson's "peak" is a sizing's demand, a number).
     (
         &[
