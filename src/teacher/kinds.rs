@@ -6,7 +6,9 @@
 //! so in an `@answers` block, counts before all of these ([`super::select`]).
 
 use super::passages::{Passage, PassageKind};
-use super::shapes::{asks_whether_counted, between_causes, how_it_works, without_load_condition};
+use super::shapes::{
+    asks_how_to_choose, asks_whether_counted, between_causes, how_it_works, without_load_condition,
+};
 use super::vocabulary::normalise_typed;
 
 pub use crate::lesson::QuestionKind;
@@ -534,6 +536,8 @@ pub fn read(question: &str) -> Reading {
         Some((kind, _)) => kind,
         // "Does in-flight count queued requests too?" asks whether one thing includes another: what it is made of.
         None if asks_whether_counted(&said) => QuestionKind::Composition,
+        // "How do I pick the queue cap?", "how much headroom should I keep?" ask what decides it, and why.
+        None if asks_how_to_choose(&said) => QuestionKind::Why,
         None => QuestionKind::Other,
     };
     let topic = if kind == QuestionKind::Simple {

@@ -39,6 +39,22 @@ pub(super) fn asks_whether_counted(said: &str) -> bool {
             .any(|verb| said.contains(verb))
 }
 
+/// Verbs of choosing a setting ("how do I pick the queue cap").
+const CHOOSE_VERBS: &[&str] = &["pick", "choose", "decide", "size", "select", "tune", "set"];
+
+/// Whether `said` asks how to choose a setting or an amount: "how do (should) I (we, you) pick X", "how much X should
+/// I keep": what decides it, and why, which the lesson says where it reasons about it.
+pub(super) fn asks_how_to_choose(said: &str) -> bool {
+    let words: Vec<&str> = said.split_whitespace().collect();
+    let chooses = matches!(
+        words.as_slice(),
+        ["how", "do" | "should" | "would" | "can", "i" | "we" | "you", verb, ..]
+            if CHOOSE_VERBS.contains(verb)
+    );
+    let how_much = words.starts_with(&["how", "much"]) && words.contains(&"should");
+    chooses || how_much
+}
+
 /// How a question that asks how a thing works opens ("how does", "how is") and ends ("work", "calculated").
 const WORKS_OPENERS: &[&str] = &[" how does ", " how do ", " how is ", " how are "];
 const WORKS_ENDS: &[&str] = &[
@@ -100,6 +116,7 @@ pub(super) fn shape_words() -> impl Iterator<Item = &'static str> {
         .chain(CAUSES)
         .copied()
         .chain(["count", "counted"])
+        .chain(CHOOSE_VERBS.iter().copied())
 }
 
 /// Words that open a condition a question is asked under ("at high load", "when the server is busy").
