@@ -88,6 +88,17 @@ const SAME_AS: &[(&[&str], &str)] = &[
         ],
         "max-num-seqs concurrency cap",
     ),
+    // How many run together, in learners' words: what the cap bounds, "at once".
+    (
+        &[
+            "at the same time",
+            "simultaneously",
+            "concurrently",
+            "in parallel",
+            "at one time",
+        ],
+        "at once concurrency cap",
+    ),
     (
         &[
             "kv cache full",
