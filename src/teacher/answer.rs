@@ -28,6 +28,10 @@ const COMPARED_SIDES: usize = 2;
 const SECOND_PASSAGE_SHARE: f64 = 0.6;
 /// How many passages go to a learner's own model as context.
 const CONTEXT_PASSAGES: usize = 4;
+/// The longest question the teacher reads, in characters. Learners' questions run to a few hundred; reading costs
+/// time in proportion to length (a 64 kB paste took 244 ms natively, more in the worker), so a paste of a whole log
+/// is refused with its length rather than read.
+pub const QUESTION_LIMIT_CHARS: usize = 2_000;
 
 /// What the course says to a question.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +57,8 @@ pub enum Answer<'a> {
     NotCovered(Option<&'a Passage>),
     /// The question has no words.
     Empty,
+    /// The question is longer than [`QUESTION_LIMIT_CHARS`]: this many characters.
+    TooLong(usize),
 }
 
 impl<'a> Answer<'a> {
@@ -176,6 +182,9 @@ impl Teacher {
     /// Every passage that matches `question`, best first, in the order that suits its kind: the passages the
     /// answer shows come first, and a learner's own model gets the first few as its context.
     pub fn ranked(&self, question: &str) -> Vec<&Passage> {
+        if too_long(question).is_some() {
+            return Vec::new();
+        }
         let question = &self.dictionary.corrected(question);
         let (reading, ranking) = self.ranking(question);
         let mut order: Vec<usize> = self
@@ -200,6 +209,9 @@ impl Teacher {
     pub fn answer(&self, question: &str) -> Answer<'_> {
         if question.trim().is_empty() {
             return Answer::Empty;
+        }
+        if let Some(chars) = too_long(question) {
+            return Answer::TooLong(chars);
         }
         // A topic the lesson never teaches is judged as written too: a slip must not read it as a lesson word.
         let written = question;
@@ -312,4 +324,12 @@ impl Teacher {
             .collect::<Vec<_>>()
             .join("\n\n")
     }
+}
+
+/// The length of a question over [`QUESTION_LIMIT_CHARS`], counted no further than needed to know.
+fn too_long(question: &str) -> Option<usize> {
+    // Under the limit in bytes is under it in characters; counting stops early for the common case.
+    (question.len() > QUESTION_LIMIT_CHARS)
+        .then(|| question.chars().count())
+        .filter(|&chars| chars > QUESTION_LIMIT_CHARS)
 }

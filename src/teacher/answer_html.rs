@@ -1,7 +1,7 @@
 //! The answer as the Ask box shows it, written with the house's [`HtmlWriter`] (every text escaped, links kept on
 //! the page as `#section`): in the teacher's worker, and natively in the tests.
 
-use super::answer::{Answer, Teacher};
+use super::answer::{Answer, Teacher, QUESTION_LIMIT_CHARS};
 use super::markup::SIZER_PREFIX;
 use super::passages::Passage;
 use super::worked::{LittleAnswer, LittleQuantity, SizingAnswer, SizingNeed};
@@ -19,6 +19,17 @@ impl Teacher {
                     "p",
                     &[],
                     "Type a question first, for example “What is goodput?”.",
+                );
+            }
+            Answer::TooLong(chars) => {
+                m.text_element(
+                    "p",
+                    &[],
+                    &format!(
+                        "That question is {} characters long; I read questions of up to {}. Ask it in fewer words \
+                         (what you typed is still in the box).",
+                        chars, QUESTION_LIMIT_CHARS,
+                    ),
                 );
             }
             Answer::Little(little) => little_html(&mut m, &little, self.page()),

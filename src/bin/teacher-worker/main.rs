@@ -25,6 +25,7 @@ mod worker {
     use std::cell::{Cell, RefCell};
     use std::collections::HashMap;
 
+    use goodput::html_writer::HtmlWriter;
     use goodput::lesson::find;
     use goodput::teacher_protocol::{FromWorker, ModelServer, ToWorker};
     use goodput_teacher::model::{
@@ -59,15 +60,23 @@ mod worker {
 
     pub fn listen() {
         goodput::components::worker::listen_for_parts(|parts| match ToWorker::decode(&parts) {
-            Ok(ToWorker::Ask { slug, question }) => {
-                post(FromWorker::Answer(course(&slug, &question).0))
-            }
+            Ok(ToWorker::Ask { slug, question }) => post(FromWorker::Answer(
+                with_teacher(&slug, |teacher| teacher.answer_html(&question))
+                    .unwrap_or_else(|missing| missing),
+            )),
             Ok(ToWorker::AskModel {
                 slug,
                 question,
                 server,
             }) => {
-                let (html, context) = course(&slug, &question);
+                // The course's answer, and the passages it showed as the model's context.
+                let (html, context) = with_teacher(&slug, |teacher| {
+                    (
+                        teacher.answer_html(&question),
+                        teacher.model_context(&question),
+                    )
+                })
+                .unwrap_or_else(|missing| (missing, String::new()));
                 post(FromWorker::Answer(html));
                 let request = ModelRequest {
                     question,
@@ -95,23 +104,24 @@ mod worker {
         });
     }
 
-    /// The course's answer (HTML) and the passages a model gets with the question.
-    fn course(slug: &str, question: &str) -> (String, String) {
+    /// `ask` of the lesson's teacher (built on its first question); `Err` is the page's sentence when the lesson
+    /// is not in the course's index.
+    fn with_teacher<T>(slug: &str, ask: impl FnOnce(&Teacher) -> T) -> Result<T, String> {
         let Some(lesson) = find(slug) else {
-            return (
-                format!("<p>This page's lesson ({slug}) is not in the course's index.</p>"),
-                String::new(),
+            // The slug is the page's word: written as text, never as markup.
+            let mut m = HtmlWriter::new();
+            m.text_element(
+                "p",
+                &[],
+                &format!("This page's lesson ({slug}) is not in the course's index."),
             );
+            return Err(m.finish());
         };
-        TEACHERS.with_borrow_mut(|teachers| {
-            let teacher = teachers
+        Ok(TEACHERS.with_borrow_mut(|teachers| {
+            ask(teachers
                 .entry(slug.to_owned())
-                .or_insert_with(|| Teacher::new(lesson));
-            (
-                teacher.answer_html(question),
-                teacher.model_context(question),
-            )
-        })
+                .or_insert_with(|| Teacher::new(lesson)))
+        }))
     }
 
     struct ModelRequest {
