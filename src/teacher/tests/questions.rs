@@ -15,10 +15,10 @@ use goodput_teacher::Teacher;
 
 const QUESTIONS: &str = include_str!("fixtures/learner-questions.txt");
 /// The blind set, written by someone who has seen neither the teacher nor its questions and scored once as it comes:
-/// none at present. The first five were spent (split between the tuned and held-out sets, see the question file);
-/// a next one belongs in its own file under `fixtures/`, read here with `include_str!` and held to its first run in
-/// [`Set::required_top_1`].
-const BLIND_QUESTIONS: &str = "";
+/// the sixth (written at stop 54 from the lesson alone, committed in 894097e before round seven's first change). The
+/// first five were spent (split between the tuned and held-out sets, see the question file); each is held to its
+/// first run in [`Set::required_top_1`].
+const BLIND_QUESTIONS: &str = include_str!("fixtures/learner-questions-blind6.txt");
 /// Which questions a case belongs to: how the teacher's makers have seen it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Set {
@@ -45,13 +45,12 @@ impl Set {
     /// The share of the set whose first answer must be right: 90% of the tuned ones, as issue 44 asks; for the
     /// held-out ones what they last scored, under that 90% (the held-out set measures less than a blind
     /// one since its misses were studied: see the question file's header); for the blind ones what they scored on
-    /// their first run after the last tuning pass (nothing while there are none: the next blind set's first run goes
-    /// here).
+    /// their first run after the last tuning pass.
     fn required_top_1(self) -> f64 {
         match self {
             Set::Tuned => 0.9,
             Set::HeldOut => HELD_OUT_TOP_1,
-            Set::Blind => 0.0,
+            Set::Blind => BLIND6_FIRST_RUN_TOP_1,
         }
     }
 }
@@ -92,6 +91,12 @@ const BLIND4_FIRST_RUN_TOP_1: f64 = 25.0 / 30.0;
 /// of 119 on the held-out set it watched. Those 30 questions are now tuned (20) and held out (10): split every third
 /// before their misses were looked at (stop 54).
 const BLIND5_FIRST_RUN_TOP_1: f64 = 26.0 / 30.0;
+
+/// The sixth blind set's top-1 share on its first run after round seven (stop 54, at 1493cf7: 26 of 30, top-3 29; only
+/// the totals were printed). The same set run once with the teacher as it was before round seven (894097e's) scored
+/// the same, 26 of 30 (top-3 29): round seven's gain on questions its author never saw is none, as on the held-out
+/// set.
+const BLIND6_FIRST_RUN_TOP_1: f64 = 26.0 / 30.0;
 
 /// One acceptable answer.
 #[derive(Debug)]
@@ -345,12 +350,13 @@ fn learners_questions_are_answered_from_the_right_part_of_the_lesson() {
         report.push((name, top_1 as f64 / n, which.required_top_1()));
     }
     println!(
-        "(the five blind sets scored {:.1}%, {:.1}%, {:.1}%, {:.1}% and {:.1}% top-1 on their first runs)",
+        "(the six blind sets scored {:.1}%, {:.1}%, {:.1}%, {:.1}%, {:.1}% and {:.1}% top-1 on their first runs)",
         100.0 * BLIND_FIRST_RUN_TOP_1,
         100.0 * BLIND2_FIRST_RUN_TOP_1,
         100.0 * BLIND3_FIRST_RUN_TOP_1,
         100.0 * BLIND4_FIRST_RUN_TOP_1,
-        100.0 * BLIND5_FIRST_RUN_TOP_1
+        100.0 * BLIND5_FIRST_RUN_TOP_1,
+        100.0 * BLIND6_FIRST_RUN_TOP_1
     );
     for (name, top_1, required) in report {
         assert!(
