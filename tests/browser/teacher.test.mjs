@@ -60,7 +60,7 @@ test('a definition is answered from the course with a link to its section, by ke
   await page.getByText('I cannot answer that from the course').waitFor();
 
   // A whole log pasted after the question is refused with its length, and the text stays in the box.
-  const pasted = `why is ttft so high? ${'INFO metrics.py:455] Running: 64 reqs, Waiting: 12 reqs. '.repeat(1200)}`;
+  const pasted = `why is ttft so high? ${'INFO metrics.py:455] Running: 64 reqs, Waiting: 12 reqs. '.repeat(1200)}what should i change`;
   await ask(page, pasted);
   await page.getByText(`That question is ${pasted.length} characters long; I read questions of up to 2000.`).waitFor();
   assert.equal(await page.getByRole('textbox', { name: /^Ask/ }).inputValue(), pasted);
