@@ -8,6 +8,7 @@
 use super::passages::{Passage, PassageKind};
 use super::shapes::{
     asks_how_to_choose, asks_whether_counted, between_causes, how_it_works, without_load_condition,
+    MAX_TERM_WORDS, OPENERS,
 };
 use super::vocabulary::normalise_typed;
 
@@ -241,30 +242,6 @@ const BETWEEN: &[&str] = &[
 /// Words that stand for the two terms of a difference named before it.
 const PRONOUNS: &[&str] = &["them", "those", "these", "the two", "both"];
 
-/// Words that open a question and belong to neither term of a difference.
-pub(super) const OPENERS: &[&str] = &[
-    "what",
-    "s",
-    "is",
-    "are",
-    "how",
-    "does",
-    "do",
-    "the",
-    "a",
-    "an",
-    "and",
-    "difference",
-    "diff",
-    "between",
-    "explain",
-    "tell",
-    "me",
-    "whats",
-    "isnt",
-    "arent",
-];
-
 /// Phrases that ask for a short answer and say nothing of its subject.
 const BRIEFLY: &[&str] = &[
     "in one line",
@@ -281,8 +258,6 @@ const BRIEFLY: &[&str] = &[
     "quick summary",
 ];
 
-/// The most words a term has in "what is X" (question words aside).
-pub(super) const MAX_TERM_WORDS: usize = 4;
 /// Words of a definition question that are not the term.
 const DEFINITION_WORDS: &[&str] = &[
     "define",

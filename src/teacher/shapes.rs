@@ -2,7 +2,33 @@
 //! asks what X is, "is X due to A or B" what X is made of, "does X count Y" whether X includes Y, and "the best
 //! metric" asks which one.
 
-use super::kinds::{MAX_TERM_WORDS, OPENERS};
+// The words a term is read around live here, not in `kinds`, which reads the shapes: the two never import each other.
+/// Words that open a question and belong to neither term of a difference.
+pub(super) const OPENERS: &[&str] = &[
+    "what",
+    "s",
+    "is",
+    "are",
+    "how",
+    "does",
+    "do",
+    "the",
+    "a",
+    "an",
+    "and",
+    "difference",
+    "diff",
+    "between",
+    "explain",
+    "tell",
+    "me",
+    "whats",
+    "isnt",
+    "arent",
+];
+
+/// The most words a term has in "what is X" (question words aside).
+pub(super) const MAX_TERM_WORDS: usize = 4;
 
 /// Words that ask which of several is wanted ("the best metric", "the ideal cap"), not what it is about: a question
 /// is not judged on them, since the lesson weighs choices without calling one "best" (the vocabulary drops them).
