@@ -101,6 +101,49 @@ for (const [address, module] of [['#knee-lab', 'knee-lab'], ['?present=1', 'pres
   });
 }
 
+// Until the lab's module runs, its island shows pictures of the lab at the lesson's settings. Asked for lazily, after
+// layout, they queued behind the lab's forty module files: on the slow link the learner saw two white boxes for 3 s
+// (BENCHMARKS.md). A link to the lab asks for them first. Here the page's wasm is held back until the latency picture
+// has been shown, or for 10 s.
+test('a link to #knee-lab asks for the lab\'s pictures before its code, and shows them while the page\'s wasm downloads', async () => {
+  const asked = [];
+  let pictureShown;
+  const shown = new Promise((resolve) => { pictureShown = resolve; });
+  const heldBack = [];
+  const { page, context, problems } = await site.open(`${LESSON_PATH}#knee-lab`, undefined, {
+    before: async (page) => {
+      page.on('request', (request) => {
+        const file = new URL(request.url()).pathname.split('/').pop();
+        if (/^knee-lab-.*\.svg$/.test(file)) asked.push('picture');
+        else if (/^lazy-.*\.wasm$/.test(file)) asked.push('module');
+      });
+      await page.exposeFunction('pictureShown', () => pictureShown());
+      await page.addInitScript(() => {
+        const watch = () => {
+          const picture = document.querySelector('#knee-lab .chart-static img');
+          if (!picture) return;
+          if (picture.complete && picture.naturalWidth > 0) window.pictureShown();
+          else picture.addEventListener('load', () => window.pictureShown(), { once: true });
+        };
+        document.addEventListener('DOMContentLoaded', watch, { once: true });
+      });
+      await page.route(/\/goodput-[^/]*_bg\.wasm$/, async (route) => {
+        const timeout = new Promise((resolve) => { setTimeout(resolve, 10000, false); });
+        heldBack.push(await Promise.race([shown.then(() => true), timeout]));
+        await route.continue();
+      });
+    },
+  });
+  await waitForApp(page);
+  await liveWidget(page, 'knee-lab');
+  assert.deepEqual(heldBack, [true], 'the lab\'s picture was not shown before the page\'s wasm arrived');
+  const firstModule = asked.indexOf('module');
+  assert.ok(firstModule > 0, `no module asked for after a picture: ${asked}`);
+  assert.deepEqual(asked.slice(0, firstModule), ['picture', 'picture'], `asked for in this order: ${asked}`);
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
+
 test('reading down the whole lesson fetches every widget module once, and presenting fetches its own', async () => {
   const { page, context, problems } = await site.open(LESSON_PATH);
   const fetched = recordModules(page);
