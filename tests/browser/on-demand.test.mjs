@@ -102,7 +102,7 @@ for (const [address, module] of [['#knee-lab', 'knee-lab'], ['?present=1', 'pres
 }
 
 // Until the lab's module runs, its island shows pictures of the lab at the lesson's settings. Asked for lazily, after
-// layout, they queued behind the lab's forty module files: on the slow link the learner saw two white boxes for 3 s
+// layout, they queued behind the lab's 39 module files: on the slow link the learner saw two white boxes for 3 s
 // (BENCHMARKS.md). A link to the lab asks for them first. Here the page's wasm is held back until the latency picture
 // has been shown, or for 10 s.
 test('a link to #knee-lab asks for the lab\'s pictures before its code, and shows them while the page\'s wasm downloads', async () => {
