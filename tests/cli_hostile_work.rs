@@ -257,10 +257,15 @@ fn a_week_with_a_one_millisecond_spike_draws_only_its_arrivals() {
 
 #[test]
 fn a_huge_fleet_is_refused_before_calibrating() {
-    let data = "../shared/data/vllm-bench-0.8.5";
-    let files: Vec<String> = ["1qps", "4qps"]
+    // Our own light-load runs: what they hold does not matter, the fleet's size is refused before any fit.
+    let files: Vec<String> = ["0.3", "0.8"]
         .iter()
-        .map(|rate| format!("{data}/vllm_200prompts{rate}_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-H100-PCIe.json"))
+        .map(|rate| {
+            format!(
+                "{}/tests/fixtures/your-server/light-{rate}rps.json",
+                env!("CARGO_MANIFEST_DIR")
+            )
+        })
         .collect();
     let e = refused(&[
         "calibrate",
@@ -279,14 +284,16 @@ fn a_huge_fleet_is_refused_before_calibrating() {
 
 #[test]
 fn one_file_named_more_times_than_a_calibration_takes_is_refused_before_reading() {
-    let data = "../shared/data/vllm-bench-0.8.5";
-    let light = format!(
-        "{data}/vllm_200prompts1qps_Meta-Llama-3-8B-Instruct_sharegpt_1xNVIDIA-H100-PCIe.json"
-    );
+    // A file that is not there: were any read before the count, the error would be that it cannot be read.
+    let missing = folder("inputs-counted").join("not-there.json");
+    let missing = missing.to_str().unwrap();
     let mut args = vec!["calibrate"];
-    args.extend(std::iter::repeat_n(light.as_str(), 40));
+    args.extend(std::iter::repeat_n(missing, 40));
     let e = refused(&args);
-    assert!(e.starts_with("more than 32 inputs (at "), "{e}");
+    assert!(
+        e.starts_with("more than 32 inputs (at ") && e.contains("not-there.json)"),
+        "{e}"
+    );
 }
 
 #[test]

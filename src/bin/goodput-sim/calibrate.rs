@@ -101,15 +101,18 @@ fn typed_deployment(
 
 /// Reads the files, fits, prints the scenario and the report; an error is one line.
 pub fn run(args: &CalibrateArgs) -> Result<(), String> {
+    let size = |source: &str| std::fs::metadata(source).map_or(0.0, |m| m.len() as f64);
+    // Too many files, or too many bytes by their sizes on disk, are refused before any is read.
+    goodput_calibrate::inputs::check_sizes(args.files.iter().map(|s| (display_name(s), size(s))))?;
     let mut files: Vec<InputFile> = Vec::with_capacity(args.files.len());
     for source in &args.files {
         // Each file's size is checked against what was read before it, so the total is never read past its cap.
-        let size = std::fs::metadata(source).map_or(0.0, |m| m.len() as f64);
+        // Checked again as read: standard input has no size on disk, and a file can grow.
         goodput_calibrate::inputs::check_sizes(
             files
                 .iter()
                 .map(|f| (f.name.as_str(), f.text.len() as f64))
-                .chain([(display_name(source), size)]),
+                .chain([(display_name(source), size(source))]),
         )?;
         files.push(InputFile {
             name: display_name(source).to_owned(),
