@@ -3,8 +3,8 @@
 
 use goodput::charts::surface::{estimated_text_size, Paint, Surface, SurfaceResult, TextSpec};
 use goodput::charts::{
-    latency_vs_load, throughput_summary, throughput_table, ChartBackend, ChartSpec, ChartStyle,
-    ChartTheme, PlotRect, PredictionChart, PredictionMetric,
+    latency_vs_load, throughput_summary, throughput_table, AnyChart, Chart, ChartBackend,
+    ChartStyle, ChartTheme, PlotRect, PredictionChart, PredictionMetric,
 };
 use plotters::prelude::IntoDrawingArea;
 use plotters::style::text_anchor::{HPos, VPos};
@@ -68,8 +68,8 @@ fn a_projected_chart_has_larger_type_and_thicker_lines_at_the_same_pixel_scale()
 
 #[test]
 fn one_chart_spec_gives_the_picture_the_label_and_the_table_from_the_same_data() {
-    use goodput::charts::{chart_svg, ChartSpec};
-    let spec = ChartSpec::ThroughputVsGoodput(goodput_sweep());
+    use goodput::charts::chart_svg;
+    let spec = goodput_sweep();
     assert_eq!(spec.summary(), throughput_summary(&goodput_sweep()));
     assert_eq!(spec.table(), throughput_table(&goodput_sweep()));
     let svg = chart_svg(&spec, &style(), 1200, 600).expect("svg");
@@ -182,13 +182,13 @@ impl Surface for TextRecorder<'_> {
 }
 
 /// Draws `chart` at `css` size and `ratio` device pixels per CSS pixel; returns the plot and every text drawn.
-fn lay_out(chart: &ChartSpec, css: (f64, f64), ratio: f64) -> (PlotRect, Vec<Placed>) {
+fn lay_out(chart: &dyn Chart, css: (f64, f64), ratio: f64) -> (PlotRect, Vec<Placed>) {
     lay_out_styled(chart, css, &ChartStyle::new(ChartTheme::Light, ratio))
 }
 
 /// [`lay_out`] in a given style (at the style's own scale).
 fn lay_out_styled(
-    chart: &ChartSpec,
+    chart: &dyn Chart,
     (width, height): (f64, f64),
     style: &ChartStyle,
 ) -> (PlotRect, Vec<Placed>) {
@@ -258,21 +258,18 @@ fn on_a_phone_or_a_tablet_every_chart_keeps_a_readable_plot_and_no_two_labels_ov
     runaway.points[14].p99_s = Some(1e3);
     runaway.points[14].p99_ci_s = Some((5e2, 2e3));
     let lab = [
-        ChartSpec::LatencyVsLoad(knee_sweep()),
-        ChartSpec::LatencyVsLoad(runaway),
-        ChartSpec::ThroughputVsGoodput(goodput_sweep()),
-        ChartSpec::ThroughputVsGoodput(shedding_sweep()),
-        ChartSpec::QueueOverTime(growing_queue()),
-        ChartSpec::LatencyDistribution(tail_heavy_samples()),
+        AnyChart::new(knee_sweep()),
+        AnyChart::new(runaway),
+        AnyChart::new(goodput_sweep()),
+        AnyChart::new(shedding_sweep()),
+        AnyChart::new(growing_queue()),
+        AnyChart::new(tail_heavy_samples()),
     ]
     .map(|chart| (chart, &LAB_SIZES[..]));
-    let prediction = (
-        ChartSpec::Prediction(revealed_prediction()),
-        &PREDICTION_SIZES[..],
-    );
+    let prediction = (AnyChart::new(revealed_prediction()), &PREDICTION_SIZES[..]);
     // The batch timeline has a taller canvas of its own (style/lab.css, `.batch-timeline .chart-canvas`).
     let timeline = (
-        ChartSpec::BatchTimeline(
+        AnyChart::new(
             goodput::lab::timeline_figures(
                 &goodput::lab::LabSettings {
                     load_percent: 99,
@@ -351,10 +348,10 @@ fn the_charts_a_learner_watches_spend_most_of_their_height_on_the_plot() {
     runaway.points[14].p99_s = Some(1e3);
     runaway.points[14].p99_ci_s = Some((5e2, 2e3));
     let watched = [
-        ChartSpec::LatencyVsLoad(knee_sweep()),
-        ChartSpec::LatencyVsLoad(runaway),
-        ChartSpec::ThroughputVsGoodput(goodput_sweep()),
-        ChartSpec::Prediction(revealed_prediction()),
+        AnyChart::new(knee_sweep()),
+        AnyChart::new(runaway),
+        AnyChart::new(goodput_sweep()),
+        AnyChart::new(revealed_prediction()),
     ];
     for chart in &watched {
         for css in WATCHED_SIZES {

@@ -2,7 +2,7 @@
 //! the followed request is from the slow tail, the comparison keeps the same requests, and the chart's picture,
 //! summary and table agree.
 
-use goodput::charts::{chart_svg, Activity, BatchTimeline, ChartSpec, ChartStyle, MAX_ROWS};
+use goodput::charts::{chart_svg, Activity, BatchTimeline, Chart, ChartStyle, MAX_ROWS};
 use goodput::lab::timeline::{
     formula, slow_tail, timeline, timeline_figures, worked_sentence, Compare, TimelineView,
     REQUESTS, WARM_UP,
@@ -324,7 +324,7 @@ fn the_formula_beside_the_timeline_gives_each_iteration_s_length() {
 #[test]
 fn the_table_lists_every_iteration_with_what_the_formula_needs() {
     let t = main_timeline(&at(99));
-    let table = ChartSpec::BatchTimeline(t.clone()).table();
+    let table = t.table();
     assert_eq!(table.rows.len(), t.steps.len());
     assert_eq!(
         &table.header[..8],
@@ -382,30 +382,15 @@ fn a_batch_larger_than_the_rows_is_summarised_and_the_textbook_queue_has_none() 
     let t = main_timeline(&wide);
     assert!(t.has_overflow() && t.rows() == MAX_ROWS);
     assert!(t.steps.iter().any(|s| s.busy_slots > MAX_ROWS));
-    let svg = chart_svg(
-        &ChartSpec::BatchTimeline(t),
-        &ChartStyle::default(),
-        1000,
-        600,
-    )
-    .unwrap();
+    let svg = chart_svg(&t, &ChartStyle::default(), 1000, 600).unwrap();
     assert!(svg.contains("\n+192\n"), "the summary row is labelled");
     let textbook = main_timeline(&LabSettings {
         preset: Preset::Textbook,
         ..at(90)
     });
     assert!(textbook.note.as_ref().unwrap().contains("no batch"));
-    assert_eq!(
-        ChartSpec::BatchTimeline(textbook.clone()).summary(),
-        textbook.note.clone().unwrap()
-    );
-    chart_svg(
-        &ChartSpec::BatchTimeline(textbook),
-        &ChartStyle::default(),
-        640,
-        320,
-    )
-    .unwrap();
+    assert_eq!(textbook.summary(), textbook.note.clone().unwrap());
+    chart_svg(&textbook, &ChartStyle::default(), 640, 320).unwrap();
     // Settings the model refuses say why.
     let refused = main_timeline(&LabSettings {
         max_num_batched_tokens: Some(32),

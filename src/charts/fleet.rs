@@ -1,5 +1,5 @@
 //! The fleet widget's two charts of a day, drawn by the `fleet-worker` (and as the static page's pictures), never on
-//! the page's own canvas, so they are not in [`super::ChartSpec`] and cost the page's wasm nothing:
+//! the page's own canvas, so they are no [`super::Chart`] kind and cost the page's wasm nothing:
 //!
 //! - [`FleetPanel::Load`]: the offered load, in replicas' worth (one replica's capacity is 1), and the replicas
 //!   ready and ready-or-starting: where the load line climbs above the ready line, the fleet is short.

@@ -53,80 +53,81 @@ pub struct DataTable {
     pub rows: Vec<Vec<String>>,
 }
 
-/// Any one of the charts with its data: what a canvas on the page is asked to show.
+/// One kind of chart with its data: what a canvas on the page is asked to show.
 ///
 /// One value is drawn on the canvas, re-drawn into an SVG for download, and asked for its summary and table, all
-/// from the same data so the picture, the `aria-label` and the table cannot drift apart.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ChartSpec {
-    /// Chart 1, [`latency_vs_load`].
-    LatencyVsLoad(LatencyVsLoad),
-    /// Chart 2, [`throughput_vs_goodput`].
-    ThroughputVsGoodput(ThroughputVsGoodput),
-    /// Chart 3, [`queue_over_time`].
-    QueueOverTime(QueueOverTime),
-    /// Chart 4, [`latency_distribution`].
-    LatencyDistribution(LatencyDistribution),
-    /// A chart prediction's marker and real curve, [`prediction_chart`].
-    Prediction(PredictionChart),
-    /// Inside the batch: one replica's iterations over a few seconds, [`batch_timeline`].
-    BatchTimeline(BatchTimeline),
+/// from the same data so the picture, the `aria-label` and the table cannot drift apart. A widget holds its charts
+/// as [`AnyChart`]s made from the kinds it draws, so its code (a module of its own on the page) carries those kinds'
+/// drawing and no other's.
+pub trait Chart: Send + Sync {
+    /// Draws the chart and returns where its plot lies (`None` when the area is too small for one).
+    fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>>;
+    /// The one-sentence `aria-label` of the chart.
+    fn summary(&self) -> String;
+    /// The chart's data table.
+    fn table(&self) -> DataTable;
+    /// A file name stem for downloads, e.g. "latency-vs-load".
+    fn file_stem(&self) -> &'static str;
 }
 
-impl ChartSpec {
-    /// Draws the chart and returns where its plot lies (`None` when the area is too small for one).
-    pub fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
-        match self {
-            ChartSpec::LatencyVsLoad(data) => latency_vs_load(area, data, style),
-            ChartSpec::ThroughputVsGoodput(data) => throughput_vs_goodput(area, data, style),
-            ChartSpec::QueueOverTime(data) => queue_over_time(area, data, style),
-            ChartSpec::LatencyDistribution(data) => latency_distribution(area, data, style),
-            ChartSpec::Prediction(data) => prediction_chart(area, data, style),
-            ChartSpec::BatchTimeline(data) => batch_timeline(area, data, style),
+/// Each kind's [`Chart`]: its data type, its download's file stem, and its drawing, summary and table functions.
+macro_rules! chart_kind {
+    ($($data:ty: $stem:literal, $draw:ident, $summary:ident, $table:ident;)*) => {$(
+        impl Chart for $data {
+            fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
+                $draw(area, self, style)
+            }
+            fn summary(&self) -> String {
+                $summary(self)
+            }
+            fn table(&self) -> DataTable {
+                $table(self)
+            }
+            fn file_stem(&self) -> &'static str {
+                $stem
+            }
         }
-    }
+    )*};
+}
 
-    /// The one-sentence `aria-label` of the chart.
-    pub fn summary(&self) -> String {
-        match self {
-            ChartSpec::LatencyVsLoad(data) => latency_summary(data),
-            ChartSpec::ThroughputVsGoodput(data) => throughput_summary(data),
-            ChartSpec::QueueOverTime(data) => queue_summary(data),
-            ChartSpec::LatencyDistribution(data) => distribution_summary(data),
-            ChartSpec::Prediction(data) => prediction_summary(data),
-            ChartSpec::BatchTimeline(data) => timeline_summary(data),
-        }
-    }
+chart_kind! {
+    LatencyVsLoad: "latency-vs-load", latency_vs_load, latency_summary, latency_table;
+    ThroughputVsGoodput: "throughput-vs-goodput", throughput_vs_goodput, throughput_summary, throughput_table;
+    QueueOverTime: "queue-over-time", queue_over_time, queue_summary, queue_table;
+    LatencyDistribution: "latency-distribution", latency_distribution, distribution_summary, distribution_table;
+    PredictionChart: "prediction", prediction_chart, prediction_summary, prediction_table;
+    BatchTimeline: "batch-timeline", batch_timeline, timeline_summary, timeline_table;
+}
 
-    /// The chart's data table.
-    pub fn table(&self) -> DataTable {
-        match self {
-            ChartSpec::LatencyVsLoad(data) => latency_table(data),
-            ChartSpec::ThroughputVsGoodput(data) => throughput_table(data),
-            ChartSpec::QueueOverTime(data) => queue_table(data),
-            ChartSpec::LatencyDistribution(data) => distribution_table(data),
-            ChartSpec::Prediction(data) => prediction_table(data),
-            ChartSpec::BatchTimeline(data) => timeline_table(data),
-        }
-    }
+/// A chart of any kind, cheap to clone: what a canvas's signal holds.
+#[derive(Clone)]
+pub struct AnyChart(std::sync::Arc<dyn Chart>);
 
-    /// A file name stem for downloads, e.g. "latency-vs-load".
-    pub fn file_stem(&self) -> &'static str {
-        match self {
-            ChartSpec::LatencyVsLoad(_) => "latency-vs-load",
-            ChartSpec::ThroughputVsGoodput(_) => "throughput-vs-goodput",
-            ChartSpec::QueueOverTime(_) => "queue-over-time",
-            ChartSpec::LatencyDistribution(_) => "latency-distribution",
-            ChartSpec::Prediction(_) => "prediction",
-            ChartSpec::BatchTimeline(_) => "batch-timeline",
-        }
+impl AnyChart {
+    pub fn new(chart: impl Chart + 'static) -> Self {
+        AnyChart(std::sync::Arc::new(chart))
+    }
+}
+
+impl Chart for AnyChart {
+    fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
+        self.0.draw(area, style)
+    }
+    fn summary(&self) -> String {
+        self.0.summary()
+    }
+    fn table(&self) -> DataTable {
+        self.0.table()
+    }
+    fn file_stem(&self) -> &'static str {
+        self.0.file_stem()
     }
 }
 
 /// Draws `chart` into an SVG document of `width`×`height` pixels, for the "Download SVG" button, the static pages'
 /// pictures and slides. Text is the size it is on the canvas.
 pub fn chart_svg(
-    chart: &ChartSpec,
+    chart: &dyn Chart,
     style: &ChartStyle,
     width: u32,
     height: u32,

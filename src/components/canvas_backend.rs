@@ -19,7 +19,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use crate::charts::surface::{
     estimated_text_size, unlift, PlottersSurface, SurfaceResult, TextSpec,
 };
-use crate::charts::{ChartBackend, ChartSpec, ChartStyle, PlotRect};
+use crate::charts::{Chart, ChartBackend, ChartStyle, PlotRect};
 
 /// What a chart canvas is drawn at: its CSS size as last laid out ((0, 0) before the first layout) and the device
 /// pixel ratio.
@@ -53,7 +53,7 @@ pub fn use_canvas_geometry(canvas_ref: NodeRef<html::Canvas>) -> Signal<CanvasGe
 pub fn draw_chart(
     canvas: HtmlCanvasElement,
     geometry: CanvasGeometry,
-    spec: &ChartSpec,
+    spec: &dyn Chart,
     style: ChartStyle,
 ) -> Result<Option<PlotRect>, String> {
     // Never below 1: a zoomed-out page keeps a backing store at least as fine as its CSS pixels.

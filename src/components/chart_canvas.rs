@@ -3,7 +3,7 @@
 //! canvas's `aria-label`, its data table one keyboard press away in a `<details>`, and PNG/SVG downloads for slides.
 //!
 //! ```ignore
-//! view! { <ChartCanvas chart=Signal::derive(move || ChartSpec::LatencyVsLoad(latency.get())) theme=theme /> }
+//! view! { <ChartCanvas chart=canvas_chart(Memo::new(move |_| latency.get())) theme=theme /> }
 //! ```
 
 use crate::components::canvas_backend::{draw_chart, use_canvas_geometry};
@@ -13,9 +13,15 @@ use leptos_use_element_visibility::use_element_visibility;
 
 use super::download::{save, save_text};
 use super::perf;
-use crate::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme, DataTable, PlotRect};
+use crate::charts::{chart_svg, AnyChart, Chart, ChartStyle, ChartTheme, DataTable, PlotRect};
 use crate::components::theme::use_chart_projection;
 use crate::views::data_table::folded_table;
+
+/// A chart of one kind as a [`ChartCanvas`] takes it. The memo of its own data keeps a canvas from redrawing when an
+/// update left that chart as it was.
+pub fn canvas_chart<C: Chart + Clone + PartialEq + 'static>(chart: Memo<C>) -> Signal<AnyChart> {
+    Signal::derive(move || AnyChart::new(chart.get()))
+}
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
 ///
@@ -26,7 +32,7 @@ use crate::views::data_table::folded_table;
 pub fn ChartCanvas(
     /// The chart and its data.
     #[prop(into)]
-    chart: Signal<ChartSpec>,
+    chart: Signal<AnyChart>,
     /// The page theme.
     #[prop(into)]
     theme: Signal<ChartTheme>,
@@ -91,12 +97,12 @@ pub fn ChartCanvas(
         );
     });
 
-    let label = Signal::derive(move || chart.with(ChartSpec::summary));
+    let label = Signal::derive(move || chart.with(|chart| chart.summary()));
     // The table is built only while its <details> is open: closed, it would be rebuilt on every slider move for no one.
     let table_open = RwSignal::new(false);
     let table = Memo::new(move |_| {
         if table_open.get() {
-            chart.with(ChartSpec::table)
+            chart.with(|chart| chart.table())
         } else {
             DataTable::default()
         }
@@ -110,7 +116,7 @@ pub fn ChartCanvas(
         if let Ok(url) = canvas.to_data_url_with_type("image/png") {
             save(
                 &url,
-                &format!("{}.png", chart.with_untracked(ChartSpec::file_stem)),
+                &format!("{}.png", chart.with_untracked(|chart| chart.file_stem())),
             );
         }
     };

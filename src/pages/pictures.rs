@@ -3,7 +3,7 @@
 //! table beside it, as the live chart has.
 
 use super::{Asset, PagesError};
-use goodput::charts::{chart_svg, ChartSpec, ChartStyle, ChartTheme};
+use goodput::charts::{chart_svg, Chart, ChartStyle, ChartTheme};
 use goodput::html_writer::HtmlWriter;
 use goodput::views::data_table::folded_table_html;
 
@@ -41,14 +41,14 @@ pub const LAB_CHART: Sizes = Sizes {
 
 /// Draws `spec` as `<stem>-light.svg`, `<stem>-dark.svg`, `<stem>-light-narrow.svg` and `<stem>-dark-narrow.svg`
 /// (site paths), at the size of the lab's charts.
-pub fn draw(stem: &str, spec: &ChartSpec, caption: &str) -> Result<Picture, PagesError> {
+pub fn draw(stem: &str, spec: &dyn Chart, caption: &str) -> Result<Picture, PagesError> {
     draw_sized(stem, spec, caption, LAB_CHART)
 }
 
 /// [`draw`] at `sizes`, for a chart that needs more room than the lab's.
 pub fn draw_sized(
     stem: &str,
-    spec: &ChartSpec,
+    spec: &dyn Chart,
     caption: &str,
     sizes: Sizes,
 ) -> Result<Picture, PagesError> {
@@ -62,7 +62,7 @@ pub fn draw_sized(
     )
 }
 
-/// A picture drawn by `draw` (an SVG document of a theme and size), for charts outside [`ChartSpec`] such as the
+/// A picture drawn by `draw` (an SVG document of a theme and size), for charts that are no [`Chart`] kind, such as the
 /// fleet widget's, which its worker draws.
 pub fn draw_with(
     stem: &str,

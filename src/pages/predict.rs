@@ -7,7 +7,6 @@
 
 use super::pictures::{self, Picture};
 use super::PagesError;
-use goodput::charts::ChartSpec;
 use goodput::html_writer::HtmlWriter;
 use goodput::lesson::island_markup::{self as islands, IslandKind};
 use goodput::lesson::judge::{
@@ -41,7 +40,7 @@ pub fn simulate(step: &PredictStep, stem: &str) -> Result<Option<SimulatedAnswer
     let chart = prediction_chart_data(*target, *loads, &points, None);
     let picture = pictures::draw(
         stem,
-        &ChartSpec::Prediction(chart),
+        &chart,
         &format!("Where {} really is", target_phrase(*target)),
     )?;
     Ok(Some(SimulatedAnswer {

@@ -5,7 +5,7 @@
 use super::pictures::{self, Picture};
 use super::{Asset, PagesError};
 use goodput::charts::followed_sentence;
-use goodput::charts::ChartSpec;
+use goodput::charts::AnyChart;
 use goodput::cluster::sizing::{size, SizingField};
 use goodput::html_writer::HtmlWriter;
 use goodput::lab::{sweep_for, timeline_figures, Figures, LabSettings};
@@ -70,7 +70,7 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
             let figures = lab_figures(widget)?;
             let mut charts = vec![(
                 "throughput",
-                ChartSpec::ThroughputVsGoodput(figures.throughput.clone()),
+                AnyChart::new(figures.throughput.clone()),
                 "Throughput and goodput against offered load",
             )];
             if widget.name == WidgetName::KneeLab {
@@ -78,7 +78,7 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
                     0,
                     (
                         "latency",
-                        ChartSpec::LatencyVsLoad(figures.latency.clone()),
+                        AnyChart::new(figures.latency.clone()),
                         "Latency against offered load",
                     ),
                 );
@@ -111,7 +111,7 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
 fn timeline_fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, PagesError> {
     let (settings, view, _) = goodput::lab::timeline::from_directive(&widget.settings);
     let figures = timeline_figures(&settings, &view);
-    let spec = ChartSpec::BatchTimeline(figures.main.clone());
+    let spec = figures.main.clone();
     let picture = pictures::draw_sized(
         &format!("{stem}-timeline"),
         &spec,

@@ -7,7 +7,7 @@ mod chart_samples;
 use chart_samples::{goodput_sweep, growing_queue, knee_sweep, render, tail_heavy_samples};
 use goodput::charts::{
     chart_svg, latency_distribution, latency_vs_load, queue_over_time, throughput_vs_goodput,
-    ChartSpec, ChartStyle, ChartTheme, LatencyScale, LatencyVsLoad,
+    BatchTimeline, Chart, ChartStyle, ChartTheme, LatencyScale, LatencyVsLoad,
 };
 use goodput::lab::timeline::{timeline_figures, Compare, TimelineView};
 use goodput::lab::{LabSettings, Preset};
@@ -91,23 +91,23 @@ fn write_timelines(dir: &std::path::Path) -> std::io::Result<()> {
             follow: None,
         };
         let figures = timeline_figures(&settings, &view);
-        let svg = |spec: ChartSpec, style: &ChartStyle, (w, h): (u32, u32)| {
+        let svg = |spec: BatchTimeline, style: &ChartStyle, (w, h): (u32, u32)| {
             chart_svg(&spec, style, w, h).map_err(std::io::Error::other)
         };
         for (theme, suffix) in [(ChartTheme::Light, "light"), (ChartTheme::Dark, "dark")] {
             let style = ChartStyle::new(theme, 1.0);
-            let main = ChartSpec::BatchTimeline(figures.main.clone());
+            let main = figures.main.clone();
             std::fs::write(
                 dir.join(format!("{name}-{suffix}.svg")),
                 svg(main, &style, (1200, 560))?,
             )?;
             if let Some((_, other)) = &figures.compare {
-                let other = ChartSpec::BatchTimeline(other.clone());
+                let other = other.clone();
                 let file = dir.join(format!("{name}-compare-{suffix}.svg"));
                 std::fs::write(file, svg(other, &style, (1200, 560))?)?;
             }
         }
-        let phone = ChartSpec::BatchTimeline(figures.main.clone());
+        let phone = figures.main.clone();
         let text = svg(phone.clone(), &ChartStyle::default(), (319, 574))?;
         std::fs::write(dir.join(format!("{name}-phone.svg")), text)?;
         println!("{name}: {}", phone.summary());

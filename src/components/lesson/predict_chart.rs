@@ -7,8 +7,7 @@
 //! point like the widgets', `crate::components::on_demand`), fetched when a chart prediction nears the viewport:
 //! the other predict steps need none of it.
 
-use crate::charts::ChartSpec;
-use crate::components::chart_canvas::ChartCanvas;
+use crate::components::chart_canvas::{canvas_chart, ChartCanvas};
 use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
 use crate::components::theme::use_chart_theme;
 use crate::lesson::judge::{
@@ -90,11 +89,9 @@ fn ChartGuess(
     #[prop(into)] locked: Signal<bool>,
     curve: Signal<Vec<CurvePoint>>,
 ) -> impl IntoView {
-    let chart = Memo::new(move |_| {
-        ChartSpec::Prediction(
-            curve.with(|points| prediction_chart_data(target, loads, points, marker(&guess.get()))),
-        )
-    });
+    let chart = canvas_chart(Memo::new(move |_| {
+        curve.with(|points| prediction_chart_data(target, loads, points, marker(&guess.get())))
+    }));
     let theme = use_chart_theme();
     let on_drag = Callback::new(move |across: f64| {
         if !locked.get_untracked() {

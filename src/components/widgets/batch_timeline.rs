@@ -15,8 +15,8 @@ use leptos_use_timeout_fn::use_timeout_fn;
 use super::knee_lab::controls::{ChoiceSelect, ChunkingControls, LoadSlider, PresetSelect};
 use super::knee_lab::{keep_reconciled, SettingNotes};
 use super::{use_held_server, use_lab_settings_link, WidgetFrame};
-use crate::charts::{followed_sentence, ChartSpec};
-use crate::components::chart_canvas::ChartCanvas;
+use crate::charts::followed_sentence;
+use crate::components::chart_canvas::{canvas_chart, ChartCanvas};
 use crate::components::perf;
 use crate::components::sync::synced_signal;
 use crate::components::theme::use_chart_theme;
@@ -65,7 +65,7 @@ pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl Int
     });
 
     let theme = use_chart_theme();
-    let chart = Memo::new(move |_| ChartSpec::BatchTimeline(figures.with(|f| f.main.clone())));
+    let chart = canvas_chart(Memo::new(move |_| figures.with(|f| f.main.clone())));
     let on_pick = Callback::new(move |(across, down): (f64, f64)| {
         figures.with_untracked(|f| {
             let (from, until) = f.main.window;
@@ -256,16 +256,14 @@ fn Comparison(
     // The canvas is made again only when what is compared changes, not at every new figure.
     let name =
         Memo::new(move |_| figures.with(|f| f.compare.as_ref().map(|(name, _)| name.clone())));
-    let chart = Memo::new(move |_| {
+    let chart = canvas_chart(Memo::new(move |_| {
         figures.with(|f| {
-            ChartSpec::BatchTimeline(
-                f.compare
-                    .as_ref()
-                    .map(|(_, t)| t.clone())
-                    .unwrap_or_default(),
-            )
+            f.compare
+                .as_ref()
+                .map(|(_, t)| t.clone())
+                .unwrap_or_default()
         })
-    });
+    }));
     move || {
         name.get().map(|name| {
             view! {

@@ -18,8 +18,7 @@ use leptos_use_timeout_fn::use_timeout_fn;
 use super::{
     use_held_server, use_lab_link, use_lab_settings_link, HeldServerLink, LabReading, WidgetFrame,
 };
-use crate::charts::ChartSpec;
-use crate::components::chart_canvas::ChartCanvas;
+use crate::components::chart_canvas::{canvas_chart, ChartCanvas};
 use crate::components::lesson::use_progress;
 use crate::components::perf;
 use crate::components::sliced_sweep::{use_sliced_sweep, Publish, RunState};
@@ -122,13 +121,13 @@ pub fn KneeLab(widget: &'static WidgetEmbed, id: String, variant: LabVariant) ->
     }
 
     let theme = use_chart_theme();
-    let chart = |spec: fn(&Figures) -> ChartSpec| Memo::new(move |_| figures.with(spec));
-    let throughput = chart(|f| ChartSpec::ThroughputVsGoodput(f.throughput.clone()));
+    let throughput = canvas_chart(Memo::new(move |_| figures.with(|f| f.throughput.clone())));
     let (main_charts, more) = match variant {
         LabVariant::Full => {
-            let latency = chart(|f| ChartSpec::LatencyVsLoad(f.latency.clone()));
-            let queue = chart(|f| ChartSpec::QueueOverTime(f.queue.clone()));
-            let distribution = chart(|f| ChartSpec::LatencyDistribution(f.distribution.clone()));
+            let latency = canvas_chart(Memo::new(move |_| figures.with(|f| f.latency.clone())));
+            let queue = canvas_chart(Memo::new(move |_| figures.with(|f| f.queue.clone())));
+            let distribution =
+                canvas_chart(Memo::new(move |_| figures.with(|f| f.distribution.clone())));
             (
                 view! {
                     <div class="lab-charts lab-charts-main">
