@@ -109,6 +109,13 @@ impl AnyChart {
     }
 }
 
+/// Two are equal when they hold the one chart: a new chart is a new value, made only when its data changed.
+impl PartialEq for AnyChart {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 impl Chart for AnyChart {
     fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
         self.0.draw(area, style)

@@ -18,9 +18,10 @@ use crate::components::theme::use_chart_projection;
 use crate::views::data_table::folded_table;
 
 /// A chart of one kind as a [`ChartCanvas`] takes it. The memo of its own data keeps a canvas from redrawing when an
-/// update left that chart as it was.
-pub fn canvas_chart<C: Chart + Clone + PartialEq + 'static>(chart: Memo<C>) -> Signal<AnyChart> {
-    Signal::derive(move || AnyChart::new(chart.get()))
+/// update left that chart as it was; this one copies the data once a change, so the canvas's drawing, label and
+/// table read it without copying it again.
+pub fn canvas_chart<C: Chart + Clone + PartialEq + 'static>(chart: Memo<C>) -> Memo<AnyChart> {
+    Memo::new(move |_| AnyChart::new(chart.get()))
 }
 
 /// A chart on a canvas, with its accessible label, data table and download buttons.
