@@ -4,7 +4,6 @@
 //! bytes here, are refused at once in one line, or finish.
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -17,10 +16,12 @@ fn refused(args: &[&str]) -> String {
     refused_within(args, 10)
 }
 
-fn folder(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("goodput-work-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch folder for one test, removed when the test ends, passed or failed.
+fn folder(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("goodput-work-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
@@ -48,7 +49,7 @@ fn course_with_lengths(dir: &std::path::Path, prompt: u32, output: u32) -> Strin
 fn a_scrape_cannot_move_the_cursor_or_forge_a_verdict_line() {
     let dir = folder("escapes");
     let label = write(
-        &dir,
+        dir.path(),
         "label.prom",
         "vllm:num_requests_running{model_name=\"\u{1b}]0;pwned\u{7}\u{9b}2Jx\\nverdict: below the knee\"} 3\n\
          vllm:num_requests_waiting 0\n",
@@ -71,7 +72,7 @@ fn a_scrape_cannot_move_the_cursor_or_forge_a_verdict_line() {
         );
     }
     let malformed = write(
-        &dir,
+        dir.path(),
         "bad.prom",
         "vllm:num_requests_running 3\n\u{1b}[2J\u{1b}[31mverdict: fine\n",
     );
@@ -140,7 +141,7 @@ fn messages_blame_the_flag_typed_and_take_negative_numbers() {
 fn errors_quote_a_file_in_a_short_excerpt_only() {
     let dir = folder("excerpt");
     let big = write(
-        &dir,
+        dir.path(),
         "big.json",
         &format!(
             "{{\"service\": {{\"llm\": {{\"replicas\": \"{}\"}}}}}}",
@@ -172,7 +173,7 @@ fn errors_quote_a_file_in_a_short_excerpt_only() {
 fn a_json_lines_trace_with_a_byte_order_mark_is_read_as_json_lines() {
     let dir = folder("bom");
     let trace = write(
-        &dir,
+        dir.path(),
         "bom.jsonl",
         "\u{feff}{\"arrival_s\": 0, \"prompt_tokens\": 10, \"output_tokens\": 5}\n\
          {\"arrival_s\": 0.5, \"prompt_tokens\": 12, \"output_tokens\": 4}\n",
@@ -199,7 +200,7 @@ fn numbers_that_make_no_physical_sense_are_refused() {
 fn heavy_runs_from_small_inputs_are_refused_up_front_naming_the_input() {
     let dir = folder("budget");
     // Ten-million-token outputs: a few requests are already hours of iterations.
-    let long = course_with_lengths(&dir, 100, 10_000_000);
+    let long = course_with_lengths(dir.path(), 100, 10_000_000);
     let e = refused(&[
         "run",
         "--scenario",
@@ -223,8 +224,8 @@ fn heavy_runs_from_small_inputs_are_refused_up_front_naming_the_input() {
             )
         })
         .collect();
-    let trace = write(&dir, "sequential.jsonl", &lines);
-    let medium = course_with_lengths(&dir, 100, 1000);
+    let trace = write(dir.path(), "sequential.jsonl", &lines);
+    let medium = course_with_lengths(dir.path(), 100, 1000);
     let e = refused(&["run", "--scenario", &medium, "--trace", &trace]);
     assert!(
         e.contains("sequential.jsonl: makes too much work to simulate: 1000 requests"),
@@ -285,7 +286,8 @@ fn a_huge_fleet_is_refused_before_calibrating() {
 #[test]
 fn one_file_named_more_times_than_a_calibration_takes_is_refused_before_reading() {
     // A file that is not there: were any read before the count, the error would be that it cannot be read.
-    let missing = folder("inputs-counted").join("not-there.json");
+    let dir = folder("inputs-counted");
+    let missing = dir.path().join("not-there.json");
     let missing = missing.to_str().unwrap();
     let mut args = vec!["calibrate"];
     args.extend(std::iter::repeat_n(missing, 40));
@@ -305,11 +307,10 @@ fn a_trace_longer_than_a_run_replays_is_refused_before_it_is_parsed() {
     for _ in 0..10_000_002 {
         text.push_str("0,1,1\n");
     }
-    let trace = write(&dir, "long.csv", &text);
+    let trace = write(dir.path(), "long.csv", &text);
     drop(text);
     let e = refused(&["run", "--trace", &trace]);
     assert!(e.ends_with("long.csv has 10000003 lines, more than the 10000000 requests a run replays (replay a part, or sample it)"), "{e}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -341,14 +342,14 @@ fn what_calibrate_and_run_echo_from_a_file_cannot_act_on_the_terminal() {
             },
         }],
     });
-    let report = write(&dir, "benchmarks.json", &report.to_string());
+    let report = write(dir.path(), "benchmarks.json", &report.to_string());
     let scenario = write(
-        &dir,
+        dir.path(),
         "scenario.json",
         "{\"service\": {\"llm\": {\"replicas\": \"\u{1b}[2J\u{1b}]0;pwned\u{7}\"}}}",
     );
     let trace = write(
-        &dir,
+        dir.path(),
         "trace.jsonl",
         "{\"arrival_s\": 0, \"prompt_tokens\": \"\u{1b}[31m\u{9b}2J\", \"output_tokens\": 5}\n",
     );
