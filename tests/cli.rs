@@ -176,7 +176,11 @@ fn a_printed_preset_run_as_a_scenario_file_gives_the_preset_s_results() {
         String::from_utf8(from_preset.stdout).unwrap()
     );
     // A file, and flags on top of it, sweep the same way.
-    let path = std::env::temp_dir().join(format!("goodput-distserve-{}.json", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("goodput-distserve-")
+        .tempdir()
+        .unwrap();
+    let path = scratch.path().join("distserve.json");
     std::fs::write(&path, &printed.stdout).unwrap();
     let file = path.to_str().unwrap();
     let common = [
@@ -203,7 +207,6 @@ fn a_printed_preset_run_as_a_scenario_file_gives_the_preset_s_results() {
     .concat());
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
     assert_eq!(a.stdout, b.stdout);
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -12,8 +12,12 @@ use synthetic_server::synthetic_result;
 
 #[test]
 fn the_command_prints_a_scenario_run_accepts_and_the_report_on_standard_error() {
-    let dir = std::env::temp_dir().join(format!("goodput-calibrate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends, passed or failed.
+    let scratch = tempfile::Builder::new()
+        .prefix("goodput-calibrate-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let light = dir.join("rate-0.1.json");
     let heavier = dir.join("rate-0.3.json");
     std::fs::write(&light, synthetic_result(0.1, 300, 1, true)).unwrap();
@@ -70,7 +74,6 @@ fn the_command_prints_a_scenario_run_accepts_and_the_report_on_standard_error() 
     let line = String::from_utf8(missing.stderr).unwrap();
     assert_eq!(line.lines().count(), 1, "{line}");
     assert!(line.starts_with("goodput-sim: cannot read"), "{line}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn data_path(path: &str) -> String {

@@ -309,8 +309,12 @@ fn help_documents_the_finite_flags() {
 
 #[test]
 fn empirical_lengths_can_come_from_a_file_beside_the_scenario() {
-    let dir = std::env::temp_dir().join(format!("goodput-lengths-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends, passed or failed.
+    let scratch = tempfile::Builder::new()
+        .prefix("goodput-lengths-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     std::fs::write(dir.join("prompts.txt"), "# prompt lengths\n100\n\n300\n").unwrap();
     let preset = sim(&["scenario", "--preset", "distserve"], b"");
     let mut scenario: serde_json::Value = serde_json::from_slice(&preset.stdout).unwrap();
@@ -345,5 +349,4 @@ fn empirical_lengths_can_come_from_a_file_beside_the_scenario() {
         e.contains("prompts.txt line 2") && !e.contains("lots"),
         "{e}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -49,8 +49,12 @@ fn metrics_prints_the_four_signals_and_the_verdict_of_each_sample_page() {
 
 #[test]
 fn metrics_refuses_bad_pages_with_one_line_naming_the_line() {
-    let dir = std::env::temp_dir().join(format!("goodput-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends, passed or failed.
+    let scratch = tempfile::Builder::new()
+        .prefix("goodput-cli-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let broken = dir.join("broken.prom");
     std::fs::write(
         &broken,
@@ -72,7 +76,6 @@ fn metrics_refuses_bad_pages_with_one_line_naming_the_line() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(expected), "{err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Serves `body` to every request on a random local port, as a stand-in vLLM server; returns the port.
@@ -261,8 +264,12 @@ fn ttft_p99(earlier: Option<&str>, later: &str) -> String {
 
 #[test]
 fn metrics_reads_two_scrapes_as_the_window_and_prints_it_as_text_or_json() {
-    let dir = std::env::temp_dir().join(format!("goodput-cli-window-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends, passed or failed.
+    let scratch = tempfile::Builder::new()
+        .prefix("goodput-cli-window-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let (earlier, later) = (dir.join("t0.prom"), dir.join("t1.prom"));
     std::fs::write(&earlier, page_of(10_000, 0)).unwrap();
     std::fs::write(&later, page_of(10_000, 60)).unwrap();
@@ -355,7 +362,6 @@ fn metrics_reads_two_scrapes_as_the_window_and_prints_it_as_text_or_json() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(expected), "{args:?}: {err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
