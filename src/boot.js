@@ -4,7 +4,10 @@
 //    picked dark never sees a light page flash first;
 //  - hides the article of a presentation address until the presentation takes over (style/present.css shows it
 //    anyway after a few seconds, should the wasm never arrive);
-//  - tells the service worker which on-demand modules came before it took control (below).
+//  - tells the service worker which on-demand modules came before it took control (below);
+//  - starts the page's wasm downloading (tools/harden-page.mjs names it in a <meta>), except on an address that opens
+//    on the knee lab: there the lab's worker draws the lab's first screen first, and the page's wasm waits for that
+//    (below).
 (function () {
   var root = document.documentElement;
   root.classList.add('js');
@@ -36,5 +39,120 @@
     } catch (unsupported) {
       // A browser without resource timing by type: what loads before the worker is fetched again when next needed.
     }
+  }
+  var pageWasm = document.querySelector('meta[name="goodput-page-wasm"]');
+  var preloadPage = function () {
+    if (!pageWasm) return;
+    var link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'fetch';
+    link.type = 'application/wasm';
+    link.crossOrigin = 'anonymous';
+    link.integrity = pageWasm.getAttribute('data-integrity');
+    link.href = pageWasm.content;
+    document.head.appendChild(link);
+  };
+  var lab = document.querySelector('meta[name="goodput-lab-first"]');
+  var opensOnLab = false;
+  try {
+    opensOnLab = !!lab && decodeURIComponent(window.location.hash.slice(1)) === lab.content;
+  } catch (malformed) {
+    // A fragment that is not valid percent-encoding names no element.
+  }
+  if (opensOnLab && !root.classList.contains('present-pending') && window.Worker && window.Blob) {
+    window.goodputHeld = firstLabScreen(lab.content, lab.getAttribute('data-settings'));
+  } else {
+    preloadPage();
+  }
+
+  // The knee lab's first screen, drawn by `lab-worker` (src/bin/lab-worker/) from the lesson's settings and the
+  // address's: on a slow link the page's wasm and the lab's module take seconds (half a megabyte), the worker a
+  // third of that. Its pictures replace the lab's static ones, and a plain load slider (written by the page build,
+  // hidden until now) moves them, writing the load into the address as the full lab does, which reads it when it
+  // takes the island over. Resolves once the worker's wasm is in (or it failed, or after 5 s): the page's own module
+  // waits for that before it fetches the page's wasm, so the two do not share the link.
+  function firstLabScreen(id, settings) {
+    var release;
+    var held = new Promise(function (resolve) { release = resolve; });
+    window.setTimeout(release, 5000);
+    var name = (document.querySelector('meta[name="goodput-lab-worker"]') || {}).content || 'lab-worker';
+    var url = function (file) { return JSON.stringify(new URL(file, document.baseURI).href); };
+    var script = 'const waiting=[];self.onmessage=(e)=>waiting.push(e);importScripts(' + url(name + '.js') + ');' +
+      'wasm_bindgen({module_or_path:' + url(name + '_bg.wasm') + '}).then(()=>{postMessage(["ready"]);' +
+      'waiting.forEach((e)=>self.onmessage(e));},' +
+      '(e)=>postMessage(["failed",String(e)]));';
+    var worker;
+    try {
+      worker = new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
+    } catch (refused) {
+      release();
+      return held;
+    }
+    var narrow = window.matchMedia('(max-width: 600px)').matches;
+    var theme = root.getAttribute('data-theme') ||
+      (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+    var asked = 0;
+    var ask = function (load) {
+      asked += 1;
+      worker.postMessage(['draw', settings, window.location.search, load, narrow ? '360' : '720',
+        narrow ? '330' : '360', theme === 'high-contrast' ? 'contrast' : theme, String(asked)]);
+    };
+    var stop = function () { worker.terminate(); release(); };
+    var latest = null;
+    var wired = false;
+    // Draws the latest answer into the island once it is parsed; false when the full lab has taken the island over.
+    var show = function () {
+      var slider = document.getElementById(id + '-first-load');
+      if (!slider) return !wired;
+      if (!latest) return true;
+      var parts = latest;
+      latest = null;
+      var figures = slider.closest('section').querySelectorAll('.chart-static');
+      for (var i = 0; i < 2 && i < figures.length; i += 1) {
+        var img = figures[i].querySelector('img');
+        var table = figures[i].querySelector('.chart-data table');
+        figures[i].querySelectorAll('source').forEach(function (source) { source.remove(); });
+        // A data: address, which the page's policy allows for images (it allows no blob: image).
+        img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(parts[5 + 3 * i]);
+        img.alt = parts[6 + 3 * i];
+        if (table) table.outerHTML = parts[7 + 3 * i];
+      }
+      if (!wired) {
+        wired = true;
+        slider.value = parts[2];
+        slider.parentNode.hidden = false;
+        slider.addEventListener('input', function () { ask(slider.value); });
+        new MutationObserver(function (changes, observer) {
+          if (!slider.isConnected) { observer.disconnect(); stop(); }
+        }).observe(slider.closest('[data-module]'), { childList: true, subtree: true });
+        window.requestAnimationFrame(function () { window.performance.mark('lab:first-live'); });
+        release();
+      } else if (parts[1] === String(asked)) {
+        var query = parts[3];
+        window.history.replaceState(window.history.state, '',
+          window.location.pathname + (query ? '?' + query : '') + window.location.hash);
+      }
+      slider.setAttribute('aria-valuetext', parts[2] + '% of saturation');
+      slider.nextElementSibling.textContent = parts[2] + '%';
+      return true;
+    };
+    worker.onerror = stop;
+    worker.onmessage = function (event) {
+      var parts = event.data;
+      // Its wasm is in: the page's may come now, while the worker runs its first pass.
+      if (parts[0] === 'ready') return release();
+      if (parts[0] !== 'drawn') {
+        // Refused (the learner's own server), unreadable, failed or crashed: the full lab will say what it can.
+        stop();
+        return;
+      }
+      // An answer to an older question than the slider's last is dropped.
+      if (wired && parts[1] !== String(asked)) return;
+      latest = parts;
+      if (!show()) stop();
+    };
+    document.addEventListener('DOMContentLoaded', function () { if (!show()) stop(); });
+    ask('');
+    return held;
   }
 })();

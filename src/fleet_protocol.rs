@@ -138,28 +138,6 @@ pub enum FromWorker {
     Crashed(String),
 }
 
-/// The wire's word for a theme.
-fn theme_key(theme: ChartTheme) -> &'static str {
-    match theme {
-        ChartTheme::Light => "light",
-        ChartTheme::Dark => "dark",
-        ChartTheme::HighContrast => "contrast",
-    }
-}
-
-fn pick<T: Copy>(
-    fields: &mut Fields<'_>,
-    name: &str,
-    all: &[T],
-    key: fn(T) -> &'static str,
-) -> Result<T, ProtocolError> {
-    let text = fields.text(name)?;
-    all.iter()
-        .copied()
-        .find(|item| key(*item) == text)
-        .ok_or_else(|| fields.error(name, &format!("is {text:?}, which it does not know")))
-}
-
 impl ToWorker {
     /// The message on the wire.
     pub fn encode(&self) -> Vec<String> {
@@ -185,7 +163,7 @@ impl ToWorker {
             width.to_string(),
             height.to_string(),
             projection.to_string(),
-            theme_key(*theme).to_owned(),
+            theme.key().to_owned(),
             request.to_string(),
         ]
     }
@@ -204,23 +182,18 @@ impl ToWorker {
                 fields.kind
             )));
         }
-        let themes = [
-            ChartTheme::Light,
-            ChartTheme::Dark,
-            ChartTheme::HighContrast,
-        ];
         let message = ToWorker::Draw {
             settings: FleetSettings {
-                policy: pick(&mut fields, "policy", &Policy::ALL, Policy::key)?,
-                route: pick(&mut fields, "router", &Route::ALL, Route::key)?,
+                policy: fields.pick("policy", &Policy::ALL, Policy::key)?,
+                route: fields.pick("router", &Route::ALL, Route::key)?,
                 start_up_delay: fields.number("start-up delay")?,
-                shape: pick(&mut fields, "traffic", &Shape::ALL, Shape::key)?,
+                shape: fields.pick("traffic", &Shape::ALL, Shape::key)?,
             },
             at: fields.number("time")?,
             width: fields.number("width")?,
             height: fields.number("height")?,
             projection: fields.number("projection")?,
-            theme: pick(&mut fields, "theme", &themes, theme_key)?,
+            theme: fields.pick("theme", &ChartTheme::ALL, ChartTheme::key)?,
             request: fields.number("request number")?,
         };
         fields.end()?;

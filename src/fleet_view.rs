@@ -365,24 +365,7 @@ pub fn write_table(m: &mut HtmlWriter, table: &DataTable, caption: &str) {
             ("class", "scroll-x"),
         ];
         m.element("div", &region, |m| {
-            m.element("table", &[], |m| {
-                m.element("thead", &[], |m| {
-                    m.element("tr", &[], |m| {
-                        for heading in &table.header {
-                            m.text_element("th", &[("scope", "col")], heading);
-                        }
-                    });
-                });
-                m.element("tbody", &[], |m| {
-                    for row in &table.rows {
-                        m.element("tr", &[], |m| {
-                            for cell in row {
-                                m.text_element("td", &[], cell);
-                            }
-                        });
-                    }
-                });
-            });
+            m.data_table(table);
         });
     });
 }

@@ -3,6 +3,7 @@
 //! answer, in the server worker (`crate::cluster::reader_view`), and the Ask box's, in the teacher's worker
 //! (`goodput_teacher`).
 
+use crate::charts::DataTable;
 use crate::lesson::Html;
 
 /// Text escaped for element content.
@@ -101,6 +102,28 @@ impl HtmlWriter {
     }
 
     /// The HTML written so far.
+    /// A chart's data as a `<table>` (headings in `<th scope="col">`, each row's cells in `<td>`).
+    pub fn data_table(&mut self, table: &DataTable) -> &mut Self {
+        self.element("table", &[], |m| {
+            m.element("thead", &[], |m| {
+                m.element("tr", &[], |m| {
+                    for heading in &table.header {
+                        m.text_element("th", &[("scope", "col")], heading);
+                    }
+                });
+            });
+            m.element("tbody", &[], |m| {
+                for row in &table.rows {
+                    m.element("tr", &[], |m| {
+                        for cell in row {
+                            m.text_element("td", &[], cell);
+                        }
+                    });
+                }
+            });
+        })
+    }
+
     pub fn finish(self) -> String {
         self.out
     }

@@ -15,7 +15,8 @@
 //!   projected screens, with its keys, URL and window-sync protocol;
 //! - [`server_protocol`]: the messages between the page and its `server-worker`, typed both ways;
 //!   [`fleet_protocol`], its `fleet-worker`'s, whose day [`fleet_view`] simulates and draws as HTML; and
-//!   [`teacher_protocol`], the Ask box's with its `teacher-worker`;
+//!   [`teacher_protocol`], the Ask box's with its `teacher-worker`; [`lab_protocol`], the `lab-worker`'s, which
+//!   draws the knee lab's first screen ([`lab_view`]) for an address that opens on it, before the page's wasm runs;
 //! - the Ask box's answers are `goodput-teacher`'s, in its worker; the lesson's passages it ranks are cut by
 //!   `goodput-lesson` ([`lesson::passages`]), as the lesson compiler cuts them to check answers against;
 //! - [`views`]: each island's markup written once, a Leptos component the build renders to HTML and the page
@@ -35,6 +36,8 @@ pub mod fleet_protocol;
 pub mod fleet_view;
 pub mod html_writer;
 pub mod lab;
+pub mod lab_protocol;
+pub mod lab_view;
 pub mod lesson;
 pub mod presentation;
 pub mod printable;

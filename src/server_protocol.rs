@@ -238,6 +238,20 @@ impl<'a> Fields<'a> {
             .map_err(|_| self.error(name, &format!("is {text:?}, not a number")))
     }
 
+    /// The one of `all` whose `key` the field is.
+    pub(crate) fn pick<T: Copy>(
+        &mut self,
+        name: &str,
+        all: &[T],
+        key: fn(T) -> &'static str,
+    ) -> Result<T, ProtocolError> {
+        let text = self.text(name)?;
+        all.iter()
+            .copied()
+            .find(|item| key(*item) == text)
+            .ok_or_else(|| self.error(name, &format!("is {text:?}, which it does not know")))
+    }
+
     fn positive(&mut self, name: &str) -> Result<f64, ProtocolError> {
         let value: f64 = self.number(name)?;
         if value.is_finite() && value > 0.0 {

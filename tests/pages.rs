@@ -260,3 +260,46 @@ fn the_widgets_carry_their_settings_and_the_lab_draws_its_curves_as_pictures() {
     assert!(body.contains("(from the slow tail) waited"));
     assert!(body.contains("step time = 5.5 ms + 12 µs × prefill tokens"));
 }
+
+#[test]
+fn an_address_that_opens_on_the_lab_gets_its_first_screen_from_the_worker_as_the_build_drew_it() {
+    // The head names the lab's anchor and carries its settings, for src/boot.js to read before the body arrives.
+    let shown = lesson_page();
+    let metas = tags_with(&shown.head, "name=\"goodput-lab-first\"");
+    assert_eq!(metas.len(), 1, "{}", shown.head);
+    let (id, settings) = (&metas[0]["content"], &metas[0][markup::SETTINGS]);
+    assert_eq!(id, "knee-lab");
+    let island = tags_with(&shown.body, &format!("{}=\"{id}\"", markup::WIDGET_ID));
+    assert_eq!(&island[0][markup::SETTINGS], settings);
+    // Its slider, hidden until the worker has drawn, starts at the lesson's load within the full lab's range.
+    let slider = &tags_with(&shown.body, &format!("id=\"{id}-first-load\""))[0];
+    assert_eq!(
+        (
+            &slider["type"][..],
+            &slider["min"][..],
+            &slider["max"][..],
+            &slider["value"][..]
+        ),
+        ("range", "85", "100", "85")
+    );
+    assert!(shown
+        .body
+        .contains("<div class=\"lab-load lab-first\" hidden>"));
+    // The worker's pictures say what the build's say: the same sweep, run to the end, at the same load.
+    let mut lab = goodput::lab_view::EarlyLab::start(settings, "").unwrap();
+    while !lab.converged() {
+        lab.run_pass();
+    }
+    let drawn = lab
+        .draw(None, "", (720, 360), goodput::charts::ChartTheme::Light, 1)
+        .unwrap()
+        .encode();
+    for summary in [&drawn[6], &drawn[9]] {
+        assert!(
+            shown.body.contains(&format!("alt=\"{summary}\"")),
+            "the static page has no picture saying {summary:?}"
+        );
+    }
+    // Pages without a knee lab name none.
+    assert!(!page("index.html").head.contains("goodput-lab-first"));
+}

@@ -28,7 +28,13 @@ const KEPT_FROM_EVERY_WASM: [&str; 4] = [
 ];
 
 /// The members built for the browser: the page and its web workers.
-const WASM_MEMBERS: [&str; 4] = ["goodput", "fleet-worker", "server-worker", "teacher-worker"];
+const WASM_MEMBERS: [&str; 5] = [
+    "goodput",
+    "fleet-worker",
+    "lab-worker",
+    "server-worker",
+    "teacher-worker",
+];
 
 /// Every path from `package` to a package of `names` in its normal (not build, not dev) dependency graph for the
 /// browser, as `goodput → goodput-calibrate → nalgebra`.
@@ -83,7 +89,7 @@ fn paths_to(package: &str, target: Option<&str>, names: &[&str]) -> Vec<String> 
 }
 
 #[test]
-fn the_page_and_the_fleet_worker_link_no_solver_csv_reader_or_stemmer() {
+fn the_page_and_the_fleet_and_lab_workers_link_no_solver_csv_reader_or_stemmer() {
     // The check sees real edges: the workers that calibrate and answer questions do link them.
     assert!(
         wasm_paths_to("server-worker", &KEPT_FROM_THE_PAGE)
@@ -95,7 +101,7 @@ fn the_page_and_the_fleet_worker_link_no_solver_csv_reader_or_stemmer() {
             .contains(&"teacher-worker → goodput-teacher → rust-stemmers".to_owned()),
         "the dependency scan finds the stemmer in the teacher's worker"
     );
-    for package in ["goodput", "fleet-worker"] {
+    for package in ["goodput", "fleet-worker", "lab-worker"] {
         let paths = wasm_paths_to(package, &KEPT_FROM_THE_PAGE);
         assert!(
             paths.is_empty(),

@@ -1,6 +1,9 @@
 // Trunk post-build step (run by tools/post-build.sh): make the built index.html safe to serve from a static host.
 //  - Trunk's inline loader fetches the wasm itself, so the integrity of the wasm's <link rel="preload"> would not
 //    apply to it: the loader gets the same integrity for its own fetch.
+//  - That preload becomes a <meta name="goodput-page-wasm"> with the same address and integrity, from which
+//    src/boot.js preloads the wasm, except on an address that opens on the knee lab, where the lab's worker draws
+//    first (a <link> in the page would fetch it at once, sharing a slow link with that worker).
 //  - A Content-Security-Policy <meta> (a static host sets no headers): no 'unsafe-inline', no 'unsafe-eval'; wasm by
 //    'wasm-unsafe-eval'; every inline script (Trunk's loader, and under `trunk serve` its reload script) by the
 //    sha256 of this build's text, which changes with every build's asset hashes.
@@ -48,6 +51,8 @@ const [, wasmHref, wasmIntegrity] = preload;
 const loaderArgument = `module_or_path: '${wasmHref}'`;
 if (!html.includes(loaderArgument)) fail(`${file}: Trunk's loader no longer reads \`${loaderArgument}\``);
 html = html.replace(loaderArgument, `module_or_path: fetch('${wasmHref}', { integrity: '${wasmIntegrity}' })`);
+const preloadLink = html.match(/<link rel="preload" href="[^"]+\.wasm"[^>]*>/)[0];
+html = html.replace(preloadLink, '');
 
 // The browser hashes an inline script's text exactly as it stands between the tags.
 const scriptHashes = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
@@ -61,5 +66,6 @@ const charset = '<meta charset="utf-8" />';
 if (!html.includes(charset)) fail(`${file} lacks \`${charset}\`, after which the policy goes`);
 if (html.includes('http-equiv="Content-Security-Policy"')) fail(`${file} already has a policy`);
 // First in <head>: a policy only governs what comes after it.
-html = html.replace(charset, `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+html = html.replace(charset, `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`
+  + `\n    <meta name="goodput-page-wasm" content="${wasmHref}" data-integrity="${wasmIntegrity}" />`);
 await writeFile(file, html);

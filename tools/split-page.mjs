@@ -255,11 +255,13 @@ await mkdir(work, { recursive: true });
   html = html.replace(glueTag, `${glueTag.replace(glueIntegrity, integrity(glue))}\n    ${loaderTag}`)
     .replaceAll(wasmIntegrity, integrity(wasm));
   // First in Trunk's script that starts the page: what the address opens on is asked for once the page is parsed,
-  // while the page's wasm downloads (a module script runs after parsing; the loader is already preloaded).
+  // while the page's wasm downloads (a module script runs after parsing; the loader is already preloaded). On an
+  // address that opens on the knee lab, both wait until the lab's worker has drawn its first screen (src/boot.js
+  // holds them with `goodputHeld`), so that the worker has the link to itself.
   const startScript = '<script type="module">';
   if (!html.includes(startScript)) fail(`${page} has no <script type="module"> that starts the page`);
   html = html.replace(startScript,
-    `${startScript}\nimport { prefetchAddressed } from './${loaderName}';\nprefetchAddressed();`);
+    `${startScript}\nimport { prefetchAddressed } from './${loaderName}';\nawait window.goodputHeld;\nprefetchAddressed();`);
   await writeFile(page, html);
   console.error(`split-page: the page's wasm ${wasm.length} bytes, ${modules.length} modules on demand, loader ${loaderName}`);
 }

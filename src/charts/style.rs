@@ -37,6 +37,24 @@ pub enum ChartTheme {
     HighContrast,
 }
 
+impl ChartTheme {
+    /// Every theme, in the picker's order.
+    pub const ALL: [ChartTheme; 3] = [
+        ChartTheme::Light,
+        ChartTheme::Dark,
+        ChartTheme::HighContrast,
+    ];
+
+    /// Its word in the workers' messages.
+    pub fn key(self) -> &'static str {
+        match self {
+            ChartTheme::Light => "light",
+            ChartTheme::Dark => "dark",
+            ChartTheme::HighContrast => "contrast",
+        }
+    }
+}
+
 /// Colours by role, so a chart asks for "the p99 colour" and the theme decides what that is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Palette {

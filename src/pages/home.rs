@@ -39,6 +39,7 @@ pub fn home_page(lessons: &[Lesson]) -> Page {
         title: "goodput · an interactive course on LLM serving latency".into(),
         description: None,
         base: None,
+        head: String::new(),
         kind: "home",
         body,
     }
@@ -63,6 +64,7 @@ pub fn not_found_page() -> Page {
         title: "Not found · goodput".into(),
         description: None,
         base: Some("../../"),
+        head: String::new(),
         kind: "not-found",
         body,
     }

@@ -29,12 +29,29 @@ pub fn lesson_page(lesson: &'static Lesson) -> Result<(Page, Vec<Asset>), PagesE
         title: format!("{} · goodput", lesson.meta.title),
         description: Some(lesson.meta.summary.clone()),
         base: Some("../../"),
+        head: lab_first_meta(lesson),
         kind: "lesson",
         // The page's base is the site root (so its assets resolve at any depth); an in-page link must then name
         // the page, or it would lead to the home page.
         body: body.replace(" href=\"#", &format!(" href=\"lessons/{slug}/#")),
     };
     Ok((page, computed.assets()))
+}
+
+/// The `<meta>` naming the lesson's (first) knee lab for `src/boot.js` ([`widgets::lab_first_meta`]); none without
+/// one.
+fn lab_first_meta(lesson: &Lesson) -> String {
+    lesson
+        .blocks
+        .iter()
+        .enumerate()
+        .find_map(|(index, block)| match block {
+            Block::Widget(widget) => {
+                widgets::lab_first_meta(widget, &widgets::widget_id(widget, index))
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// What the build works out for a lesson's widgets and chart predictions before writing it.

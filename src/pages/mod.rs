@@ -62,6 +62,8 @@ pub struct Page {
     pub description: Option<String>,
     /// `<base href>` back to the site root, for pages below it.
     pub base: Option<&'static str>,
+    /// Elements for the head, after the `<title>` and before the stylesheet and the boot script (which reads them).
+    pub head: String,
     /// `data-page` on `<body>`: what the wasm finds there.
     pub kind: &'static str,
     /// Everything inside `<body>`.

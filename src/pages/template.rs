@@ -71,9 +71,10 @@ impl PageTemplate {
             .map(|href| format!("<base href=\"{href}\">"))
             .unwrap_or_default();
         format!(
-            "{}{base}{head}<title>{}</title>{} data-page=\"{}\">\n{}\n{}",
+            "{}{base}{head}<title>{}</title>{}{} data-page=\"{}\">\n{}\n{}",
             self.before_head,
             escape_text(&page.title),
+            page.head,
             self.after_title_until_body,
             page.kind,
             page.body,
@@ -96,6 +97,7 @@ mod tests {
             title: "Latency & SLOs · goodput".into(),
             description: Some("Why \"p99\" tears away.".into()),
             base: Some("../../"),
+            head: String::new(),
             kind: "lesson",
             body: "<main>Hello</main>".into(),
         };

@@ -18,8 +18,12 @@ use leptos::tachys::html::InertElement;
 /// What a widget's fallback shows, worked out before the page is written.
 #[derive(Debug)]
 pub enum WidgetFallback {
-    /// The knee lab or the goodput chart: its charts at the lesson's settings.
-    Charts(Vec<Picture>),
+    /// The knee lab or the goodput chart: its charts at the lesson's settings, and for the knee lab the range and
+    /// value of the load slider its first screen gets before the page's wasm runs (`src/boot.js`).
+    Charts {
+        pictures: Vec<Picture>,
+        first_load: Option<FirstLoad>,
+    },
     /// The sizer: its arithmetic at its starting inputs.
     Arithmetic(Vec<String>),
     /// The metrics reader: nothing to compute.
@@ -43,7 +47,7 @@ impl WidgetFallback {
     /// The files the fallback refers to.
     pub fn assets(&self) -> Vec<Asset> {
         match self {
-            WidgetFallback::Charts(pictures) => {
+            WidgetFallback::Charts { pictures, .. } => {
                 pictures.iter().flat_map(|p| p.files.clone()).collect()
             }
             WidgetFallback::Timeline { picture, .. } => picture.files.to_vec(),
@@ -67,7 +71,8 @@ pub fn widget_id(widget: &WidgetEmbed, index: usize) -> String {
 pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, PagesError> {
     Ok(match widget.name {
         WidgetName::KneeLab | WidgetName::GoodputChart => {
-            let figures = lab_figures(widget)?;
+            let (settings, _) = LabSettings::from_directive(&widget.settings);
+            let figures = lab_figures(widget, &settings)?;
             let mut charts = vec![(
                 "throughput",
                 AnyChart::new(figures.throughput.clone()),
@@ -89,7 +94,16 @@ pub fn fallback(widget: &WidgetEmbed, stem: &str) -> Result<WidgetFallback, Page
                     pictures::draw(&format!("{stem}-{name}"), spec, caption)
                 })
                 .collect::<Result<_, _>>()?;
-            WidgetFallback::Charts(pictures)
+            let (lowest, highest) = settings.load_range_percent();
+            let first_load = (widget.name == WidgetName::KneeLab).then(|| FirstLoad {
+                lowest,
+                highest,
+                percent: settings.effective_load_percent(),
+            });
+            WidgetFallback::Charts {
+                pictures,
+                first_load,
+            }
         }
         WidgetName::LittlesLawSizer => {
             let input =
@@ -178,9 +192,16 @@ const TIMELINE_SIZE: pictures::Sizes = pictures::Sizes {
     narrow: (360, 480),
 };
 
-/// The lab's figures at the lesson's settings, from the same sweep the page runs, run to the end.
-fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
-    let (settings, _) = LabSettings::from_directive(&widget.settings);
+/// The knee lab's load slider before the page's wasm runs: its range and starting value, percent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FirstLoad {
+    pub lowest: u32,
+    pub highest: u32,
+    pub percent: u32,
+}
+
+/// The lab's figures at the widget's `settings`, from the same sweep the page runs, run to the end.
+fn lab_figures(widget: &WidgetEmbed, settings: &LabSettings) -> Result<Figures, PagesError> {
     // As in the page: the sweep covers every load; the settings' own load picks the point the readouts describe.
     let sweep_settings = LabSettings {
         load_percent: 100,
@@ -193,7 +214,7 @@ fn lab_figures(widget: &WidgetEmbed) -> Result<Figures, PagesError> {
         sweep.step(u64::MAX);
     }
     let points: Vec<_> = sweep.points().collect();
-    Ok(Figures::new(&settings, &points))
+    Ok(Figures::new(settings, &points))
 }
 
 /// The widget's island: its frame ([`goodput::views::widget_frame`], the live widget's) around the fallback.
@@ -219,7 +240,7 @@ pub fn write_widget(
         (islands::SETTINGS, settings.as_str()),
     ]);
     let mut body = HtmlWriter::new();
-    write_fallback(&mut body, widget.name, fallback);
+    write_fallback(&mut body, widget.name, id, fallback);
     let body = InertElement::new(body.finish());
     let id = id.to_owned();
     super::write_island(
@@ -229,7 +250,7 @@ pub fn write_widget(
     );
 }
 
-fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallback) {
+fn write_fallback(m: &mut HtmlWriter, name: WidgetName, id: &str, fallback: &WidgetFallback) {
     let (without_js, what) = match name {
         WidgetName::KneeLab => (
             "A picture of the lab at the lesson's settings. The live lab — sliders, four charts, the simulated /metrics — needs JavaScript.",
@@ -265,12 +286,18 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
         );
     });
     match fallback {
-        WidgetFallback::Charts(pictures) => {
+        WidgetFallback::Charts {
+            pictures,
+            first_load,
+        } => {
             m.element("div", &[("class", "lab-charts lab-charts-static")], |m| {
                 for picture in pictures {
                     pictures::write_figure(m, picture);
                 }
             });
+            if let Some(first_load) = first_load {
+                write_first_load(m, id, first_load);
+            }
         }
         WidgetFallback::Arithmetic(lines) => {
             m.element("ol", &[("class", "sizer-arithmetic")], |m| {
@@ -303,4 +330,58 @@ fn write_fallback(m: &mut HtmlWriter, name: WidgetName, fallback: &WidgetFallbac
         }
         WidgetFallback::Note => {}
     }
+}
+
+/// The knee lab's first load slider: hidden until `src/boot.js` has the lab's first screen drawn by the lab's
+/// worker (on an address that opens on the lab, before the page's wasm has arrived), then it moves those pictures.
+/// The full lab replaces it, reading the load it left in the address.
+fn write_first_load(m: &mut HtmlWriter, id: &str, load: &FirstLoad) {
+    let input = format!("{id}-first-load");
+    let percent = load.percent.to_string();
+    m.element("div", &[("class", "lab-load lab-first"), ("hidden", "")], |m| {
+        m.text_element("label", &[("for", input.as_str())], "Offered load");
+        m.void(
+            "input",
+            &[
+                ("id", input.as_str()),
+                ("type", "range"),
+                ("min", &load.lowest.to_string()),
+                ("max", &load.highest.to_string()),
+                ("step", "1"),
+                ("value", percent.as_str()),
+                ("aria-valuetext", &format!("{percent}% of saturation")),
+            ],
+        );
+        m.text_element(
+            "output",
+            &[("for", input.as_str()), ("class", "lab-load-value")],
+            &format!("{percent}%"),
+        );
+        m.text_element(
+            "p",
+            &[("class", "lab-first-note")],
+            "The rest of the lab — its other controls, charts and the simulated /metrics — is still loading.",
+        );
+    });
+}
+
+/// The `<meta>` that tells `src/boot.js` which anchor opens on the knee lab (`widget`, whose island is `id`) and
+/// the lesson's settings for it, so that on such an address it can have the lab's worker draw the lab's first
+/// screen before the page's wasm has arrived.
+pub fn lab_first_meta(widget: &WidgetEmbed, id: &str) -> Option<String> {
+    (widget.name == WidgetName::KneeLab).then(|| {
+        let mut m = HtmlWriter::new();
+        m.void(
+            "meta",
+            &[
+                ("name", "goodput-lab-first"),
+                ("content", id),
+                (
+                    islands::SETTINGS,
+                    &islands::encode_settings(&widget.settings),
+                ),
+            ],
+        );
+        m.finish()
+    })
 }

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { siteUnderTest, waitForApp, liveWidget } from './harness.mjs';
+import { axeViolations, siteUnderTest, waitForApp, liveWidget } from './harness.mjs';
 
 const LESSON_PATH = 'lessons/latency-throughput-slos/';
 const site = siteUnderTest();
@@ -140,6 +140,64 @@ test('a link to #knee-lab asks for the lab\'s pictures before its code, and show
   const firstModule = asked.indexOf('module');
   assert.ok(firstModule > 0, `no module asked for after a picture: ${asked}`);
   assert.deepEqual(asked.slice(0, firstModule), ['picture', 'picture'], `asked for in this order: ${asked}`);
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
+
+// On a slow link a link to the lab waits seconds for the page's wasm and the lab's module (BENCHMARKS.md). Its worker
+// (src/bin/lab-worker/, started by src/boot.js) draws the lab's first screen first, with a load slider that works,
+// while the page's wasm waits; the full lab then takes the island over at the load the learner left. Here the page's
+// wasm is held back until the test has moved that slider.
+test('a link to #knee-lab draws the lab\'s first screen from its worker, whose slider works before the page\'s wasm', async () => {
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  const order = [];
+  const { page, context, problems } = await site.open(`${LESSON_PATH}#knee-lab`, undefined, {
+    before: async (page) => {
+      page.on('requestfinished', (request) => {
+        if (/\/lab-worker-[^/]*_bg\.wasm$/.test(request.url())) order.push('the worker\'s wasm arrived');
+      });
+      await page.route(/\/goodput-[^/]*_bg\.wasm$/, async (route) => {
+        order.push('the page\'s wasm asked for');
+        await released;
+        await route.continue();
+      });
+    },
+  });
+  const slider = page.getByRole('slider', { name: 'Offered load' });
+  await slider.waitFor({ timeout: 15000 });
+  assert.equal(order[0], 'the worker\'s wasm arrived', `the page's wasm did not wait for the worker's: ${order}`);
+  const latency = page.locator('#knee-lab .chart-static img').first();
+  const said = async () => latency.getAttribute('alt');
+  assert.match(await said(), /^At 85% load p99 TTFT is /);
+  assert.match(await latency.getAttribute('src'), /^data:image\/svg/, 'the picture is not the worker\'s');
+  for (let i = 0; i < 5; i += 1) await slider.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#knee-lab .chart-static img')?.alt.startsWith('At 90% load'),
+    undefined, { timeout: 10000 });
+  assert.equal(await page.locator('#knee-lab .lab-first output').textContent(), '90%');
+  // As the full lab writes it, a fraction.
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('load') === '0.90', undefined, { timeout: 5000 });
+  assert.equal(new URL(page.url()).hash, '#knee-lab');
+  // The table under the picture is the worker's too: its p99 at 90% is the one the picture names.
+  const p99At90 = (await said()).match(/p99 TTFT is ([^,]+?)(,| \()/)[1];
+  const row = page.locator('#knee-lab .chart-static').first().locator('tr', { hasText: /^90%/ });
+  assert.match(await row.textContent(), new RegExp(p99At90.replace('.', '\\.')));
+  assert.deepEqual(await axeViolations(page), []);
+  release();
+  await waitForApp(page);
+  const lab = await liveWidget(page, 'knee-lab');
+  await page.locator('#knee-lab .lab-first').waitFor({ state: 'detached', timeout: 15000 });
+  assert.equal(await lab.locator('#knee-lab-load').inputValue(), '90', 'the full lab did not take the load over');
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
+
+test('a link to #knee-lab that runs the learner\'s own server leaves the lab to the full lab', async () => {
+  const { page, context, problems } = await site.open(`${LESSON_PATH}?preset=yours#knee-lab`);
+  await waitForApp(page);
+  const lab = await liveWidget(page, 'knee-lab');
+  assert.ok(await lab.locator('#knee-lab-load').isVisible());
+  assert.equal(await page.locator('.lab-first').count(), 0);
   assert.deepEqual(problems(), []);
   await context.close();
 });
