@@ -69,18 +69,19 @@
   // address's: on a slow link the page's wasm and the lab's module take seconds (half a megabyte), the worker a
   // third of that. Its pictures replace the lab's static ones, and a plain load slider (written by the page build,
   // hidden until now) moves them, writing the load into the address as the full lab does, which reads it when it
-  // takes the island over. Resolves once the worker's wasm is in (or it failed, or after 5 s): the page's own module
-  // waits for that before it fetches the page's wasm, so the two do not share the link.
+  // takes the island over. Resolves once the worker's wasm has arrived (or it failed, or after 5 s): the page's own
+  // module waits for that before it fetches the page's wasm, so the two do not share the link.
   function firstLabScreen(id, settings) {
     var release;
     var held = new Promise(function (resolve) { release = resolve; });
     window.setTimeout(release, 5000);
     var name = (document.querySelector('meta[name="goodput-lab-worker"]') || {}).content || 'lab-worker';
     var url = function (file) { return JSON.stringify(new URL(file, document.baseURI).href); };
+    // The worker says when its wasm has arrived ("fetched"): from then on it needs the link no more.
     var script = 'const waiting=[];self.onmessage=(e)=>waiting.push(e);importScripts(' + url(name + '.js') + ');' +
-      'wasm_bindgen({module_or_path:' + url(name + '_bg.wasm') + '}).then(()=>{postMessage(["ready"]);' +
-      'waiting.forEach((e)=>self.onmessage(e));},' +
-      '(e)=>postMessage(["failed",String(e)]));';
+      'fetch(' + url(name + '_bg.wasm') + ').then((r)=>r.ok?r.arrayBuffer():Promise.reject(r.statusText))' +
+      '.then((bytes)=>{postMessage(["fetched"]);return wasm_bindgen({module_or_path:bytes});})' +
+      '.then(()=>waiting.forEach((e)=>self.onmessage(e)),(e)=>postMessage(["failed",String(e)]));';
     var worker;
     try {
       worker = new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
@@ -127,7 +128,8 @@
         }).observe(slider.closest('[data-module]'), { childList: true, subtree: true });
         window.requestAnimationFrame(function () { window.performance.mark('lab:first-live'); });
         release();
-      } else if (parts[1] === String(asked)) {
+      } else if (asked > 1 && parts[1] === String(asked)) {
+        // The slider's load, in the address for the full lab to read (its other parameters as they were).
         var query = parts[3];
         window.history.replaceState(window.history.state, '',
           window.location.pathname + (query ? '?' + query : '') + window.location.hash);
@@ -139,8 +141,8 @@
     worker.onerror = stop;
     worker.onmessage = function (event) {
       var parts = event.data;
-      // Its wasm is in: the page's may come now, while the worker runs its first pass.
-      if (parts[0] === 'ready') return release();
+      // Its wasm is in: the page's may come now, while the worker compiles it and runs its first pass.
+      if (parts[0] === 'fetched') return release();
       if (parts[0] !== 'drawn') {
         // Refused (the learner's own server), unreadable, failed or crashed: the full lab will say what it can.
         stop();

@@ -37,8 +37,8 @@ pub struct DrawnChart {
 /// What the worker answers.
 #[derive(Clone, Debug, PartialEq)]
 pub enum FromWorker {
-    /// The first screen for request `request`: the load drawn, the address's query with the lab's settings in it
-    /// (as the full lab writes it), whether the sweep has converged (more answers follow until it has), and the
+    /// The first screen for request `request`: the load drawn, the address's query with that load in it (as the
+    /// full lab writes it; its other parameters as they were), whether the sweep has converged (more answers follow until it has), and the
     /// latency and throughput charts.
     Drawn {
         request: u32,

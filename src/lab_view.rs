@@ -113,7 +113,7 @@ impl EarlyLab {
         Ok(FromWorker::Drawn {
             request,
             load_percent: settings.load_percent,
-            query: settings.merge_into_query(query, &self.defaults),
+            query: with_load(query, &settings, &self.defaults),
             converged: self.converged(),
             charts: [
                 drawn(AnyChart::new(figures.latency))?,
@@ -121,6 +121,18 @@ impl EarlyLab {
             ],
         })
     }
+}
+
+/// The address's `query` with the load of `settings` written in as the full lab writes it (nothing when it is the
+/// lesson's), and every other parameter left as it was: a value the full lab will clamp keeps its note for it.
+fn with_load(query: &str, settings: &LabSettings, defaults: &LabSettings) -> String {
+    const LOAD: &str = "load";
+    let load = settings
+        .to_query_pairs(defaults)
+        .into_iter()
+        .filter(|(key, _)| *key == LOAD)
+        .map(|(key, value)| (key.to_owned(), value));
+    crate::address::replace_params(query, |key| key == LOAD, load)
 }
 
 /// The chart's data as the `<table>` its "Data table" disclosure holds (as the static page writes it).

@@ -148,3 +148,14 @@ fn an_answer_is_laid_out_as_the_page_reads_it() {
         ["refused", "why"]
     );
 }
+
+#[test]
+fn the_slider_writes_only_the_load_so_a_value_the_full_lab_clamps_keeps_its_note() {
+    let query = "loop=closed&replicas=999&present=1";
+    let lab = run_to_the_end(query);
+    let (_, written, _, _) = drawn(&lab, Some(95), query);
+    assert_eq!(written, "loop=closed&replicas=999&present=1&load=0.95");
+    // Back at the lesson's load, the address names none.
+    let (_, written, _, _) = drawn(&lab, Some(85), &written);
+    assert_eq!(written, query);
+}
