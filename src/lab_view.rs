@@ -28,6 +28,19 @@ impl EarlyLab {
     /// The lab of the island's `settings_json` overridden by the address's `query`, its sweep not yet run; refused
     /// when the settings are the full lab's alone or cannot be simulated.
     pub fn start(settings_json: &str, query: &str) -> Result<EarlyLab, String> {
+        let (defaults, settings) = Self::settings(settings_json, query)?;
+        let sweep = sweep_for(&Self::swept(&settings), &settings.load_points())
+            .map_err(|error| error.to_string())?;
+        Ok(EarlyLab {
+            defaults,
+            settings,
+            sweep,
+        })
+    }
+
+    /// The lesson's settings (`settings_json`, the island's) and those the address's `query` makes of them,
+    /// reconciled; refused when they run the learner's own server, which only the full lab reads.
+    fn settings(settings_json: &str, query: &str) -> Result<(LabSettings, LabSettings), String> {
         let (defaults, _) = LabSettings::from_directive(&decode_settings(settings_json)?);
         let (from_address, _) = defaults.with_query(query);
         if from_address.preset == Preset::Yours {
@@ -37,13 +50,17 @@ impl EarlyLab {
             );
         }
         let (settings, _) = from_address.reconciled();
-        let sweep = sweep_for(&Self::swept(&settings), &settings.load_points())
-            .map_err(|error| error.to_string())?;
-        Ok(EarlyLab {
-            defaults,
-            settings,
-            sweep,
-        })
+        Ok((defaults, settings))
+    }
+
+    /// This lab, when `settings_json` and `query` run the same sweep (a slider move: what has been run is kept),
+    /// else the lab they make.
+    pub fn or_start(self, settings_json: &str, query: &str) -> Result<EarlyLab, String> {
+        let (defaults, settings) = Self::settings(settings_json, query)?;
+        if defaults == self.defaults && Self::swept(&settings) == Self::swept(&self.settings) {
+            return Ok(EarlyLab { settings, ..self });
+        }
+        Self::start(settings_json, query)
     }
 
     /// What the sweep depends on: everything but the load and what is only drawn (as the full lab's sweep).
@@ -54,12 +71,6 @@ impl EarlyLab {
             scale: Default::default(),
             ..settings.clone()
         }
-    }
-
-    /// Whether `other` runs the same sweep (so its drawings can come from this one).
-    pub fn sweeps_as(&self, other: &EarlyLab) -> bool {
-        Self::swept(&self.settings) == Self::swept(&other.settings)
-            && self.defaults == other.defaults
     }
 
     /// Runs the sweep to the end of its next pass.

@@ -1,6 +1,6 @@
 //! The web worker that draws the knee lab's first screen while a page opened on the lab (`#knee-lab`) waits for its
 //! own wasm and the lab's module: `src/boot.js` starts it before anything else on such an address, and the page's
-//! wasm is fetched once its first picture is in ([`goodput::lab_view`] has the drawing).
+//! wasm is fetched once the worker's has arrived ([`goodput::lab_view`] has the drawing).
 //!
 //! Messages are [`goodput::lab_protocol`]'s: `Draw` → `Drawn` at once from the sweep so far, then again after each
 //! pass until it converges (a pass at a time, so a newer `Draw` is answered between passes); `Refused` when the
@@ -53,18 +53,15 @@ mod worker {
         let ToWorker::Draw {
             settings, query, ..
         } = &request;
-        let lab = match EarlyLab::start(settings, query) {
-            Ok(lab) => lab,
-            Err(reason) => return post(FromWorker::Refused(reason)),
+        // A slider move keeps the sweep run so far; other settings start another.
+        let lab = match LATEST.with_borrow_mut(Option::take) {
+            Some(kept) => kept.lab.or_start(settings, query),
+            None => EarlyLab::start(settings, query),
         };
-        LATEST.with_borrow_mut(|latest| {
-            // The same sweep (a slider move): keep what has been run, draw at the new load.
-            let lab = match latest.take() {
-                Some(kept) if kept.lab.sweeps_as(&lab) => kept.lab,
-                _ => lab,
-            };
-            *latest = Some(Latest { lab, request });
-        });
+        match lab {
+            Ok(lab) => LATEST.set(Some(Latest { lab, request })),
+            Err(reason) => return post(FromWorker::Refused(reason)),
+        }
         draw_latest();
         keep_running();
     }
