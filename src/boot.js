@@ -93,12 +93,28 @@
     var theme = root.getAttribute('data-theme') ||
       (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
     var asked = 0;
+    // One question at a time: a drag's loads that come while the worker draws are folded into the last of them, so
+    // the pictures follow the slider instead of a queue of every load it passed.
+    var answered = true;
+    var waiting = null;
     var ask = function (load) {
+      if (!answered) { waiting = load; return; }
+      answered = false;
       asked += 1;
       worker.postMessage(['draw', settings, window.location.search, load, narrow ? '360' : '720',
         narrow ? '330' : '360', theme === 'high-contrast' ? 'contrast' : theme, String(asked)]);
     };
-    var stop = function () { worker.terminate(); release(); };
+    var askWaiting = function () {
+      answered = true;
+      if (waiting !== null) { var load = waiting; waiting = null; ask(load); }
+    };
+    // The slider is hidden again when the worker stops short (a crash): the pictures keep the last load it drew.
+    var stop = function () {
+      worker.terminate();
+      release();
+      var slider = document.getElementById(id + '-first-load');
+      if (slider && slider.isConnected) slider.parentNode.hidden = true;
+    };
     var latest = null;
     var wired = false;
     // Draws the latest answer into the island once it is parsed; false when the full lab has taken the island over.
@@ -150,6 +166,7 @@
       }
       // An answer to an older question than the slider's last is dropped.
       if (wired && parts[1] !== String(asked)) return;
+      askWaiting();
       latest = parts;
       if (!show()) stop();
     };

@@ -73,6 +73,24 @@ test('from 85% to 99% load the slots fill, a queue forms and the followed reques
   assert.deepEqual(problems(), []);
 });
 
+// Each load's figures are two runs of the model (10-26 ms on a slow laptop); computed as the slider moved, they made
+// its tasks run over 50 ms. Once the timeline is on screen it computes the slider's other loads in tasks of their
+// own, so a drag only redraws.
+test('once the timeline has settled, the whole load slider is ready: moving it computes nothing more', async () => {
+  const { page, timeline, problems } = await openTimeline();
+  const computes = () => page.evaluate(() => performance.getEntriesByName('timeline:compute', 'measure').length);
+  // 85% to 100%: sixteen loads, each computed once.
+  await page.waitForFunction(() => performance.getEntriesByName('timeline:compute', 'measure').length >= 16,
+    undefined, { timeout: 20000 });
+  await page.waitForTimeout(300);
+  const settled = await computes();
+  assert.equal(settled, 16, 'a load computed twice, or one more than the slider has');
+  await setLoad(page, timeline, 97);
+  await setLoad(page, timeline, 100);
+  assert.equal(await computes(), settled, 'the slider waited for figures it should have had');
+  assert.deepEqual(problems(), []);
+});
+
 test('a reader checks an iteration by hand: the formula beside the timeline gives its length from its row', async () => {
   const { timeline, problems } = await openTimeline();
   const formula = await timeline.locator('.timeline-formula-terms').textContent();

@@ -192,6 +192,46 @@ test('a link to #knee-lab draws the lab\'s first screen from its worker, whose s
   await context.close();
 });
 
+// A drag sends the worker loads faster than it draws them: those that come while it draws fold into the last one, so
+// the picture follows the slider rather than a queue of every load passed. A worker that stops short (its panic
+// hook posts "crashed") takes its slider away, leaving the last picture it drew.
+test('the first screen\'s slider asks its worker one load at a time, and goes when the worker crashes', async () => {
+  let started;
+  const workerStarted = new Promise((resolve) => { started = resolve; });
+  const { page, context, problems } = await site.open(`${LESSON_PATH}#knee-lab`, undefined, {
+    before: async (page) => {
+      page.on('worker', started);
+      await page.route(/\/goodput-[^/]*_bg\.wasm$/, () => {}); // the page's wasm never comes
+    },
+  });
+  const worker = await workerStarted;
+  const slider = page.getByRole('slider', { name: 'Offered load' });
+  await slider.waitFor({ timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('#knee-lab .chart-static img')?.alt.startsWith('At 85% load'));
+  await worker.evaluate(() => {
+    self.questions = [];
+    const read = self.onmessage;
+    self.onmessage = (event) => { self.questions.push(event.data[3]); read(event); };
+  });
+  // Fifteen loads in one task, as a fast drag delivers them between two answers.
+  await slider.evaluate((input) => {
+    for (let load = 86; load <= 100; load += 1) {
+      input.value = String(load);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+  await page.waitForFunction(() => document.querySelector('#knee-lab .chart-static img')?.alt.startsWith('At 100% load'),
+    undefined, { timeout: 10000 });
+  assert.deepEqual(await worker.evaluate(() => self.questions), ['86', '100']);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('load') === '1.00', undefined, { timeout: 5000 });
+
+  await worker.evaluate(() => postMessage(['crashed', 'a panic, as the worker\'s hook reports one']));
+  await page.locator('#knee-lab .lab-first').waitFor({ state: 'hidden', timeout: 5000 });
+  assert.match(await page.locator('#knee-lab .chart-static img').first().getAttribute('alt'), /^At 100% load/);
+  assert.deepEqual(problems(), []);
+  await context.close();
+});
+
 test('a link to #knee-lab that runs the learner\'s own server leaves the lab to the full lab', async () => {
   const { page, context, problems } = await site.open(`${LESSON_PATH}?preset=yours#knee-lab`);
   await waitForApp(page);

@@ -17,6 +17,7 @@ use super::knee_lab::{keep_reconciled, SettingNotes};
 use super::{use_held_server, use_lab_settings_link, WidgetFrame};
 use crate::charts::followed_sentence;
 use crate::components::chart_canvas::{canvas_chart, ChartCanvas};
+use crate::components::next_task::NextTask;
 use crate::components::perf;
 use crate::components::sync::synced_signal;
 use crate::components::theme::use_chart_theme;
@@ -25,8 +26,38 @@ use crate::lab::{timeline_figures, Compare, LabSettings, TimelineFigures, Timeli
 use crate::lesson::WidgetEmbed;
 use crate::presentation::sync::keys;
 
-/// Settings whose figures are kept: every load of the slider, and a few more.
-const KEPT: usize = 24;
+/// Settings whose figures are kept: every load of the slider (85-120% when a queue cap sheds), and a few more.
+const KEPT: usize = 40;
+/// The slider's loads computed ahead, nearest first: fewer than are kept, so that warming a wide range (the
+/// learner's own server reaches down to 1%) never pushes out the figures on show.
+const WARMED: usize = 32;
+
+type Key = (LabSettings, TimelineView);
+
+/// The figures computed so far, the oldest dropped first once [`KEPT`] are kept.
+#[derive(Default)]
+struct KeptFigures(Vec<(Key, Arc<TimelineFigures>)>);
+
+impl KeptFigures {
+    fn has(&self, key: &Key) -> bool {
+        self.0.iter().any(|(k, _)| k == key)
+    }
+
+    /// The figures of `key`, computed (and timed as `timeline:compute`) unless they are kept.
+    fn get_or_compute(&mut self, key: Key) -> Arc<TimelineFigures> {
+        if let Some((_, found)) = self.0.iter().find(|(k, _)| *k == key) {
+            return Arc::clone(found);
+        }
+        let started = perf::now();
+        let computed = Arc::new(timeline_figures(&key.0, &key.1));
+        perf::measure("timeline:compute", started, perf::now());
+        if self.0.len() >= KEPT {
+            self.0.remove(0);
+        }
+        self.0.push((key, Arc::clone(&computed)));
+        computed
+    }
+}
 
 /// The batch timeline with the directive's settings as defaults.
 #[component]
@@ -42,27 +73,13 @@ pub fn BatchTimelineWidget(widget: &'static WidgetEmbed, id: String) -> impl Int
     follow_the_lab(settings);
     forget_the_followed_request_when_the_settings_change(settings, view);
 
-    let kept = StoredValue::new(Vec::<((LabSettings, TimelineView), Arc<TimelineFigures>)>::new());
+    let kept = StoredValue::new(KeptFigures::default());
     let figures = Memo::new(move |_| {
         let key = (settings.get(), view.get());
-        if let Some(found) = kept.with_value(|kept| {
-            kept.iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, f)| Arc::clone(f))
-        }) {
-            return found;
-        }
-        let started = perf::now();
-        let computed = Arc::new(timeline_figures(&key.0, &key.1));
-        perf::measure("timeline:compute", started, perf::now());
-        kept.update_value(|kept| {
-            if kept.len() >= KEPT {
-                kept.remove(0);
-            }
-            kept.push((key, Arc::clone(&computed)));
-        });
-        computed
+        kept.try_update_value(|kept| kept.get_or_compute(key))
+            .expect("kept lives as long as the memo")
     });
+    warm_the_other_loads(settings, view, kept);
 
     let theme = use_chart_theme();
     let chart = canvas_chart(Memo::new(move |_| figures.with(|f| f.main.clone())));
@@ -139,6 +156,10 @@ fn follow_the_lab(settings: RwSignal<LabSettings>) {
             settings.try_set(lab);
         }
     };
+    // Taken before the timeline's first figures, so that mounting computes them once, for the lab's settings.
+    if let Some(lab) = link.0.get_untracked() {
+        adopt(lab);
+    }
     // Each change restarts the pause; the timer is cleared with the timeline.
     let adopt_later = use_timeout_fn(adopt, FOLLOW_DEBOUNCE_MS).start;
     Effect::new(move |mounted: Option<()>| {
@@ -150,6 +171,63 @@ fn follow_the_lab(settings: RwSignal<LabSettings>) {
         } else {
             adopt_later(lab);
         }
+    });
+}
+
+/// Once the figures on show are in, computes those of the slider's other loads (nearest first, the request followed
+/// left to the slow-tail pick, as a load change leaves it), one a task: a drag then finds each load kept and only
+/// redraws. Computed as the slider moves, a load cost its input 10-26 ms on a slow laptop, and with the drawing that
+/// made tasks over 50 ms. Any change starts over from the new settings; the work stops with the timeline.
+fn warm_the_other_loads(
+    settings: RwSignal<LabSettings>,
+    view: RwSignal<TimelineView>,
+    kept: StoredValue<KeptFigures>,
+) {
+    let task = StoredValue::new_local(NextTask::new());
+    Effect::new(move |_| {
+        let (settings, view) = (settings.get(), view.get());
+        let (lo, hi) = settings.load_range_percent();
+        let here = settings.load_percent;
+        let mut loads: Vec<u32> = (lo..=hi).filter(|&load| load != here).collect();
+        loads.sort_by_key(|&load| load.abs_diff(here));
+        loads.truncate(WARMED);
+        let keys: Vec<Key> = loads
+            .into_iter()
+            .map(|load_percent| {
+                let settings = LabSettings {
+                    load_percent,
+                    ..settings.clone()
+                };
+                let view = TimelineView {
+                    follow: None,
+                    ..view
+                };
+                (settings, view)
+            })
+            .collect();
+        warm_next(task, kept, keys);
+    });
+}
+
+/// Computes the first of `keys` not kept yet in a task of its own, then posts the rest.
+fn warm_next(
+    task: StoredValue<NextTask, LocalStorage>,
+    kept: StoredValue<KeptFigures>,
+    mut keys: Vec<Key>,
+) {
+    task.try_with_value(|channel| {
+        channel.post(move || {
+            let Some(at) = kept
+                .try_with_value(|kept| keys.iter().position(|key| !kept.has(key)))
+                .flatten()
+            else {
+                return;
+            };
+            let key = keys.remove(at);
+            keys.drain(..at);
+            kept.try_update_value(|kept| kept.get_or_compute(key));
+            warm_next(task, kept, keys);
+        })
     });
 }
 
