@@ -177,17 +177,30 @@ fn follow_the_lab(settings: RwSignal<LabSettings>) {
 /// Once the figures on show are in, computes those of the slider's other loads (nearest first, the request followed
 /// left to the slow-tail pick, as a load change leaves it), one a task: a drag then finds each load kept and only
 /// redraws. Computed as the slider moves, a load cost its input 10-26 ms on a slow laptop, and with the drawing that
-/// made tasks over 50 ms. Any change starts over from the new settings; the work stops with the timeline.
+/// made tasks over 50 ms. A change of any other setting starts over from the new settings (a drag's loads are among
+/// those already warming, so it starts nothing); the work stops with the timeline.
 fn warm_the_other_loads(
     settings: RwSignal<LabSettings>,
     view: RwSignal<TimelineView>,
     kept: StoredValue<KeptFigures>,
 ) {
     let task = StoredValue::new_local(NextTask::new());
+    // Everything but the load and the request followed, which the warmed keys set themselves.
+    let warmed = Memo::new(move |_| {
+        let settings = LabSettings {
+            load_percent: 0,
+            ..settings.get()
+        };
+        let view = TimelineView {
+            follow: None,
+            ..view.get()
+        };
+        (settings, view)
+    });
     Effect::new(move |_| {
-        let (settings, view) = (settings.get(), view.get());
-        let (lo, hi) = settings.load_range_percent();
-        let here = settings.load_percent;
+        let (others, view) = warmed.get();
+        let (lo, hi) = others.load_range_percent();
+        let here = settings.with_untracked(|s| s.load_percent);
         let mut loads: Vec<u32> = (lo..=hi).filter(|&load| load != here).collect();
         loads.sort_by_key(|&load| load.abs_diff(here));
         loads.truncate(WARMED);
@@ -196,11 +209,7 @@ fn warm_the_other_loads(
             .map(|load_percent| {
                 let settings = LabSettings {
                     load_percent,
-                    ..settings.clone()
-                };
-                let view = TimelineView {
-                    follow: None,
-                    ..view
+                    ..others.clone()
                 };
                 (settings, view)
             })
