@@ -77,10 +77,13 @@
     window.setTimeout(release, 5000);
     var name = (document.querySelector('meta[name="goodput-lab-worker"]') || {}).content || 'lab-worker';
     var url = function (file) { return JSON.stringify(new URL(file, document.baseURI).href); };
-    // The worker says when its wasm has arrived ("fetched"): from then on it needs the link no more.
-    var script = 'const waiting=[];self.onmessage=(e)=>waiting.push(e);importScripts(' + url(name + '.js') + ');' +
-      'fetch(' + url(name + '_bg.wasm') + ').then((r)=>r.ok?r.arrayBuffer():Promise.reject(r.statusText))' +
-      '.then((bytes)=>{postMessage(["fetched"]);return wasm_bindgen({module_or_path:bytes});})' +
+    // The wasm is asked for before the glue is loaded (importScripts waits for it), so the two share the link
+    // instead of the wasm waiting a round trip and the glue's transfer. The worker says when its wasm has arrived
+    // ("fetched"): from then on it needs the link no more.
+    var script = 'const waiting=[];self.onmessage=(e)=>waiting.push(e);' +
+      'const wasm=fetch(' + url(name + '_bg.wasm') + ').then((r)=>r.ok?r.arrayBuffer():Promise.reject(r.statusText));' +
+      'importScripts(' + url(name + '.js') + ');' +
+      'wasm.then((bytes)=>{postMessage(["fetched"]);return wasm_bindgen({module_or_path:bytes});})' +
       '.then(()=>waiting.forEach((e)=>self.onmessage(e)),(e)=>postMessage(["failed",String(e)]));';
     var worker;
     try {

@@ -152,8 +152,13 @@ test('a link to #knee-lab draws the lab\'s first screen from its worker, whose s
   let release;
   const released = new Promise((resolve) => { release = resolve; });
   const order = [];
+  const asked = [];
   const { page, context, problems } = await site.open(`${LESSON_PATH}#knee-lab`, undefined, {
     before: async (page) => {
+      page.on('request', (request) => {
+        if (/\/lab-worker-[^/]*_bg\.wasm$/.test(request.url())) asked.push('wasm');
+        if (/\/lab-worker-[^/]*\.js$/.test(request.url())) asked.push('glue');
+      });
       page.on('requestfinished', (request) => {
         if (/\/lab-worker-[^/]*_bg\.wasm$/.test(request.url())) order.push('the worker\'s wasm arrived');
       });
@@ -167,6 +172,8 @@ test('a link to #knee-lab draws the lab\'s first screen from its worker, whose s
   const slider = page.getByRole('slider', { name: 'Offered load' });
   await slider.waitFor({ timeout: 15000 });
   assert.equal(order[0], 'the worker\'s wasm arrived', `the page's wasm did not wait for the worker's: ${order}`);
+  // The worker asks for its wasm before it loads its glue, so that the wasm does not wait for the glue's round trip.
+  assert.deepEqual(asked, ['wasm', 'glue'], 'the worker\'s files in the order asked for');
   const latency = page.locator('#knee-lab .chart-static img').first();
   const said = async () => latency.getAttribute('alt');
   assert.match(await said(), /^At 85% load p99 TTFT is /);
