@@ -52,15 +52,11 @@
     link.href = pageWasm.content;
     document.head.appendChild(link);
   };
+  // src/lab-start.js, inlined in the head, has started the lab's worker when the address opens on the lab.
+  var started = window.goodputLabWorker;
   var lab = document.querySelector('meta[name="goodput-lab-first"]');
-  var opensOnLab = false;
-  try {
-    opensOnLab = !!lab && decodeURIComponent(window.location.hash.slice(1)) === lab.content;
-  } catch (malformed) {
-    // A fragment that is not valid percent-encoding names no element.
-  }
-  if (opensOnLab && !root.classList.contains('present-pending') && window.Worker && window.Blob) {
-    window.goodputHeld = firstLabScreen(lab.content, lab.getAttribute('data-settings'));
+  if (started && lab) {
+    window.goodputHeld = firstLabScreen(started, lab.content, lab.getAttribute('data-settings'));
   } else {
     preloadPage();
   }
@@ -71,27 +67,11 @@
   // hidden until now) moves them, writing the load into the address as the full lab does, which reads it when it
   // takes the island over. Resolves once the worker's wasm has arrived (or it failed, or after 5 s): the page's own
   // module waits for that before it fetches the page's wasm, so the two do not share the link.
-  function firstLabScreen(id, settings) {
+  function firstLabScreen(started, id, settings) {
     var release;
     var held = new Promise(function (resolve) { release = resolve; });
     window.setTimeout(release, 5000);
-    var name = (document.querySelector('meta[name="goodput-lab-worker"]') || {}).content || 'lab-worker';
-    var url = function (file) { return JSON.stringify(new URL(file, document.baseURI).href); };
-    // The wasm is asked for before the glue is loaded (importScripts waits for it), so the two share the link
-    // instead of the wasm waiting a round trip and the glue's transfer. The worker says when its wasm has arrived
-    // ("fetched"): from then on it needs the link no more.
-    var script = 'const waiting=[];self.onmessage=(e)=>waiting.push(e);' +
-      'const wasm=fetch(' + url(name + '_bg.wasm') + ').then((r)=>r.ok?r.arrayBuffer():Promise.reject(r.statusText));' +
-      'importScripts(' + url(name + '.js') + ');' +
-      'wasm.then((bytes)=>{postMessage(["fetched"]);return wasm_bindgen({module_or_path:bytes});})' +
-      '.then(()=>waiting.forEach((e)=>self.onmessage(e)),(e)=>postMessage(["failed",String(e)]));';
-    var worker;
-    try {
-      worker = new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })));
-    } catch (refused) {
-      release();
-      return held;
-    }
+    var worker = started.worker;
     var narrow = window.matchMedia('(max-width: 600px)').matches;
     var theme = root.getAttribute('data-theme') ||
       (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
@@ -158,7 +138,7 @@
       return true;
     };
     worker.onerror = stop;
-    worker.onmessage = function (event) {
+    var answer = function (event) {
       var parts = event.data;
       // Its wasm is in: the page's may come now, while the worker compiles it and runs its first pass.
       if (parts[0] === 'fetched') return release();
@@ -173,6 +153,8 @@
       latest = parts;
       if (!show()) stop();
     };
+    worker.onmessage = answer;
+    started.early.forEach(function (event) { (event.type === 'error' ? stop : answer)(event); });
     document.addEventListener('DOMContentLoaded', function () { if (!show()) stop(); });
     ask('');
     return held;

@@ -1,6 +1,6 @@
 // Trunk post-build step (run by tools/post-build.sh): the page's wasm-bindgen glue and its boot script (src/boot.js,
-// whose comments are most of it), minified. The glue is on every
-// first visit, and wasm-bindgen writes it readable: esbuild's minifier takes it from 10.5 to 8.5 kB after brotli
+// whose comments are most of it), minified, and the scripts inlined into the page's head (src/lab-start.js). The glue
+// is on every first visit, and wasm-bindgen writes it readable: esbuild's minifier takes it from 10.5 to 8.5 kB after brotli
 // (measured on the release build), bytes the first visit's budget spends on the course instead. It renames only
 // local names, so the glue's exports and the import object the wasm is linked against stay as they are. Trunk links
 // the glue with an integrity hash (`<link rel="modulepreload">`), which is recomputed here. The file keeps Trunk's
@@ -37,4 +37,13 @@ const [, , boot, bootIntegrity] = bootTag;
 const bootCode = (await transform(await readFile(join(site, boot), 'utf8'), { minify: true, legalComments: 'none' })).code;
 await writeFile(join(site, boot), bootCode);
 html = html.replaceAll(bootIntegrity, `sha384-${createHash('sha384').update(bootCode).digest('base64')}`);
+
+// Scripts that must run as the head is parsed, waiting for no file (src/lab-start.js): minified into the page in
+// place of their placeholder, `<script data-goodput-inline="PATH"></script>`. tools/harden-page.mjs then allows each
+// by its hash.
+for (const [placeholder, path] of [...html.matchAll(/<script data-goodput-inline="([^"]+)"><\/script>/g)]) {
+  const inlined = (await transform(await readFile(path, 'utf8'), { minify: true, legalComments: 'none' })).code.trim();
+  if (inlined.includes('</script')) fail(`${path} would end its <script> early`);
+  html = html.replace(placeholder, () => `<script>${inlined}</script>`);
+}
 await writeFile(file, html);
