@@ -1,10 +1,11 @@
 // Trunk post-build step (run by tools/post-build.sh): the page's wasm-bindgen glue and its boot script (src/boot.js,
-// whose comments are most of it), minified, and the scripts inlined into the page's head (src/lab-start.js). The glue
-// is on every first visit, and wasm-bindgen writes it readable: esbuild's minifier takes it from 10.5 to 8.5 kB after brotli
-// (measured on the release build), bytes the first visit's budget spends on the course instead. It renames only
-// local names, so the glue's exports and the import object the wasm is linked against stay as they are. Trunk links
-// the glue with an integrity hash (`<link rel="modulepreload">`), which is recomputed here. The file keeps Trunk's
-// name: that hash is of the unminified glue, and the same glue always minifies to the same text.
+// whose comments are most of it), minified; the scripts inlined into the page's head (src/lab-start.js); and the page's
+// HTML comments dropped. The glue is on every first visit, and wasm-bindgen writes it readable: esbuild's minifier
+// takes it from 10.5 to 8.5 kB after brotli (measured on the release build), bytes the first visit's budget spends on
+// the course instead. It renames only local names, so the glue's exports and the import object the wasm is linked
+// against stay as they are. Trunk links the glue with an integrity hash (`<link rel="modulepreload">`), which is
+// recomputed here. The file keeps Trunk's name: that hash is of the unminified glue, and the same glue always minifies
+// to the same text.
 // Usage: node tools/minify-js.mjs SITE_DIR   (rewrites the glue and SITE_DIR/index.html in place)
 import { readFile, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -37,6 +38,10 @@ const [, , boot, bootIntegrity] = bootTag;
 const bootCode = (await transform(await readFile(join(site, boot), 'utf8'), { minify: true, legalComments: 'none' })).code;
 await writeFile(join(site, boot), bootCode);
 html = html.replaceAll(bootIntegrity, `sha384-${createHash('sha384').update(bootCode).digest('base64')}`);
+
+// index.html's comments are for whoever edits it: every page is written from it, and they were 0.7 kB of brotli on
+// each (the lesson's and the home page's both on a first visit).
+html = html.replace(/[ \t]*<!--[\s\S]*?-->[ \t]*\n?/g, '');
 
 // Scripts that must run as the head is parsed, waiting for no file (src/lab-start.js): minified into the page in
 // place of their placeholder, `<script data-goodput-inline="PATH"></script>`. tools/harden-page.mjs then allows each
