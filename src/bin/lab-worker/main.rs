@@ -1,6 +1,7 @@
 //! The web worker that draws the knee lab's first screen while a page opened on the lab (`#knee-lab`) waits for its
-//! own wasm and the lab's module: `src/boot.js` starts it before anything else on such an address, and the page's
-//! wasm is fetched once the worker's has arrived ([`goodput::lab_view`] has the drawing).
+//! own wasm and the lab's module: `src/lab-start.js`, inlined in the page's head, starts it as the head is parsed on
+//! such an address, `src/boot.js` asks it for the first screen and draws that, and the page's wasm is fetched once
+//! the worker's has arrived ([`goodput::lab_view`] has the drawing).
 //!
 //! Messages are [`goodput::lab_protocol`]'s: `Draw` → `Drawn` at once from the sweep so far, then again after each
 //! pass until it converges (a pass at a time, so a newer `Draw` is answered between passes); `Refused` when the
