@@ -251,6 +251,27 @@ test('a link to #knee-lab that runs the learner\'s own server leaves the lab to 
   await context.close();
 });
 
+// The lab's worker (src/lab-start.js) starts only on an address whose fragment is the lab's: not at the lesson's top, not
+// on the home page, not when presenting (the presentation draws the lab itself), and not on a fragment that is not
+// valid percent-encoding; each of those preloads the page's wasm at once instead.
+test('the lab\'s worker starts on a link to the lab only', async () => {
+  for (const address of [LESSON_PATH, '', `${LESSON_PATH}?present=1#knee-lab`, `${LESSON_PATH}#knee-lab%`]) {
+    const workers = [];
+    const { page, context, problems } = await site.open(address, undefined, {
+      before: async (page) => {
+        page.on('request', (request) => {
+          if (/\/lab-worker-[^/]*$/.test(request.url())) workers.push(request.url());
+        });
+      },
+    });
+    await waitForApp(page);
+    assert.deepEqual(workers, [], `${address || 'the home page'} started the lab's worker`);
+    assert.equal(await page.evaluate(() => window.goodputLabWorker), undefined);
+    assert.deepEqual(problems(), []);
+    await context.close();
+  }
+});
+
 test('reading down the whole lesson fetches every widget module once, and presenting fetches its own', async () => {
   const { page, context, problems } = await site.open(LESSON_PATH);
   const fetched = recordModules(page);
