@@ -42,7 +42,7 @@ function fail(message) {
 /**
  * The loader (wasm-split-cli's `__wasm_split.js`), changed so that a module can be fetched before its split point
  * runs: each load keeps its fetch (a failed load forgets it, so the next one fetches afresh) and gains `prefetch()`,
- * which starts the fetches of its module and of the chunks it needs, each compiled as it arrives;
+ * which starts the fetches of its module and of the chunks it needs (one a task), each compiled as it arrives;
  * `prefetchAddressed()` prefetches what the page's address opens on. Without it a `#knee-lab` link waits for the page's wasm to start before the lab's files are asked
  * for (33 files over HTTP/1.1 on a slow link: over a second).
  */
@@ -61,6 +61,19 @@ function prefetchable(loader) {
             const thisLoad = loader();`;
   const replacement = `// The modules each split point loads, by its name, for prefetchAddressed().
 const SPLIT_POINTS = {};
+// Prefetches start one a task: each costs the main thread a fetch and a streaming compile's start (4-5 ms at 4x CPU),
+// and a link to the lab starts 40, which in one task of 0.25-0.6 s held back the lab's first screen (its worker's
+// answer waited behind it) on the slow profile. A message channel, as timeouts nested that deep wait 4 ms each.
+const PREFETCHES = [];
+const NEXT_PREFETCH = new MessageChannel();
+NEXT_PREFETCH.port1.onmessage = () => {
+    PREFETCHES.shift()();
+    if (PREFETCHES.length) NEXT_PREFETCH.port2.postMessage(null);
+};
+function prefetchSoon(start) {
+    PREFETCHES.push(start);
+    if (PREFETCHES.length === 1) NEXT_PREFETCH.port2.postMessage(null);
+}
 function makeLoad(fetcher, deps) {
     // The module's fetch, started by its first load or earlier by prefetch(); forgotten when a load fails.
     let fetched = undefined;
@@ -83,7 +96,7 @@ function makeLoad(fetcher, deps) {
   const endingReplacement = `        return loadingModule;
     };
     load.prefetch = () => {
-        fetchOnce();
+        prefetchSoon(fetchOnce);
         deps.forEach(d => d.prefetch());
     };
     return load;
