@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 use crate::components::lesson::{progress_summary, PredictStep, Reveal, TaskChecklist};
-use crate::components::on_demand::{points, report_unloaded, OnDemand};
+use crate::components::on_demand::{points, report_unloaded, try_again_while_online, OnDemand};
 use crate::components::theme::ThemeSwitcher;
 use crate::lesson::island_markup::{self as markup, IslandKind};
 use crate::lesson::PredictAnswer;
@@ -101,7 +101,7 @@ pub fn mount_island(island: &Element) -> Option<MountedIsland> {
 /// The note an island gets when its code could not be fetched (offline before it was ever opened): the static copy
 /// stays, and the page tries again once the browser is back online, under the same reactive owner. A fetch that
 /// fails while the browser says it is online (the network just came back and the service worker's fetch did not see
-/// it yet, or the server hiccuped) is tried again a few times, a little later each time.
+/// it yet, or the server hiccuped) is tried again a few times, a little later each time ([`try_again_while_online`]).
 fn say_unavailable(island: &Element, owner: Option<Owner>) {
     if let Ok(note) = document().create_element("p") {
         note.set_class_name(UNAVAILABLE_CLASS);
@@ -134,9 +134,7 @@ fn say_unavailable(island: &Element, owner: Option<Owner>) {
             waiting.retries += 1;
             waiting.retries
         });
-        if retries <= ONLINE_RETRIES {
-            gloo_timers::callback::Timeout::new(ONLINE_RETRY_MS << retries, mount_waiting).forget();
-        }
+        try_again_while_online(retries, mount_waiting);
     }
 }
 
@@ -151,11 +149,6 @@ struct Waiting {
 thread_local! {
     static WAITING: RefCell<Waiting> = RefCell::new(Waiting::default());
 }
-
-/// Tries a failed fetch again while the browser says it is online: after 1, 2, 4, 8 and 16 s, then not until an
-/// `online` event.
-const ONLINE_RETRY_MS: u32 = 500;
-const ONLINE_RETRIES: u32 = 5;
 
 /// Mounts the islands waiting for their code that are still in the page (not on a presentation screen left since).
 fn mount_waiting() {

@@ -171,3 +171,15 @@ pub fn report_unloaded(what: &str, error: &str) {
         &format!("goodput: {what} stays static: its code did not load ({error})").into(),
     );
 }
+
+/// Code that failed to load while the browser says it is online (the network just came back and the service worker's
+/// fetch did not see it yet, or the server hiccuped) is tried again a little later each time: `again` runs after 1,
+/// 2, 4, 8 or 16 s for the 1st to 5th failure in a row, and after that not until the caller's `online` listener
+/// starts over. Offline, nothing is tried before that event.
+pub fn try_again_while_online(failures_in_a_row: u32, again: impl FnOnce() + 'static) {
+    const FIRST_MS: u32 = 1_000;
+    const TRIES: u32 = 5;
+    if (1..=TRIES).contains(&failures_in_a_row) && window().navigator().on_line() {
+        gloo_timers::callback::Timeout::new(FIRST_MS << (failures_in_a_row - 1), again).forget();
+    }
+}

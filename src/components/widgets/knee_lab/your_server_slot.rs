@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use super::YourServerArgs;
-use crate::components::on_demand::{points, report_unloaded, OnDemand};
+use crate::components::on_demand::{points, report_unloaded, try_again_while_online, OnDemand};
 use crate::components::widgets::HeldServerLink;
 use crate::lab::settings::SettingNote;
 use crate::lab::LabSettings;
@@ -90,6 +90,9 @@ pub(super) fn YourServerSlot(
     let details = NodeRef::<leptos::html::Details>::new();
     let code = RwSignal::new(PanelCode::Waiting);
     let id = StoredValue::new(id);
+    // Failed fetches in a row, and a tick that asks for the code again (a closure cannot call itself).
+    let failures = StoredValue::new(0_u32);
+    let again = Trigger::new();
     let load = move || {
         if !matches!(code.get_untracked(), PanelCode::Waiting | PanelCode::Failed) {
             return;
@@ -99,8 +102,13 @@ pub(super) fn YourServerSlot(
             if let Err(error) = OnDemand::YourServer.load().await {
                 report_unloaded("YourServer", &error);
                 code.try_set(PanelCode::Failed);
+                failures.try_update_value(|n| *n += 1);
+                if let Some(n) = failures.try_get_value() {
+                    try_again_while_online(n, move || again.notify());
+                }
                 return;
             }
+            failures.try_set_value(0);
             // The lab may have gone meanwhile (a presentation screen left).
             let Some(host) = host.get_untracked() else {
                 return;
@@ -125,9 +133,16 @@ pub(super) fn YourServerSlot(
         }
     });
     let is_open = move || details.get_untracked().is_some_and(|d| d.open());
-    // Back online with the panel open and its code missing: try again.
+    // Back online with the panel open and its code missing: try again, and a little later should that fail too.
     let online = window_event_listener(leptos::ev::online, move |_| {
         if code.get_untracked() == PanelCode::Failed && is_open() {
+            failures.set_value(0);
+            load();
+        }
+    });
+    Effect::new(move |first: Option<()>| {
+        again.track();
+        if first.is_some() {
             load();
         }
     });
