@@ -2,8 +2,6 @@
 //  - marks the page as having JavaScript, so it says "starting…" rather than "needs JavaScript" while the wasm loads;
 //  - applies the reader's stored theme at once (src/components/theme.rs keeps it under this key), so a reader who
 //    picked dark never sees a light page flash first;
-//  - hides the article of a presentation address until the presentation takes over (style/present.css shows it
-//    anyway after a few seconds, should the wasm never arrive);
 //  - tells the service worker which on-demand modules came before it took control (below);
 //  - starts the page's wasm downloading (tools/harden-page.mjs names it in a <meta>), except on an address that opens
 //    on the knee lab: there the lab's worker draws the lab's first screen first, and the page's wasm waits for that
@@ -17,7 +15,6 @@
   } catch (refused) {
     // Storage refused (private mode, blocked): the system's theme until the page can say more.
   }
-  if (/[?&]present=(1|true|yes|on)(&|$)/.test(window.location.search)) root.classList.add('present-pending');
   // On a first visit, the on-demand modules (tools/split-page.mjs) load before the service worker controls the page:
   // it is told which once it does, and of each that finishes loading after that, and keeps them for offline use
   // (tools/sw.template.js), as it keeps those loaded through it. (A module requested before the worker took control

@@ -129,17 +129,16 @@ fn say_unavailable(island: &Element, owner: Option<Owner>) {
         // Listens for as long as the page lives.
         on_online.forget();
     }
-    if window().navigator().on_line() {
-        let retries = WAITING.with_borrow_mut(|waiting| {
-            waiting.retries += 1;
-            waiting.retries
-        });
-        try_again_while_online(retries, mount_waiting);
-    }
+    // Failures while offline count too: the `online` event sets the count back to 0 before anything is tried again.
+    let retries = WAITING.with_borrow_mut(|waiting| {
+        waiting.retries += 1;
+        waiting.retries
+    });
+    try_again_while_online(retries, mount_waiting);
 }
 
-/// The islands waiting for their code, each with its owner, and how many times in a row their fetch failed while the
-/// browser said it was online.
+/// The islands waiting for their code, each with its owner, and how many times in a row their fetch failed since the
+/// browser last came online.
 #[derive(Default)]
 struct Waiting {
     islands: Option<Vec<(Element, Option<Owner>)>>,
