@@ -32,7 +32,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // features are those current rustc emits by default.
 const WASM_OPT_RELEASE = ['-Os', '--converge', '--strip-producers', '--enable-bulk-memory',
   '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types',
-  '--enable-multivalue'];
+  '--enable-multivalue',
+  // GOODPUT_WASM_NAMES=1 keeps the functions' names in every module, for a profiler (DevTools names a function
+  // `$func123` without them): half as large again, so never for a build that ships.
+  ...(env.GOODPUT_WASM_NAMES === '1' ? ['--debuginfo'] : [])];
 
 function fail(message) {
   console.error(`split-page: ${message}`);
