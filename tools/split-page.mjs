@@ -123,7 +123,7 @@ function makeLoad(fetcher, deps) {
   return `${loader}
 /**
  * Starts fetching what the page's address opens on, so that it downloads beside the page's own wasm: presentation
- * mode's module on a presentation address (src/boot.js marks the page), and the module of the widget whose island the
+ * mode's module on a presentation address (src/lab-start.js marks the page), and the module of the widget whose island the
  * fragment names or is in (its \`data-module\`, src/lesson/island_markup.rs), after that widget's pictures. Called by the
  * page's inline script.
  */
