@@ -102,8 +102,11 @@ pub(super) fn YourServerSlot(
             if let Err(error) = OnDemand::YourServer.load().await {
                 report_unloaded("YourServer", &error);
                 code.try_set(PanelCode::Failed);
-                failures.try_update_value(|n| *n += 1);
-                if let Some(n) = failures.try_get_value() {
+                let failed = failures.try_update_value(|n| {
+                    *n += 1;
+                    *n
+                });
+                if let Some(n) = failed {
                     try_again_while_online(n, move || again.notify());
                 }
                 return;
