@@ -198,10 +198,41 @@ struct ReaderState {
     /// Focus was inside the island: the selector of the live element that takes it, and the focused element's top
     /// in the window, where its twin is kept.
     focus: Option<(String, f64)>,
-    /// The island's bottom edge in the window, when the island starts above the top of the window (the reader
-    /// scrolled past it, or followed a link below it): what comes after it is kept in place, as scroll anchoring
-    /// would, even though the anchor was inside the island's old content.
-    bottom_when_above: Option<f64>,
+    /// The island's edge that stays where it is in the window, when the island starts at or above the window's top:
+    /// scroll anchoring would keep what the reader sees in place, but its anchor was inside the island's old content.
+    kept_edge: Option<KeptEdge>,
+}
+
+/// Which of an island's edges stays put while it mounts, and where it was in the window.
+#[derive(Clone, Copy)]
+enum KeptEdge {
+    /// The reader is at the island's start (a link to it landed there, or they read into its first part): its top
+    /// stays, and what it grows by goes below.
+    Top(f64),
+    /// The reader scrolled past it, or followed a link below it: what comes after it stays.
+    Bottom(f64),
+}
+
+impl KeptEdge {
+    /// The edge nearer the window's top, for an island that starts at or above it (else none).
+    fn of(rect: &web_sys::DomRect) -> Option<KeptEdge> {
+        let (top, bottom) = (rect.top(), rect.bottom());
+        if top > 0.0 {
+            None
+        } else if -top <= bottom {
+            Some(KeptEdge::Top(top))
+        } else {
+            Some(KeptEdge::Bottom(bottom))
+        }
+    }
+
+    /// How far the edge moved: what the window scrolls by to put it back.
+    fn drift(self, rect: &web_sys::DomRect) -> f64 {
+        match self {
+            KeptEdge::Top(top) => rect.top() - top,
+            KeptEdge::Bottom(bottom) => rect.bottom() - bottom,
+        }
+    }
 }
 
 impl ReaderState {
@@ -228,11 +259,10 @@ impl ReaderState {
                 };
                 (twin, active.get_bounding_client_rect().top())
             });
-        let rect = island.get_bounding_client_rect();
         ReaderState {
             answer_opened,
             focus,
-            bottom_when_above: (rect.top() < 0.0).then(|| rect.bottom()),
+            kept_edge: KeptEdge::of(&island.get_bounding_client_rect()),
         }
     }
 
@@ -253,8 +283,8 @@ impl ReaderState {
                 twin.get_bounding_client_rect().top() - top
             })
         } else {
-            self.bottom_when_above
-                .map(|bottom| island.get_bounding_client_rect().bottom() - bottom)
+            self.kept_edge
+                .map(|edge| edge.drift(&island.get_bounding_client_rect()))
         };
         if let Some(drift) = drift.filter(|d| d.abs() >= 0.5) {
             window().scroll_by_with_x_and_y(0.0, drift);

@@ -314,3 +314,35 @@ test('a deep link to the lab lands on it and the lab mounts there without moving
   await screenshot(page, 'static-js-deep-link-lab');
   assert.deepEqual(problems(), []);
 });
+
+test('a reader already reading the lab when its code arrives keeps their place', async () => {
+  // The live lab is taller than its static copy, and the anchor scroll anchoring kept was inside the copy it replaces:
+  // the top the reader is at stays where it is, whether the link left it a fraction of a pixel above the window or
+  // they had read a few lines in.
+  for (const into of [0, 40]) {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    // A first visit: a service worker's fetches would not pass through the page's routes.
+    const { page, problems } = await site.open(`${LESSON_PATH}#knee-lab`, SIZES[1], {
+      before: (opening) => opening.route(/lazy-split-knee-lab/, async (route) => {
+        await held;
+        await route.continue();
+      }),
+    });
+    await page.waitForFunction(() => document.querySelector('[data-widget-name="knee-lab"].island-loading'));
+    const lab = page.locator('section.lesson-widget[data-widget="knee-lab"]');
+    if (into > 0) {
+      // By the wheel, as a reader scrolls: a script's scroll would not end the browser's keeping the link's target
+      // in view.
+      await page.mouse.move(640, 360);
+      await page.mouse.wheel(0, into);
+      await page.waitForFunction((by) => document.getElementById('knee-lab').getBoundingClientRect().top <= 1 - by, into);
+    }
+    const before = await lab.evaluate((section) => section.getBoundingClientRect().top);
+    release();
+    await lab.locator('.lab-status[data-state="done"]').waitFor({ timeout: 30000 });
+    const after = await lab.evaluate((section) => section.getBoundingClientRect().top);
+    assert.ok(Math.abs(after - before) <= 1, `${into} px into the lab: its top was at ${before}px, and at ${after}px once live`);
+    assert.deepEqual(problems(), []);
+  }
+});
