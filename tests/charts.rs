@@ -2,14 +2,16 @@
 //! extreme data; the SVG holds the series the lesson needs; summaries and tables say exactly what the chart shows.
 
 use goodput::charts::format::format_latency;
+use goodput::charts::format::format_percent;
 use goodput::charts::{
-    latency_summary, latency_table, latency_vs_load, throughput_vs_goodput, LatencyMetric,
-    LatencyPoint, LatencyScale, LatencyVsLoad, Measured, MeasuredLatency, Percentile, Slo,
+    chart_svg_layer, latency_summary, latency_table, latency_vs_load, throughput_vs_goodput,
+    AnyChart, Chart, LatencyMetric, LatencyPoint, LatencyScale, LatencyVsLoad, Layer, Measured,
+    MeasuredLatency, Percentile, Slo, ThroughputVsGoodput,
 };
 
 #[path = "support/chart_samples.rs"]
 mod chart_samples;
-use chart_samples::{goodput_sweep, knee_sweep, render};
+use chart_samples::{goodput_sweep, growing_queue, knee_sweep, render, shedding_sweep};
 #[path = "support/svg_text.rs"]
 mod svg_text;
 use svg_text::*;
@@ -392,4 +394,189 @@ fn every_legend_swatch_is_drawn_with_its_lines_pen() {
     assert!(throughput.len() > 3 && throughput.iter().all(|w| *w == 3));
     // The current-load marker is a hairline (0.5 × 2.5 px, rounded), below every series.
     assert_eq!(stroke_widths(&svg, "#555555"), [1]);
+}
+
+// ---------------------------------------------------------------- layers
+
+/// The lines of an SVG document's elements, without its opening and closing tags.
+fn svg_elements(svg: &str) -> Vec<&str> {
+    let start = svg.find('>').map_or(0, |end| end + 1);
+    let end = svg.rfind("</svg>").unwrap_or(svg.len());
+    svg[start..end]
+        .lines()
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+/// `chart` drawn as `layer`, `size` pixels.
+fn layer_svg(chart: &dyn Chart, size: (u32, u32), layer: Layer) -> String {
+    chart_svg_layer(chart, &style(), size, layer).expect("chart draws")
+}
+
+/// A chart against load, drawn with the slider at the load it is given.
+type AtLoad = Box<dyn Fn(f64) -> AnyChart>;
+
+/// The charts against load, each as the lab draws it in one of its modes.
+fn charts_against_load() -> Vec<(&'static str, AtLoad)> {
+    fn latency(data: LatencyVsLoad) -> AtLoad {
+        Box::new(move |load| {
+            AnyChart::new(LatencyVsLoad {
+                current_load: load,
+                ..data.clone()
+            })
+        })
+    }
+    fn rates(data: ThroughputVsGoodput) -> AtLoad {
+        Box::new(move |load| {
+            AnyChart::new(ThroughputVsGoodput {
+                current_load: load,
+                ..data.clone()
+            })
+        })
+    }
+    let mut linear = knee_sweep();
+    linear.scale = LatencyScale::Linear;
+    let mut calibrated = linear.clone();
+    calibrated.measured = MeasuredLatency {
+        p50: vec![
+            measured_run(0.1, 0.080, 0.084),
+            measured_run(0.3, 0.095, 0.090),
+        ],
+        p99: vec![measured_run(0.1, 0.21, 0.20)],
+    };
+    let mut measured_rates = goodput_sweep();
+    measured_rates.measured = vec![measured_run(0.5, 2.4, 2.5)];
+    vec![
+        ("log latency", latency(knee_sweep())),
+        ("linear latency", latency(linear)),
+        ("calibrated latency", latency(calibrated)),
+        ("goodput", rates(goodput_sweep())),
+        ("goodput with a measured run", rates(measured_rates)),
+        ("shedding goodput", rates(shedding_sweep())),
+    ]
+}
+
+fn measured_run(offered_load: f64, measured: f64, model: f64) -> Measured {
+    Measured {
+        offered_load,
+        measured,
+        model,
+    }
+}
+
+#[test]
+fn a_chart_against_load_is_its_base_from_any_load_under_its_overlay() {
+    // The base is drawn at one load and kept while the slider moves: under each load's overlay it must give the
+    // picture the whole chart at that load gives, at a desktop's size and a phone's.
+    for (name, chart) in charts_against_load() {
+        for size in [(1200, 600), (390, 320)] {
+            let base = layer_svg(&chart(0.9), size, Layer::Base);
+            assert!(
+                !has_text(&base, "load 90%"),
+                "{name}: the marker's tag is in the overlay"
+            );
+            for load in [0.85, 0.9, 0.931, 0.97, 0.99, 1.0] {
+                let moved = chart(load);
+                assert!(moved.same_base(&chart(0.9)), "{name} at {load}");
+                let overlay = layer_svg(&moved, size, Layer::Overlay);
+                assert!(
+                    has_text(&overlay, &format!("load {}", format_percent(load))),
+                    "{name} at {load}: {:?}",
+                    texts(&overlay)
+                );
+                let whole = layer_svg(&moved, size, Layer::Whole);
+                let layered = [svg_elements(&base), svg_elements(&overlay)].concat();
+                let whole = svg_elements(&whole);
+                let first_difference = whole.iter().zip(&layered).position(|(a, b)| a != b);
+                assert!(
+                    whole.len() == layered.len() && first_difference.is_none(),
+                    "{name} at {load}, {size:?}: {} lines whole, {} layered, first differing: {:?}",
+                    whole.len(),
+                    layered.len(),
+                    first_difference.map(|at| (whole[at], layered[at]))
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_chart_against_load_draws_its_base_again_when_anything_but_the_load_changes() {
+    let kept = |a: &dyn Chart, b: &dyn Chart| a.same_base(b);
+    let knee = knee_sweep();
+    let changed: [(&str, LatencyVsLoad); 6] = [
+        ("the sweep", {
+            let mut data = knee.clone();
+            data.points.pop();
+            data
+        }),
+        (
+            "the axis",
+            LatencyVsLoad {
+                scale: LatencyScale::Linear,
+                ..knee.clone()
+            },
+        ),
+        (
+            "the metric",
+            LatencyVsLoad {
+                metric: LatencyMetric::Tpot,
+                ..knee.clone()
+            },
+        ),
+        (
+            "the SLO",
+            LatencyVsLoad {
+                slo: None,
+                ..knee.clone()
+            },
+        ),
+        (
+            "the measured runs",
+            LatencyVsLoad {
+                measured: MeasuredLatency {
+                    p50: vec![measured_run(0.1, 0.08, 0.084)],
+                    p99: Vec::new(),
+                },
+                ..knee.clone()
+            },
+        ),
+        // Off the axis the marker and its row above the plot go: the plot is laid out again.
+        (
+            "the marker leaving the axis",
+            LatencyVsLoad {
+                current_load: 0.5,
+                ..knee.clone()
+            },
+        ),
+    ];
+    for (what, data) in changed {
+        assert!(!kept(&data, &knee), "{what} changed");
+        assert!(
+            !AnyChart::new(data).same_base(&AnyChart::new(knee.clone())),
+            "{what} changed, each chart held as any chart"
+        );
+    }
+    let rates = goodput_sweep();
+    let mut fewer = rates.clone();
+    fewer.points.pop();
+    assert!(!kept(&fewer, &rates));
+    assert!(!kept(
+        &ThroughputVsGoodput {
+            rate_unit: "tok/s".to_owned(),
+            ..rates.clone()
+        },
+        &rates
+    ));
+    assert!(kept(
+        &ThroughputVsGoodput {
+            current_load: 0.86,
+            ..rates.clone()
+        },
+        &rates
+    ));
+    // Another kind of chart is never the same base, and a chart drawn in one layer never keeps one.
+    assert!(!AnyChart::new(rates.clone()).same_base(&AnyChart::new(knee.clone())));
+    let queue = growing_queue();
+    assert!(!kept(&queue, &queue.clone()));
 }

@@ -11,7 +11,7 @@ use super::frame::{
     Shade, Tag,
 };
 use super::style::{ChartStyle, Pen, Weight};
-use super::surface::{ChartArea, ChartResult};
+use super::surface::{start_overlay, ChartArea, ChartResult};
 
 mod labels;
 mod linear;
@@ -202,21 +202,7 @@ pub fn latency_vs_load(
         return Ok(None);
     };
     let measured_points = data.measured.p50.iter().chain(&data.measured.p99);
-    let band_loads = data
-        .fit_band
-        .iter()
-        .flat_map(|b| &b.points)
-        .map(|p| p.offered_load);
-    let x_range = load_range(
-        data.points
-            .iter()
-            .map(|p| p.offered_load)
-            .chain(measured_points.clone().map(|m| m.offered_load))
-            .chain(
-                band_loads
-                    .filter(|load| *load >= data.points.first().map_or(0.0, |p| p.offered_load)),
-            ),
-    );
+    let x_range = load_axis(data);
     let plot = Plot {
         area,
         body: &body,
@@ -246,6 +232,58 @@ pub fn latency_vs_load(
             )
         }
     }
+}
+
+impl LatencyVsLoad {
+    /// Whether this chart's base layer (everything but the load marker and the values read at it) is `earlier`'s:
+    /// all it shows but the load is as it was, and the marker is in view in both or in neither (the row above the
+    /// plot is kept for its tag only while it is).
+    pub(crate) fn same_base_as(&self, earlier: &Self) -> bool {
+        let LatencyVsLoad {
+            metric,
+            points,
+            exact,
+            slo,
+            current_load,
+            scale,
+            measured,
+            fit_band,
+        } = self;
+        let in_view = |chart: &Self, load: f64| in_load_axis(&load_axis(chart), load);
+        *metric == earlier.metric
+            && *points == earlier.points
+            && *exact == earlier.exact
+            && *slo == earlier.slo
+            && *scale == earlier.scale
+            && *measured == earlier.measured
+            && *fit_band == earlier.fit_band
+            && in_view(self, *current_load) == in_view(earlier, earlier.current_load)
+    }
+}
+
+/// The chart's load axis: the simulated loads, the measured runs' and the fit band's (from the first simulated load
+/// up), and at least 85%–100%.
+fn load_axis(data: &LatencyVsLoad) -> std::ops::Range<f64> {
+    let first_simulated = data.points.first().map_or(0.0, |p| p.offered_load);
+    let band_loads = data
+        .fit_band
+        .iter()
+        .flat_map(|b| &b.points)
+        .map(|p| p.offered_load)
+        .filter(|load| *load >= first_simulated);
+    let measured_loads = data
+        .measured
+        .p50
+        .iter()
+        .chain(&data.measured.p99)
+        .map(|m| m.offered_load);
+    load_range(
+        data.points
+            .iter()
+            .map(|p| p.offered_load)
+            .chain(measured_loads)
+            .chain(band_loads),
+    )
 }
 
 /// The series of the latency chart, each with its pen and legend name.
@@ -388,6 +426,13 @@ impl Plot<'_, '_> {
         if let (Some(line), Some(slo)) = (&lines.slo, &data.slo) {
             draw_rule(&mut chart, style, Rule::AtY(slo.threshold_s), line.pen)?;
         }
+        draw_right_tags(self.body, &chart, style, &right_tags)?;
+        if data.points.is_empty() {
+            draw_note(&chart, style, "no results yet")?;
+        }
+        // What follows moves with the load: the marker, the values read at it, and the measured runs' labels, which
+        // keep clear of those values.
+        start_overlay(self.area)?;
         draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
         let marks = value_marks(data, lines);
         let obstacles = label_obstacles(data, ceiling);
@@ -423,10 +468,6 @@ impl Plot<'_, '_> {
             &mut drawn,
         )?;
         draw_top_tags(self.body, &chart, style, &top_tags)?;
-        draw_right_tags(self.body, &chart, style, &right_tags)?;
-        if data.points.is_empty() {
-            draw_note(&chart, style, "no results yet")?;
-        }
         Ok(Some(plot_rect(self.area, &chart)))
     }
 }
@@ -593,6 +634,11 @@ fn end_tags(
             })
         })
         .collect()
+}
+
+/// Whether `load` lies on `axis`: the load marker and its tag are drawn only then.
+pub(crate) fn in_load_axis(axis: &std::ops::Range<f64>, load: f64) -> bool {
+    load.is_finite() && load >= axis.start && load <= axis.end
 }
 
 /// The load axis always spans at least 85%–100%, the lesson's range, and widens to any data outside it.

@@ -33,7 +33,7 @@ pub use prediction::{
 };
 pub use queue::{queue_over_time, queue_summary, queue_table, QueueOverTime, QueueSample};
 pub use style::{ChartStyle, ChartTheme, Palette};
-pub use surface::{ChartArea, ChartBackend, ChartResult, Surface, SvgSurface};
+pub use surface::{ChartArea, ChartBackend, ChartResult, Layer, Surface, SvgSurface};
 pub use throughput::{
     throughput_summary, throughput_table, throughput_vs_goodput, ThroughputPoint,
     ThroughputVsGoodput,
@@ -59,9 +59,12 @@ pub struct DataTable {
 /// from the same data so the picture, the `aria-label` and the table cannot drift apart. A widget holds its charts
 /// as [`AnyChart`]s made from the kinds it draws, so its code (a module of its own on the page) carries those kinds'
 /// drawing and no other's.
-pub trait Chart: Send + Sync {
+pub trait Chart: Send + Sync + std::any::Any {
     /// Draws the chart and returns where its plot lies (`None` when the area is too small for one).
     fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>>;
+    /// Whether the chart is drawn in two layers (see [`Layer`]) and its base is the one `earlier` drew: a canvas that
+    /// drew `earlier` then paints only this chart's overlay, on the base it kept. Never, for a chart in one layer.
+    fn same_base(&self, earlier: &dyn Chart) -> bool;
     /// The one-sentence `aria-label` of the chart.
     fn summary(&self) -> String;
     /// The chart's data table.
@@ -72,10 +75,15 @@ pub trait Chart: Send + Sync {
 
 /// Each kind's [`Chart`]: its data type, its download's file stem, and its drawing, summary and table functions.
 macro_rules! chart_kind {
-    ($($data:ty: $stem:literal, $draw:ident, $summary:ident, $table:ident;)*) => {$(
+    ($($data:ty: $stem:literal, $draw:ident, $summary:ident, $table:ident, $same_base:path;)*) => {$(
         impl Chart for $data {
             fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
                 $draw(area, self, style)
+            }
+            fn same_base(&self, earlier: &dyn Chart) -> bool {
+                (earlier as &dyn std::any::Any)
+                    .downcast_ref::<$data>()
+                    .is_some_and(|earlier| $same_base(self, earlier))
             }
             fn summary(&self) -> String {
                 $summary(self)
@@ -91,12 +99,19 @@ macro_rules! chart_kind {
 }
 
 chart_kind! {
-    LatencyVsLoad: "latency-vs-load", latency_vs_load, latency_summary, latency_table;
-    ThroughputVsGoodput: "throughput-vs-goodput", throughput_vs_goodput, throughput_summary, throughput_table;
-    QueueOverTime: "queue-over-time", queue_over_time, queue_summary, queue_table;
-    LatencyDistribution: "latency-distribution", latency_distribution, distribution_summary, distribution_table;
-    PredictionChart: "prediction", prediction_chart, prediction_summary, prediction_table;
-    BatchTimeline: "batch-timeline", batch_timeline, timeline_summary, timeline_table;
+    LatencyVsLoad: "latency-vs-load", latency_vs_load, latency_summary, latency_table, LatencyVsLoad::same_base_as;
+    ThroughputVsGoodput: "throughput-vs-goodput", throughput_vs_goodput, throughput_summary, throughput_table,
+        ThroughputVsGoodput::same_base_as;
+    QueueOverTime: "queue-over-time", queue_over_time, queue_summary, queue_table, one_layer;
+    LatencyDistribution: "latency-distribution", latency_distribution, distribution_summary, distribution_table,
+        one_layer;
+    PredictionChart: "prediction", prediction_chart, prediction_summary, prediction_table, one_layer;
+    BatchTimeline: "batch-timeline", batch_timeline, timeline_summary, timeline_table, one_layer;
+}
+
+/// The `same_base` of a chart drawn in one layer: everything it shows moves when its data do.
+fn one_layer<T>(_: &T, _: &T) -> bool {
+    false
 }
 
 /// A chart of any kind, cheap to clone: what a canvas's signal holds.
@@ -120,6 +135,13 @@ impl Chart for AnyChart {
     fn draw(&self, area: &ChartArea<'_>, style: &ChartStyle) -> ChartResult<Option<PlotRect>> {
         self.0.draw(area, style)
     }
+    fn same_base(&self, earlier: &dyn Chart) -> bool {
+        // Compared as what each holds, so that two `AnyChart`s compare their charts.
+        let earlier = (earlier as &dyn std::any::Any)
+            .downcast_ref::<AnyChart>()
+            .map_or(earlier, |any| &*any.0);
+        self.0.same_base(earlier)
+    }
     fn summary(&self) -> String {
         self.0.summary()
     }
@@ -139,11 +161,21 @@ pub fn chart_svg(
     width: u32,
     height: u32,
 ) -> Result<String, String> {
+    chart_svg_layer(chart, style, (width, height), Layer::Whole)
+}
+
+/// [`chart_svg`] of one [`Layer`] of `chart`.
+pub fn chart_svg_layer(
+    chart: &dyn Chart,
+    style: &ChartStyle,
+    size: (u32, u32),
+    layer: Layer,
+) -> Result<String, String> {
     use plotters::prelude::IntoDrawingArea;
     let mut svg = String::new();
     {
         let root =
-            ChartBackend::new(SvgSurface::new(&mut svg, (width, height))).into_drawing_area();
+            ChartBackend::painting(SvgSurface::new(&mut svg, size), layer).into_drawing_area();
         chart.draw(&root, style).map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }

@@ -236,17 +236,95 @@ pub trait Surface {
     fn present(&mut self) -> SurfaceResult;
 }
 
-/// The charts' drawing backend: plotters draws on it, and it passes everything to its [`Surface`].
+/// Which part of a chart one drawing paints.
+///
+/// A chart against load changes with every step of the load slider only in its marker: the hairline at the load,
+/// its tag, and the values read there. Such a chart draws its base (frame, axes, curves, end tags) first, then calls
+/// [`start_overlay`] and draws the marker. The page keeps the base as a picture and, while only the load moves,
+/// paints the overlay on a copy of it instead of drawing every curve again. Every layout is still computed in each
+/// pass, so the overlay lands where the whole chart would put it; only the painting is left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layer {
+    /// Everything: a download, a static picture, a chart drawn in one layer.
+    #[default]
+    Whole,
+    /// What is drawn before [`start_overlay`].
+    Base,
+    /// What is drawn after it.
+    Overlay,
+}
+
+/// The charts' drawing backend: plotters draws on it, and it passes everything to its [`Surface`] (only what is in
+/// the [`Layer`] it paints; text is measured in every layer, since layout depends on it).
 pub struct ChartBackend<'s> {
     surface: Box<dyn Surface + 's>,
+    painted: Layer,
+    /// Whether the chart has reached its overlay.
+    in_overlay: bool,
 }
 
 impl<'s> ChartBackend<'s> {
-    /// A backend drawing on `surface`.
+    /// A backend drawing the whole of a chart on `surface`.
     pub fn new(surface: impl Surface + 's) -> Self {
+        ChartBackend::painting(surface, Layer::Whole)
+    }
+
+    /// A backend drawing `layer` of a chart on `surface`.
+    pub fn painting(surface: impl Surface + 's, layer: Layer) -> Self {
         ChartBackend {
             surface: Box::new(surface),
+            painted: layer,
+            in_overlay: false,
         }
+    }
+
+    /// Whether what the chart draws now is painted.
+    fn paints(&self) -> bool {
+        match self.painted {
+            Layer::Whole => true,
+            Layer::Base => !self.in_overlay,
+            Layer::Overlay => self.in_overlay,
+        }
+    }
+
+    /// `draw` on the surface if this layer paints now.
+    fn paint(&mut self, draw: impl FnOnce(&mut dyn Surface) -> SurfaceResult) -> BackendResult {
+        if self.paints() {
+            lift(draw(self.surface.as_mut()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Marks where a chart's base ends and its overlay begins (see [`Layer`]): everything `area`'s backend is asked to
+/// draw from here on belongs to the overlay.
+pub fn start_overlay(area: &ChartArea<'_>) -> ChartResult {
+    area.draw(&OverlayStart)
+}
+
+/// The element [`start_overlay`] draws: no points and no paint, only a word to the backend. (A plotters drawing area
+/// hands its backend to the elements it draws and to nothing else.)
+struct OverlayStart;
+
+impl<'a, Coord: 'a> plotters::element::PointCollection<'a, Coord> for &'a OverlayStart {
+    type Point = &'a Coord;
+    type IntoIter = std::iter::Empty<&'a Coord>;
+
+    fn point_iter(self) -> Self::IntoIter {
+        std::iter::empty()
+    }
+}
+
+impl plotters::element::Drawable<ChartBackend<'_>> for OverlayStart {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        _points: I,
+        backend: &mut ChartBackend<'_>,
+        _parent_dim: (u32, u32),
+    ) -> BackendResult {
+        backend.in_overlay = true;
+        Ok(())
     }
 }
 
@@ -273,7 +351,7 @@ impl DrawingBackend for ChartBackend<'_> {
 
     fn draw_pixel(&mut self, (x, y): BackendCoord, color: BackendColor) -> BackendResult {
         let paint = Paint { color, width: 1 };
-        lift(self.surface.rect((x, y), (x + 1, y + 1), paint, true))
+        self.paint(|surface| surface.rect((x, y), (x + 1, y + 1), paint, true))
     }
 
     fn draw_line<S: BackendStyle>(
@@ -282,7 +360,8 @@ impl DrawingBackend for ChartBackend<'_> {
         to: BackendCoord,
         style: &S,
     ) -> BackendResult {
-        lift(self.surface.line(from, to, Paint::of(style)))
+        let paint = Paint::of(style);
+        self.paint(|surface| surface.line(from, to, paint))
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -292,10 +371,8 @@ impl DrawingBackend for ChartBackend<'_> {
         style: &S,
         fill: bool,
     ) -> BackendResult {
-        lift(
-            self.surface
-                .rect(upper_left, bottom_right, Paint::of(style), fill),
-        )
+        let paint = Paint::of(style);
+        self.paint(|surface| surface.rect(upper_left, bottom_right, paint, fill))
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -303,8 +380,11 @@ impl DrawingBackend for ChartBackend<'_> {
         path: I,
         style: &S,
     ) -> BackendResult {
-        let points: Vec<BackendCoord> = path.into_iter().collect();
-        lift(self.surface.path(&points, Paint::of(style)))
+        let paint = Paint::of(style);
+        self.paint(|surface| {
+            let points: Vec<BackendCoord> = path.into_iter().collect();
+            surface.path(&points, paint)
+        })
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -312,8 +392,11 @@ impl DrawingBackend for ChartBackend<'_> {
         vert: I,
         style: &S,
     ) -> BackendResult {
-        let points: Vec<BackendCoord> = vert.into_iter().collect();
-        lift(self.surface.polygon(&points, Paint::of(style)))
+        let paint = Paint::of(style);
+        self.paint(|surface| {
+            let points: Vec<BackendCoord> = vert.into_iter().collect();
+            surface.polygon(&points, paint)
+        })
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -323,7 +406,8 @@ impl DrawingBackend for ChartBackend<'_> {
         style: &S,
         fill: bool,
     ) -> BackendResult {
-        lift(self.surface.circle(center, radius, Paint::of(style), fill))
+        let paint = Paint::of(style);
+        self.paint(|surface| surface.circle(center, radius, paint, fill))
     }
 
     fn draw_text<S: BackendTextStyle>(
@@ -332,7 +416,7 @@ impl DrawingBackend for ChartBackend<'_> {
         style: &S,
         pos: BackendCoord,
     ) -> BackendResult {
-        lift(self.surface.text(text, &TextSpec::of(style), pos))
+        self.paint(|surface| surface.text(text, &TextSpec::of(style), pos))
     }
 
     fn estimate_text_size<S: BackendTextStyle>(

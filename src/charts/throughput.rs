@@ -8,9 +8,9 @@ use super::frame::{
     draw_rule, draw_top_tags, end_tag, frame, linear_range, measured_rings, plot_rect, Axes,
     Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
 };
-use super::latency::{current_load_marker, load_range, measured_rows, nearest};
+use super::latency::{current_load_marker, in_load_axis, load_range, measured_rows, nearest};
 use super::style::{ChartStyle, Pen, Weight};
-use super::surface::{ChartArea, ChartResult};
+use super::surface::{start_overlay, ChartArea, ChartResult};
 use super::DataTable;
 
 /// The label of the shaded gap: the lesson's phrase for throughput that is not goodput.
@@ -76,12 +76,7 @@ pub fn throughput_vs_goodput(
     let Some(body) = frame(area, style, "Throughput vs goodput", &legend)? else {
         return Ok(None);
     };
-    let x_range = load_range(
-        data.points
-            .iter()
-            .map(|p| p.offered_load)
-            .chain(data.measured.iter().map(|m| m.offered_load)),
-    );
+    let x_range = load_axis(data);
     let rates = data
         .points
         .iter()
@@ -143,13 +138,44 @@ pub fn throughput_vs_goodput(
         &mut rings,
     )?;
 
-    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
-    draw_top_tags(&body, &chart, style, &top_tags)?;
     draw_right_tags(&body, &chart, style, &right_tags)?;
     if data.points.is_empty() {
         draw_note(&chart, style, "no results yet")?;
     }
+    // Only the marker moves with the load.
+    start_overlay(area)?;
+    draw_rule(&mut chart, style, Rule::AtX(data.current_load), marker)?;
+    draw_top_tags(&body, &chart, style, &top_tags)?;
     Ok(Some(plot_rect(area, &chart)))
+}
+
+impl ThroughputVsGoodput {
+    /// Whether this chart's base layer (all but the load marker) is `earlier`'s: all it shows but the load is as it
+    /// was, and the marker is in view in both or in neither (the row above the plot is kept for its tag only while
+    /// it is).
+    pub(crate) fn same_base_as(&self, earlier: &Self) -> bool {
+        let ThroughputVsGoodput {
+            points,
+            rate_unit,
+            current_load,
+            measured,
+        } = self;
+        let in_view = |chart: &Self, load: f64| in_load_axis(&load_axis(chart), load);
+        *points == earlier.points
+            && *rate_unit == earlier.rate_unit
+            && *measured == earlier.measured
+            && in_view(self, *current_load) == in_view(earlier, earlier.current_load)
+    }
+}
+
+/// The chart's load axis: the simulated loads and the measured runs', and at least 85%–100%.
+fn load_axis(data: &ThroughputVsGoodput) -> std::ops::Range<f64> {
+    load_range(
+        data.points
+            .iter()
+            .map(|p| p.offered_load)
+            .chain(data.measured.iter().map(|m| m.offered_load)),
+    )
 }
 
 /// The chart's `aria-label`, e.g. "At 97% load goodput is 62% of throughput (3.1 of 5.0 req/s); goodput peaks at 91%

@@ -1,5 +1,5 @@
 //! The page's `<canvas>` as a chart [`Surface`]: [`MeasuredCanvas`] draws through plotters-canvas and measures text
-//! with the canvas itself; [`use_canvas_geometry`] and [`draw_chart`] size its backing store to the device.
+//! with the canvas itself; [`use_canvas_geometry`] and [`KeptBase`] size its backing store to the device and draw on it.
 //!
 //! plotters measures text on wasm by appending a `<span>` with an inline `style` attribute to the page and reading
 //! its size. Under the page's Content-Security-Policy (`style-src 'self'`, no inline styles) that attribute is
@@ -19,7 +19,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use crate::charts::surface::{
     estimated_text_size, unlift, PlottersSurface, SurfaceResult, TextSpec,
 };
-use crate::charts::{Chart, ChartBackend, ChartStyle, PlotRect};
+use crate::charts::{AnyChart, Chart, ChartBackend, ChartStyle, Layer, PlotRect};
 
 /// What a chart canvas is drawn at: its CSS size as last laid out ((0, 0) before the first layout) and the device
 /// pixel ratio.
@@ -50,33 +50,135 @@ pub fn use_canvas_geometry(canvas_ref: NodeRef<html::Canvas>) -> Signal<CanvasGe
 /// style scaled to match — plotters-canvas draws in backing-store pixels and knows nothing of the ratio, so without
 /// this charts blur on HiDPI screens and projectors. Returns where the plot lies, in CSS pixels; `Ok(None)` before
 /// the canvas is laid out, when it has no 2D context, or when it is too small to hold a plot.
-pub fn draw_chart(
+fn draw_chart(
     canvas: HtmlCanvasElement,
     geometry: CanvasGeometry,
     spec: &dyn Chart,
     style: ChartStyle,
 ) -> Result<Option<PlotRect>, String> {
-    // Never below 1: a zoomed-out page keeps a backing store at least as fine as its CSS pixels.
+    if !size_to_device(&canvas, geometry) {
+        return Ok(None);
+    }
+    paint_layer(canvas, geometry, spec, style, Layer::Whole)
+}
+
+/// Sizes `canvas`'s backing store to its CSS size × the device pixel ratio (never below 1: a zoomed-out page keeps a
+/// backing store at least as fine as its CSS pixels), and clears it. False when it has no size yet.
+fn size_to_device(canvas: &HtmlCanvasElement, geometry: CanvasGeometry) -> bool {
     let ratio = geometry.ratio.max(1.0);
     let (width, height) = geometry.css_size;
     let (device_w, device_h) = (
         (width * ratio).round() as u32,
         (height * ratio).round() as u32,
     );
-    if device_w == 0 || device_h == 0 {
-        return Ok(None);
+    // Setting a size, even the one it has, makes the browser allocate a new backing store: a canvas redrawn at
+    // every slider step only clears its own.
+    match context_2d(canvas) {
+        Some(context) if (canvas.width(), canvas.height()) == (device_w, device_h) => {
+            context.clear_rect(0.0, 0.0, f64::from(device_w), f64::from(device_h));
+        }
+        _ => {
+            canvas.set_width(device_w);
+            canvas.set_height(device_h);
+        }
     }
-    canvas.set_width(device_w);
-    canvas.set_height(device_h);
+    device_w > 0 && device_h > 0
+}
+
+/// Paints `layer` of `spec` on `canvas`, sized by [`size_to_device`], over what it already shows.
+fn paint_layer(
+    canvas: HtmlCanvasElement,
+    geometry: CanvasGeometry,
+    spec: &dyn Chart,
+    style: ChartStyle,
+    layer: Layer,
+) -> Result<Option<PlotRect>, String> {
+    let ratio = geometry.ratio.max(1.0);
     let Some(surface) = MeasuredCanvas::new(canvas) else {
         return Ok(None);
     };
-    let area = ChartBackend::new(surface).into_drawing_area();
+    let area = ChartBackend::painting(surface, layer).into_drawing_area();
     let plot = spec
         .draw(&area, &style.with_scale(ratio))
         .map_err(|error| error.to_string())?;
     area.present().map_err(|error| error.to_string())?;
     Ok(plot.map(|plot| plot.per(ratio)))
+}
+
+/// A chart canvas's base layer (see [`Layer`]), kept on a canvas off the page with what it was drawn from. While a
+/// slider moves only a chart's load marker, the canvas copies the base and paints the marker over it instead of
+/// drawing every curve again.
+#[derive(Default)]
+pub struct KeptBase {
+    canvas: Option<HtmlCanvasElement>,
+    drawn_from: Option<(AnyChart, CanvasGeometry, ChartStyle)>,
+}
+
+impl KeptBase {
+    /// Draws `spec` on `canvas`, its backing store sized to the device (see [`draw_chart`]). A chart drawn in two
+    /// layers has its base drawn off the page when it is not the one kept, then copied onto the canvas under its
+    /// overlay.
+    pub fn draw(
+        &mut self,
+        canvas: HtmlCanvasElement,
+        geometry: CanvasGeometry,
+        spec: &AnyChart,
+        style: ChartStyle,
+    ) -> Result<Option<PlotRect>, String> {
+        let kept = self
+            .drawn_from
+            .as_ref()
+            .is_some_and(|(earlier, at, kept_style)| {
+                *at == geometry && *kept_style == style && spec.same_base(earlier)
+            });
+        if !kept {
+            self.drawn_from = None;
+            // A chart in two layers has its own base; one in a single layer has none to keep.
+            let base = match &self.canvas {
+                _ if !spec.same_base(spec) => None,
+                Some(base) => Some(base.clone()),
+                None => new_canvas(),
+            };
+            let Some(base) = base else {
+                return draw_chart(canvas, geometry, spec, style);
+            };
+            self.canvas = Some(base.clone());
+            if !size_to_device(&base, geometry) {
+                return Ok(None);
+            }
+            paint_layer(base, geometry, spec, style.clone(), Layer::Base)?;
+            self.drawn_from = Some((spec.clone(), geometry, style.clone()));
+        }
+        let Some(base) = &self.canvas else {
+            return Ok(None);
+        };
+        if !size_to_device(&canvas, geometry) {
+            return Ok(None);
+        }
+        let copied = context_2d(&canvas)
+            .map(|context| context.draw_image_with_html_canvas_element(base, 0.0, 0.0));
+        if !matches!(copied, Some(Ok(()))) {
+            // The copy failed: draw the whole chart, and the base again next time.
+            self.drawn_from = None;
+            return draw_chart(canvas, geometry, spec, style);
+        }
+        paint_layer(canvas, geometry, spec, style, Layer::Overlay)
+    }
+}
+
+/// `canvas`'s 2D context (`None` if it has another kind, or none).
+fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas.get_context("2d").ok()??.dyn_into().ok()
+}
+
+/// A canvas off the page, or `None` where there is no document.
+fn new_canvas() -> Option<HtmlCanvasElement> {
+    web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()
 }
 
 /// How many measured (font, text) sizes are kept; past it the cache starts over (a few charts' labels at a few
@@ -99,11 +201,7 @@ pub struct MeasuredCanvas {
 impl MeasuredCanvas {
     /// The surface for `canvas` as it is sized, or `None` when it has no 2D context.
     fn new(canvas: HtmlCanvasElement) -> Option<Self> {
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
+        let context = context_2d(&canvas)?;
         Some(MeasuredCanvas {
             inner: CanvasBackend::with_canvas_object(canvas)?,
             context,

@@ -6,7 +6,7 @@
 //! view! { <ChartCanvas chart=canvas_chart(Memo::new(move |_| latency.get())) theme=theme /> }
 //! ```
 
-use crate::components::canvas_backend::{draw_chart, use_canvas_geometry};
+use crate::components::canvas_backend::{use_canvas_geometry, KeptBase};
 use leptos::html;
 use leptos::prelude::*;
 use leptos_use_element_visibility::use_element_visibility;
@@ -64,6 +64,8 @@ pub fn ChartCanvas(
     let projection = use_chart_projection();
     // Where the last drawing put the plot, CSS px, for clicks.
     let plot = StoredValue::new(None::<PlotRect>);
+    // A chart against load keeps its curves while the load slider moves (see `KeptBase`).
+    let base = StoredValue::new_local(KeptBase::default());
 
     // Redraw whenever the size, the pixel ratio, the data, the theme or the projection change.
     Effect::new(move |_| {
@@ -85,11 +87,14 @@ pub fn ChartCanvas(
             style
         };
         let started = perf::now();
-        match draw_chart(canvas, geometry, &spec, style) {
-            Ok(drawn) => plot.set_value(drawn),
-            Err(error) => {
+        // The kept base lives as long as the canvas; `None` would mean it was disposed of with it.
+        let drawn = base.try_update_value(|base| base.draw(canvas, geometry, &spec, style));
+        match drawn {
+            Some(Ok(drawn)) => plot.set_value(drawn),
+            Some(Err(error)) => {
                 web_sys::console::error_1(&format!("chart {}: {error}", spec.file_stem()).into())
             }
+            None => {}
         }
         perf::measure(
             &format!("chart:draw:{}", spec.file_stem()),

@@ -263,6 +263,46 @@ test('a change of devicePixelRatio (zoom, another screen) redraws every chart at
   assert.deepEqual(problems(), []);
 });
 
+test('a chart the load slider moved to a load is, pixel for pixel, the chart opened at that load', async () => {
+  // The charts against load keep their curves while the slider moves and paint only the marker and its values
+  // again: no old marker may stay behind, and a change of scenario must bring new curves.
+  const moved = await openLab('?load=0.85');
+  for (const loop of [/^closed loop$/i, /^open loop$/i]) {
+    await moved.lab.getByRole('radio', { name: loop }).check();
+    await waitForFinal(moved.lab);
+  }
+  await (await slider(moved.lab)).focus();
+  for (let i = 0; i < 12; i += 1) await moved.page.keyboard.press('ArrowRight');
+  await waitForFinal(moved.lab);
+  const fresh = await openLab('?load=0.97');
+  const [after, opened] = [await chartPictures(moved.lab), await chartPictures(fresh.lab)];
+  assert.equal(after.length, 2);
+  for (const [i, picture] of after.entries()) {
+    assert.match(picture.label, /97% load/);
+    assert.equal(picture.label, opened[i].label);
+    assert.ok(picture.pixels === opened[i].pixels, `chart ${i + 1} moved to 97% differs from the one opened there`);
+  }
+  assert.deepEqual(moved.problems(), []);
+  assert.deepEqual(fresh.problems(), []);
+});
+
+/** The lab's two charts against load (latency, then throughput) as their aria-labels and their pixels, each
+ *  scrolled into view (charts out of view are not drawn) and read once its label names the slider's load. */
+async function chartPictures(lab) {
+  const load = await (await slider(lab)).inputValue();
+  const pictures = [];
+  for (const name of ['Latency against offered load', 'Throughput and goodput against offered load']) {
+    const canvas = lab.locator('figure.chart').filter({ hasText: name }).locator('canvas').first();
+    await canvas.scrollIntoViewIfNeeded();
+    await canvas.page().waitForFunction(([c, percent]) => c.getAttribute('aria-label')?.includes(`${percent}% load`)
+      && c.width > 0, [await canvas.elementHandle(), load], { timeout: 5000 });
+    // Two frames, so a draw the scroll asked for has happened.
+    await canvas.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    pictures.push(await canvas.evaluate((c) => ({ label: c.getAttribute('aria-label'), pixels: c.toDataURL() })));
+  }
+  return pictures;
+}
+
 test('the lab reads right at 1280×720, on a phone, and in textbook mode with Erlang C', async () => {
   const { page, lab, problems } = await openLab('?preset=textbook&replicas=4&metric=e2e&load=0.95');
   await screenshot(page, 'knee-lab-1280');

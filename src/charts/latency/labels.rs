@@ -30,6 +30,14 @@ impl Rect {
 
     /// Whether `segment` passes through the rectangle (Liang–Barsky clipping: some part of it survives).
     fn crosses(&self, ((x0, y0), (x1, y1)): Segment) -> bool {
+        // Most pieces tested lie wholly to one side: a test of their bounds settles those.
+        if x0.max(x1) < self.left
+            || x0.min(x1) > self.right
+            || y0.max(y1) < self.top
+            || y0.min(y1) > self.bottom
+        {
+            return false;
+        }
         let (x0, y0, dx, dy) = (
             f64::from(x0),
             f64::from(y0),
@@ -81,6 +89,24 @@ pub(crate) struct Room<'a> {
 /// the top alone, the lower labels could be left only the spots over a measured run's rings under the upper ones.
 /// `None` when the plot is too short to hold them apart.
 pub(crate) fn place_labels(labels: &[(i32, i32, i32)], room: &Room<'_>) -> Option<Vec<Rect>> {
+    // Every box lies beside the marker, within its widest label of it: a curve piece wholly left or right of that
+    // band crosses none. Leaving those out spares the search most of its tests (a drag places the labels at every
+    // step, and the curves and the exact one have hundreds of pieces).
+    let widest = labels.iter().map(|l| l.1).max().unwrap_or(0);
+    let band = (
+        room.marker_x - room.gap - widest,
+        room.marker_x + room.gap + widest,
+    );
+    let near: Vec<Segment> = room
+        .curves
+        .iter()
+        .copied()
+        .filter(|&((x0, _), (x1, _))| x0.max(x1) >= band.0 && x0.min(x1) <= band.1)
+        .collect();
+    let room = &Room {
+        curves: &near,
+        ..*room
+    };
     let down = place_downwards(labels, room);
     // Bottom up is top down with the picture turned upside down.
     let flip = |r: &Rect| Rect {
