@@ -62,9 +62,9 @@ async function fontSizes(page, scope) {
 }
 
 /**
- * Records the text every canvas draws, from its last drawing (a drawing starts by sizing the canvas, which clears
- * it): `window.__canvasText(canvas)` lists the CSS pixel size of each string it wrote. A canvas's text has no computed
- * style, so its size is read where it is drawn.
+ * Records the text every canvas draws, from its last drawing (a drawing starts by sizing or clearing the canvas,
+ * and may copy another canvas onto it): `window.__canvasText(canvas)` lists the CSS pixel size of each string it
+ * wrote. A canvas's text has no computed style, so its size is read where it is drawn.
  */
 function recordCanvasText() {
   const drawn = new WeakMap();
@@ -78,6 +78,17 @@ function recordCanvasText() {
     const px = parseFloat(/([\d.]+)px/.exec(this.font)?.[1] ?? 'NaN');
     drawn.get(this.canvas)?.push({ text: String(text), px });
     return fillText.call(this, text, ...rest);
+  };
+  // A chart drawn again at its size is cleared, not sized; a chart against load copies its kept base (a canvas off
+  // the page) before it paints its marker.
+  const { clearRect, drawImage } = CanvasRenderingContext2D.prototype;
+  CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
+    if (x <= 0 && y <= 0 && x + w >= this.canvas.width && y + h >= this.canvas.height) drawn.set(this.canvas, []);
+    return clearRect.call(this, x, y, w, h);
+  };
+  CanvasRenderingContext2D.prototype.drawImage = function (image, ...rest) {
+    if (image instanceof HTMLCanvasElement) drawn.get(this.canvas)?.push(...(drawn.get(image) ?? []));
+    return drawImage.call(this, image, ...rest);
   };
   window.__canvasText = (canvas) => (drawn.get(canvas) ?? []).map(({ text, px }) => ({
     text, px: px * canvas.getBoundingClientRect().width / canvas.width,

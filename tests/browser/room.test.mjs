@@ -25,9 +25,10 @@ async function presentScreenWith(page, selector) {
 }
 
 /**
- * Records where every canvas writes its text, from its last drawing (a drawing starts by sizing the canvas, which
- * clears it): `window.__canvasTextBoxes(canvas)` lists each string with its box in the page's CSS pixels, from the
- * context's transform and the text's measured extent (so rotated and aligned text is boxed where it is drawn).
+ * Records where every canvas writes its text, from its last drawing (a drawing starts by sizing or clearing the
+ * canvas, and may copy another canvas onto it): `window.__canvasTextBoxes(canvas)` lists each string with its box in
+ * the page's CSS pixels, from the context's transform and the text's measured extent (so rotated and aligned text is
+ * boxed where it is drawn).
  * `window.__canvasRings(canvas)` lists the rings it stroked (the measured runs') as boxes the same way, each named
  * "○" for the overlap messages.
  */
@@ -77,6 +78,25 @@ export function recordCanvasTextBoxes() {
       bottom: Math.max(...corners.map((c) => c[1])),
     });
     return fillText.call(this, text, x, y, ...rest);
+  };
+  // A chart drawn again at its size is cleared, not sized; a chart against load copies its kept base (a canvas off
+  // the page) before it paints its marker: a full clear forgets what a canvas showed, a copy brings the source's.
+  const { clearRect, drawImage } = CanvasRenderingContext2D.prototype;
+  CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
+    if (x <= 0 && y <= 0 && x + w >= this.canvas.width && y + h >= this.canvas.height) {
+      drawn.set(this.canvas, []);
+      rings.set(this.canvas, []);
+    }
+    return clearRect.call(this, x, y, w, h);
+  };
+  CanvasRenderingContext2D.prototype.drawImage = function (image, ...rest) {
+    if (image instanceof HTMLCanvasElement && rest.length === 2) {
+      const t = this.getTransform();
+      const [dx, dy] = [rest[0] + t.e, rest[1] + t.f];
+      const moved = (b) => ({ ...b, left: b.left + dx, right: b.right + dx, top: b.top + dy, bottom: b.bottom + dy });
+      for (const boxes of [drawn, rings]) boxes.get(this.canvas)?.push(...(boxes.get(image) ?? []).map(moved));
+    }
+    return drawImage.call(this, image, ...rest);
   };
   const inPage = (canvas, boxes) => {
     const rect = canvas.getBoundingClientRect();
