@@ -94,16 +94,29 @@ test('every asset is loaded with an integrity hash that matches its bytes, the w
 });
 
 /**
- * The next element matching `selector` that is visible, enabled, not a download and not used yet; it is marked used
- * (a JS property, not an attribute, so the page's own markup stays as it is). Null when there is none.
+ * The next element matching `selector` that is visible, enabled, not a download, not used yet and, unless `last`,
+ * not a reset; it is marked used. An element is known by its kind, its label, the nearest island or section with an
+ * id, and its place among its namesakes there, so a button the page draws again after a press (a reset, a toggle)
+ * counts as used. Null when there is none.
  */
-async function nextUnused(page, selector) {
-  const handle = await page.evaluateHandle((sel) => [...document.querySelectorAll(sel)].find((el) => !el.__usedByTest
-    && el.checkVisibility() && !el.disabled && !/download/i.test(el.getAttribute('aria-label') ?? el.textContent))
-    ?? null, selector);
-  const element = handle.asElement();
-  await element?.evaluate((el) => { el.__usedByTest = true; });
-  return element;
+async function nextUnused(page, selector, { last = false } = {}) {
+  const handle = await page.evaluateHandle(([sel, allowReset]) => {
+    const used = (window.__usedByTest ??= new Set());
+    const seen = new Map();
+    for (const el of document.querySelectorAll(sel)) {
+      const label = (el.getAttribute('aria-label') ?? el.textContent).trim();
+      const name = `${el.tagName} ${label} @${el.closest('[id]')?.id ?? ''}`;
+      const nth = (seen.get(name) ?? 0) + 1;
+      seen.set(name, nth);
+      const key = `${name} #${nth}`;
+      if (used.has(key) || !el.checkVisibility() || el.disabled || /download/i.test(label)) continue;
+      if (!allowReset && /\breset\b/i.test(label)) continue;
+      used.add(key);
+      return el;
+    }
+    return null;
+  }, [selector, last]);
+  return handle.asElement();
 }
 
 /** Everything a learner can do on the page except downloads: scroll, open, press, slide, choose. */
@@ -119,15 +132,18 @@ async function useEverything(page) {
     ['buttons', 'button, [role="button"]'],
     ['toggles', 'input[type="checkbox"], input[type="radio"]'],
   ];
-  // Pressing a button can reveal more (a predict step's next part), so go on until nothing unused is left.
-  for (let progress = true, steps = 0; progress && steps < 300; steps += 1) {
-    progress = false;
-    for (const [kind, selector] of kinds) {
-      const element = await nextUnused(page, selector);
-      if (!element) continue;
-      await element.click();
-      used[kind] += 1;
-      progress = true;
+  // Pressing a button can reveal more (a predict step's next part), so go on until nothing unused is left. Resets
+  // come last, so that they do not undo what the rest opened, and their confirmation is pressed too.
+  for (const last of [false, true]) {
+    for (let progress = true, steps = 0; progress && steps < 300; steps += 1) {
+      progress = false;
+      for (const [kind, selector] of kinds) {
+        const element = await nextUnused(page, selector, { last });
+        if (!element) continue;
+        await element.click();
+        used[kind] += 1;
+        progress = true;
+      }
     }
   }
   for (let range; (range = await nextUnused(page, 'input[type="range"]'));) {
@@ -151,6 +167,12 @@ test('using the whole lesson raises no policy violation and no request leaves th
   const used = await useEverything(page);
   console.log(`used: ${JSON.stringify(used)}`);
   assert.ok(used.disclosures > 0 && used.buttons > 0, `too little of the lesson was used: ${JSON.stringify(used)}`);
+  // Each widget with buttons had them pressed, not just one button the page keeps drawing again.
+  const pressedIn = await page.evaluate(() => [...window.__usedByTest].filter((key) => key.startsWith('BUTTON'))
+    .map((key) => key.match(/@(\S*) #\d+$/)[1]));
+  for (const island of ['knee-lab', 'littles-law-sizer', 'fleet-widget', 'metrics-reader', 'ask-form']) {
+    assert.ok(pressedIn.includes(island), `no button pressed in #${island}: ${[...new Set(pressedIn)]}`);
+  }
   await screenshot(page, 'security-lesson-used', { fullPage: false });
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
   assert.deepEqual(problems(), []);
