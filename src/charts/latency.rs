@@ -249,7 +249,6 @@ impl LatencyVsLoad {
             measured,
             fit_band,
         } = self;
-        let in_view = |chart: &Self, load: f64| in_load_axis(&load_axis(chart), load);
         *metric == earlier.metric
             && *points == earlier.points
             && *exact == earlier.exact
@@ -257,7 +256,7 @@ impl LatencyVsLoad {
             && *scale == earlier.scale
             && *measured == earlier.measured
             && *fit_band == earlier.fit_band
-            && in_view(self, *current_load) == in_view(earlier, earlier.current_load)
+            && marker_stays_on_or_off(&load_axis(self), *current_load, earlier.current_load)
     }
 }
 
@@ -639,6 +638,17 @@ fn end_tags(
 /// Whether `load` lies on `axis`: the load marker and its tag are drawn only then.
 pub(crate) fn in_load_axis(axis: &std::ops::Range<f64>, load: f64) -> bool {
     load.is_finite() && load >= axis.start && load <= axis.end
+}
+
+/// For `same_base_as`: the marker at `load` is on `axis` exactly when the earlier one was, so the row kept above
+/// the plot for its tag is the same. The axis is the earlier chart's too, since it depends only on the fields compared
+/// before this.
+pub(crate) fn marker_stays_on_or_off(
+    axis: &std::ops::Range<f64>,
+    load: f64,
+    earlier_load: f64,
+) -> bool {
+    in_load_axis(axis, load) == in_load_axis(axis, earlier_load)
 }
 
 /// The load axis always spans at least 85%–100%, the lesson's range, and widens to any data outside it.

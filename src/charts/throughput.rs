@@ -8,7 +8,9 @@ use super::frame::{
     draw_rule, draw_top_tags, end_tag, frame, linear_range, measured_rings, plot_rect, Axes,
     Margins, Measured, PlotRect, Rule, Scale, Series, Shade, Tag,
 };
-use super::latency::{current_load_marker, in_load_axis, load_range, measured_rows, nearest};
+use super::latency::{
+    current_load_marker, load_range, marker_stays_on_or_off, measured_rows, nearest,
+};
 use super::style::{ChartStyle, Pen, Weight};
 use super::surface::{start_overlay, ChartArea, ChartResult};
 use super::DataTable;
@@ -160,11 +162,10 @@ impl ThroughputVsGoodput {
             current_load,
             measured,
         } = self;
-        let in_view = |chart: &Self, load: f64| in_load_axis(&load_axis(chart), load);
         *points == earlier.points
             && *rate_unit == earlier.rate_unit
             && *measured == earlier.measured
-            && in_view(self, *current_load) == in_view(earlier, earlier.current_load)
+            && marker_stays_on_or_off(&load_axis(self), *current_load, earlier.current_load)
     }
 }
 
