@@ -1,7 +1,8 @@
 // Runs before the first paint (a classic script in <head>, loaded by Trunk with its integrity hash):
 //  - marks the page as having JavaScript, so it says "starting…" rather than "needs JavaScript" while the wasm loads;
 //  - applies the reader's stored theme at once (src/components/theme.rs keeps it under this key), so a reader who
-//    picked dark never sees a light page flash first;
+//    picked dark never sees a light page flash first, and otherwise the system's, as the wasm will: a theme set once
+//    the lesson is laid out changes the root's color-scheme, and so restyles all of it (about 90 ms at 4x CPU);
 //  - tells the service worker which on-demand modules came before it took control (below);
 //  - starts the page's wasm downloading (tools/harden-page.mjs names it in a <meta>), except on an address that opens
 //    on the knee lab: there the lab's worker draws the lab's first screen first, and the page's wasm waits for that
@@ -14,6 +15,9 @@
     if (theme === 'light' || theme === 'dark' || theme === 'high-contrast') root.setAttribute('data-theme', theme);
   } catch (refused) {
     // Storage refused (private mode, blocked): the system's theme until the page can say more.
+  }
+  if (!root.hasAttribute('data-theme')) {
+    root.setAttribute('data-theme', window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
   }
   // On a first visit, the on-demand modules (tools/split-page.mjs) load before the service worker controls the page:
   // it is told which once it does, and of each that finishes loading after that, and keeps them for offline use
@@ -70,8 +74,7 @@
     window.setTimeout(release, 5000);
     var worker = started.worker;
     var narrow = window.matchMedia('(max-width: 600px)').matches;
-    var theme = root.getAttribute('data-theme') ||
-      (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+    var theme = root.getAttribute('data-theme');
     var asked = 0;
     // One question at a time: a drag's loads that come while the worker draws are folded into the last of them, so
     // the pictures follow the slider instead of a queue of every load it passed.

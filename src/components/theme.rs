@@ -74,8 +74,13 @@ pub fn provide_theme() {
         }),
     };
     Effect::new(move |_| {
-        if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("data-theme", theme_attribute(state.shown()));
+        let shown = theme_attribute(state.shown());
+        // src/boot.js has set it before the lesson was parsed; setting it again would restyle the whole page.
+        let Some(root) = document().document_element() else {
+            return;
+        };
+        if root.get_attribute("data-theme").as_deref() != Some(shown) {
+            let _ = root.set_attribute("data-theme", shown);
         }
     });
     provide_context(state);

@@ -415,6 +415,30 @@ test('axe finds nothing in the light, dark and high-contrast themes; screenshots
   assert.deepEqual(presenter.problems(), []);
 });
 
+test('the theme is set before the lesson is parsed, and the page\'s start-up leaves it alone', async () => {
+  // A theme set once the lesson is laid out changes the root's color-scheme, so every element is styled again.
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, context, problems } = await site.open(LESSON, undefined, {
+      before: async (opening) => {
+        await opening.emulateMedia({ colorScheme });
+        await opening.addInitScript(() => {
+          window.__themeChanges = [];
+          new MutationObserver((records) => {
+            for (const record of records.filter((r) => r.target === document.documentElement)) {
+              window.__themeChanges.push(`${record.oldValue} -> ${document.documentElement.dataset.theme}`
+                + ` (${document.body ? 'body started' : 'in the head'})`);
+            }
+          }).observe(document, { subtree: true, attributeFilter: ['data-theme'], attributeOldValue: true });
+        });
+      },
+    });
+    await waitForApp(page);
+    assert.deepEqual(await page.evaluate(() => window.__themeChanges), [`null -> ${colorScheme} (in the head)`]);
+    await context.close();
+    assert.deepEqual(problems(), []);
+  }
+});
+
 test('the theme is picked in the header, remembered, and follows the system until then', async () => {
   const { page, context, problems } = await site.open(LESSON);
   await page.emulateMedia({ colorScheme: 'dark' });
