@@ -2,7 +2,7 @@
 //  - marks the page as having JavaScript, so it says "starting…" rather than "needs JavaScript" while the wasm loads;
 //  - applies the reader's stored theme at once (src/components/theme.rs keeps it under this key), so a reader who
 //    picked dark never sees a light page flash first, and otherwise the system's, as the wasm will: a theme set once
-//    the lesson is laid out changes the root's color-scheme, and so restyles all of it (about 90 ms at 4x CPU);
+//    the lesson is laid out changes the root's color-scheme, and so restyles all of it (70-90 ms at 4x CPU);
 //  - tells the service worker which on-demand modules came before it took control (below);
 //  - starts the page's wasm downloading (tools/harden-page.mjs names it in a <meta>), except on an address that opens
 //    on the knee lab: there the lab's worker draws the lab's first screen first, and the page's wasm waits for that
